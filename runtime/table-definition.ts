@@ -1,0 +1,44 @@
+/**
+ * What generated code tells the runtime about one database table. Generated
+ * `schema.ts` files export one of these per resource; the storage layer and the
+ * HTTP handlers read nothing else.
+ */
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime'
+export type OnDelete = 'restrict' | 'cascade'
+export type ColumnValue = string | number | boolean | null
+export type Row = Record<string, ColumnValue>
+
+export interface ColumnDefinition {
+  readonly name: string
+  readonly type: ColumnType
+  /** NULL may be stored: nullable fields, and optional fields without a default. */
+  readonly nullable: boolean
+  readonly unique: boolean
+  /** Server-managed (`id`, `created_at`, `updated_at`): clients never write it. */
+  readonly readOnly: boolean
+  /** Written when a create or replace omits the field (null when there is none). */
+  readonly default: ColumnValue
+  /** Foreign key to another table's `id`. */
+  readonly references?: { readonly table: string; readonly onDelete: OnDelete }
+}
+
+export interface ReferenceDefinition {
+  /** The table whose rows point at this one, and the resource it serves. */
+  readonly table: string
+  readonly resource: string
+  readonly column: string
+  readonly onDelete: OnDelete
+}
+
+export interface TableDefinition {
+  /** SQL table name, lower_snake_case: `order_items`. */
+  readonly name: string
+  /** Collection path segment: `order-items`. */
+  readonly resource: string
+  /** Singular noun for messages: `order-item`. */
+  readonly singular: string
+  /** `id` first, then declared fields and foreign keys, then `created_at`, `updated_at`. */
+  readonly columns: readonly ColumnDefinition[]
+  /** Foreign keys elsewhere that point at this table; DELETE consults them. */
+  readonly referencedBy: readonly ReferenceDefinition[]
+}
