@@ -18,6 +18,10 @@ export interface ColumnDefinition {
   readonly readOnly: boolean
   /** Written when a create or replace omits the field (null when there is none). */
   readonly default: ColumnValue
+  /** Allowed values, when the field declares `enum`. */
+  readonly enum?: readonly (string | number)[]
+  /** String format, when declared: `email`, `uri` or `uuid`. */
+  readonly format?: 'email' | 'uri' | 'uuid'
   /** Foreign key to another table's `id`. */
   readonly references?: { readonly table: string; readonly onDelete: OnDelete }
 }

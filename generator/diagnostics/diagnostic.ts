@@ -15,12 +15,12 @@ export interface Diagnostic {
   readonly end: number
 }
 
-/** Thrown only for user errors that stop a stage (not for bugs). */
-export class DiagnosticsError extends Error {
-  constructor(readonly diagnostics: readonly Diagnostic[]) {
-    super(`${diagnostics.length} problem(s) found`)
-    this.name = 'DiagnosticsError'
-  }
+/**
+ * A user error without a position (an unreadable manifest, a file in the way).
+ * The CLI prints its message and exits 1; anything else thrown is a bug.
+ */
+export class UserError extends Error {
+  override name = 'UserError'
 }
 
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {

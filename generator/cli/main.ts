@@ -1,0 +1,74 @@
+import { Command, CommanderError, Option } from 'commander'
+import { UserError } from '../diagnostics/diagnostic.js'
+import { processIo, type CliIo } from './cli-io.js'
+import { runCheck } from './run-check.js'
+import { runGenerate } from './run-generate.js'
+import { runServe } from './run-serve.js'
+import { runValidate } from './run-validate.js'
+
+/** Exit codes, documented in README: 0 ok, 1 invalid manifest or stale output, 2 usage error. */
+export const EXIT_OK = 0
+export const EXIT_FAILED = 1
+export const EXIT_ERROR = 2
+
+/** Runs the CLI and returns its exit code. `serve` resolves only when the server stops. */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let exitCode = EXIT_OK
+  const manifestOption = () =>
+    new Option('-m, --manifest <file>', 'the manifest to read').default('resources.yaml')
+  const outOption = () => new Option('-o, --out <dir>', 'the output directory').default('generated')
+  const program = new Command('restmint')
+    .description('Generate a Fastify API, JSON Schema validators and OpenAPI documents from resources.yaml.')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(run restmint --help for usage)')
+  program
+    .command('validate')
+    .description('Check the manifest; exit 0 when valid, 1 when not (every problem is listed).')
+    .addOption(manifestOption())
+    .action(async (options: { manifest: string }) => {
+      exitCode = await runValidate(options.manifest, io)
+    })
+  program
+    .command('generate')
+    .description('Write the generated API into the output directory (only files restmint owns are touched).')
+    .addOption(manifestOption())
+    .addOption(outOption())
+    .action(async (options: { manifest: string; out: string }) => {
+      exitCode = await runGenerate(options.manifest, options.out, io)
+    })
+  program
+    .command('check')
+    .description('Exit 0 when the output directory is up to date, 1 (with a diff) when it is stale. For CI.')
+    .addOption(manifestOption())
+    .addOption(outOption())
+    .action(async (options: { manifest: string; out: string }) => {
+      exitCode = await runCheck(options.manifest, options.out, io)
+    })
+  program
+    .command('serve')
+    .description('Serve the generated API until SIGINT or SIGTERM.')
+    .addOption(outOption())
+    .addOption(
+      new Option('--db <url>', 'database: sqlite:<file>, sqlite::memory: or postgres://…')
+        .env('DATABASE_URL')
+        .default('sqlite:./data/restmint.db'),
+    )
+    .addOption(new Option('-p, --port <port>', 'port to listen on').default('3000').env('PORT'))
+    .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
+    .addOption(new Option('--seed', 'insert a few sample rows into empty tables'))
+    .action(async (options: { out: string; db: string; port: string; host: string; seed?: boolean }) => {
+      exitCode = await runServe(options, io)
+    })
+  try {
+    await program.parseAsync(argv.slice(2), { from: 'user' })
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR
+    if (error instanceof UserError) {
+      io.stderr(`restmint: ${error.message}\n`)
+      return EXIT_FAILED
+    }
+    throw error
+  }
+  return exitCode
+}

@@ -1,0 +1,39 @@
+import { join, resolve } from 'node:path'
+import { createTwoFilesPatch } from 'diff'
+import { planOutput } from '../emit/plan-output.js'
+import { generateFiles } from '../generate.js'
+import type { CliIo } from './cli-io.js'
+import { reportDiagnostics } from './report-diagnostics.js'
+
+/** Regenerates in memory and compares with the output directory; writes nothing. */
+export async function runCheck(manifestFile: string, outDir: string, io: CliIo): Promise<number> {
+  const result = await generateFiles({ manifestFile, cwd: io.cwd })
+  if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
+  const plan = planOutput(resolve(io.cwd, outDir), result.files)
+  const problems = plan.changed.size + plan.stale.length
+  if (problems === 0) {
+    io.stdout(`${outDir}/ is up to date with ${manifestFile} (${plan.unchanged.length} files).\n`)
+    return 0
+  }
+  io.stderr(`${outDir}/ is stale: ${problems} file${problems === 1 ? '' : 's'} differ from what ${manifestFile} generates.\n`)
+  for (const path of plan.missing) io.stderr(`missing: ${join(outDir, path)}\n`)
+  for (const [path, contents] of plan.changed) {
+    const previous = plan.previous.get(path)
+    if (previous === undefined) continue
+    io.stderr(`changed: ${join(outDir, path)}\n`)
+    io.stderr(shortDiff(join(outDir, path), previous, contents))
+  }
+  for (const path of plan.stale) io.stderr(`extra:   ${join(outDir, path)} (no longer generated)\n`)
+  io.stderr(`Fix: restmint generate --manifest ${manifestFile} --out ${outDir}\n`)
+  return 1
+}
+
+const MAX_DIFF_LINES = 40
+
+function shortDiff(path: string, before: string, after: string): string {
+  const patch = createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, '', '', { context: 2 })
+  const lines = patch.split('\n').filter((line) => !line.startsWith('====='))
+  const shown = lines.slice(0, MAX_DIFF_LINES)
+  if (lines.length > MAX_DIFF_LINES) shown.push(`… ${lines.length - MAX_DIFF_LINES} more diff lines`)
+  return shown.join('\n').replace(/\n*$/, '\n')
+}

@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { readOutputIndex } from './output-index.js'
+
+export interface OutputPlan {
+  /** Files to write: missing, or with other contents. */
+  readonly changed: ReadonlyMap<string, string>
+  readonly missing: readonly string[]
+  readonly unchanged: readonly string[]
+  /** Generated earlier (listed in the index), no longer generated. */
+  readonly stale: readonly string[]
+  /** Paths restmint must write that hold a file restmint did not write. */
+  readonly conflicts: readonly string[]
+  /** Current contents of changed files, for diffs. */
+  readonly previous: ReadonlyMap<string, string>
+}
+
+/**
+ * Compares rendered files with an output directory. `generate` applies the
+ * plan and `check` reports it: both go through here, so they cannot disagree.
+ */
+export function planOutput(outDir: string, files: ReadonlyMap<string, string>): OutputPlan {
+  const owned = new Set(readOutputIndex(outDir))
+  const changed = new Map<string, string>()
+  const previous = new Map<string, string>()
+  const missing: string[] = []
+  const unchanged: string[] = []
+  const conflicts: string[] = []
+  for (const [path, contents] of files) {
+    const target = join(outDir, path)
+    if (!existsSync(target)) {
+      missing.push(path)
+      changed.set(path, contents)
+      continue
+    }
+    const current = readFileSync(target, 'utf8')
+    if (current === contents) {
+      unchanged.push(path)
+      continue
+    }
+    if (!owned.has(path) && !current.includes('DO NOT EDIT')) conflicts.push(path)
+    changed.set(path, contents)
+    previous.set(path, current)
+  }
+  const stale = [...owned].filter((path) => !files.has(path) && existsSync(join(outDir, path)))
+  return { changed, missing, unchanged, stale, conflicts, previous }
+}

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import type { Diagnostic } from './diagnostics/diagnostic.js'
+import { hasErrors, UserError } from './diagnostics/diagnostic.js'
+import { OUTPUT_INDEX, renderOutputIndex } from './emit/output-index.js'
+import { loadManifest } from './manifest/load-manifest.js'
+import { buildModel } from './model/build-model.js'
+import { formatFiles } from './render/format-files.js'
+import { renderProject } from './render/render-project.js'
+import { validateManifest } from './validate/validate-manifest.js'
+
+export interface GenerateResult {
+  readonly diagnostics: readonly Diagnostic[]
+  /** Manifest texts by file name, for rendering diagnostics with source lines. */
+  readonly sources: ReadonlyMap<string, string>
+  /** Output path → contents; null when the manifest has errors. */
+  readonly files: ReadonlyMap<string, string> | null
+}
+
+/**
+ * The whole pipeline, shared by `validate`, `generate` and `check`:
+ * load → validate → build the model → render → format. Writes nothing.
+ *
+ * @param manifestFile the manifest path as the user gave it (relative to cwd);
+ *   diagnostics and file headers name it this way.
+ */
+export async function generateFiles(options: {
+  manifestFile: string
+  cwd: string
+  render?: boolean
+}): Promise<GenerateResult> {
+  const text = await readManifest(options.cwd, options.manifestFile)
+  const loaded = loadManifest(options.manifestFile, text)
+  const sources = new Map([[options.manifestFile, text]])
+  const { manifest, diagnostics } = validateManifest(loaded)
+  if (!manifest || hasErrors(diagnostics) || options.render === false) {
+    return { diagnostics, sources, files: null }
+  }
+  const model = buildModel(manifest, options.manifestFile)
+  const rendered = renderProject(model)
+  const files = await formatFiles(rendered, prettierCacheDirectory(options.cwd))
+  files.set(OUTPUT_INDEX, renderOutputIndex(model.manifestFile, files.keys()))
+  return { diagnostics, sources, files }
+}
+
+/** In the nearest node_modules/.cache, the usual home of tool caches. */
+function prettierCacheDirectory(cwd: string): string | null {
+  if (process.env.RESTMINT_CACHE === 'off') return null
+  for (let directory = resolve(cwd); ; directory = dirname(directory)) {
+    if (existsSync(join(directory, 'node_modules'))) return join(directory, 'node_modules', '.cache', 'restmint')
+    if (dirname(directory) === directory) return null
+  }
+}
+
+async function readManifest(cwd: string, manifestFile: string): Promise<string> {
+  try {
+    return await readFile(join(cwd, manifestFile), 'utf8')
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
+    throw new UserError(`cannot read the manifest ${manifestFile} (${reason}); pass its path with --manifest <file>`)
+  }
+}

@@ -1,0 +1,188 @@
+import type { Manifest, ManifestField, ManifestResource } from '../manifest/manifest.js'
+import { DEFAULT_LIMITS } from '../manifest/default-limits.js'
+import { singularOf } from '../manifest/singular-of.js'
+import type {
+  ApiModel,
+  ChildModel,
+  FieldModel,
+  HttpMethod,
+  LimitsModel,
+  ParentModel,
+  ResourceModel,
+  RouteModel,
+} from './api-model.js'
+
+const COLLECTION_METHODS: readonly HttpMethod[] = ['GET', 'POST']
+const ITEM_METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'PATCH', 'DELETE']
+
+/**
+ * Expands a validated manifest into the normalized model. Assumes
+ * validateManifest found no errors: names are safe and parents exist.
+ */
+export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
+  const entries = Object.entries(manifest.resources)
+  const idParams = new Map(entries.map(([name, resource]) => [name, idParamOf(name, resource)]))
+  const resources = entries.map(([name, resource]) =>
+    buildResource(name, resource, manifest.resources, idParams),
+  )
+  return {
+    manifestFile,
+    service: {
+      title: manifest.service.title,
+      description: manifest.service.description ?? null,
+      baseUrl: manifest.service.base_url ?? null,
+    },
+    limits: buildLimits({ ...DEFAULT_LIMITS, ...manifest.limits }),
+    versions: Object.keys(manifest.versions).map((name) => ({ name, prefix: `/${name}` })),
+    resources,
+  }
+}
+
+function buildLimits(limits: Required<NonNullable<Manifest['limits']>>): LimitsModel {
+  return {
+    perPageDefault: limits.per_page_default,
+    perPageMax: limits.per_page_max,
+    includeMax: limits.include_max,
+    includeDepth: limits.include_depth,
+    bodyMaxBytes: limits.body_max_bytes,
+  }
+}
+
+function buildResource(
+  name: string,
+  resource: ManifestResource,
+  all: Manifest['resources'],
+  idParams: ReadonlyMap<string, string>,
+): ResourceModel {
+  const singular = singularOf(name, resource.singular)
+  const parent: ParentModel | null = resource.parent
+    ? {
+        resource: resource.parent,
+        foreignKey: idParams.get(resource.parent)!,
+        onDelete: resource.on_delete ?? 'restrict',
+      }
+    : null
+  const children: ChildModel[] = Object.entries(all)
+    .filter(([, candidate]) => candidate.parent === name)
+    .map(([childName, child]) => ({
+      resource: childName,
+      foreignKey: idParams.get(name)!,
+      onDelete: child.on_delete ?? 'restrict',
+    }))
+  const declared = Object.entries(resource.fields ?? {}).map(([fieldName, field]) =>
+    buildField(fieldName, field),
+  )
+  const fields: FieldModel[] = [
+    systemField('id', 'integer'),
+    ...declared,
+    ...(parent ? [foreignKeyField(parent)] : []),
+    systemField('created_at', 'datetime'),
+    systemField('updated_at', 'datetime'),
+  ]
+  return {
+    name,
+    singular,
+    table: snakeCase(name),
+    typeName: pascalCase(singular),
+    identifier: camelCase(name),
+    idParam: idParams.get(name)!,
+    fields,
+    parent,
+    children,
+    routes: buildRoutes(name, parent, idParams.get(name)!, all),
+  }
+}
+
+/**
+ * Top-level routes always exist. A resource with a parent is nested once, under
+ * the parent's top-level path, so nesting never exceeds two levels however long
+ * the parent chain is (`/items/{item_id}/adjustments`, never deeper).
+ */
+function buildRoutes(
+  name: string,
+  parent: ParentModel | null,
+  idParam: string,
+  all: Manifest['resources'],
+): RouteModel[] {
+  const routes: RouteModel[] = [
+    route('collection', `/${name}`, null, null),
+    route('item', `/${name}/{id}`, 'id', null),
+  ]
+  if (parent && all[parent.resource]) {
+    const base = `/${parent.resource}/{${parent.foreignKey}}/${name}`
+    const scope = { resource: parent.resource, param: parent.foreignKey, foreignKey: parent.foreignKey }
+    routes.push(route('collection', base, null, scope), route('item', `${base}/{${idParam}}`, idParam, scope))
+  }
+  return routes
+}
+
+function route(
+  kind: RouteModel['kind'],
+  path: string,
+  idParam: string | null,
+  parent: RouteModel['parent'],
+): RouteModel {
+  return {
+    kind,
+    path,
+    fastifyPath: path.replace(/\{([a-z0-9_]+)\}/g, ':$1'),
+    methods: kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS,
+    idParam,
+    parent,
+  }
+}
+
+function buildField(name: string, field: ManifestField): FieldModel {
+  const required = field.required ?? false
+  const nullable = field.nullable ?? false
+  const fallback = field.default ?? null
+  return {
+    name,
+    type: field.type,
+    required,
+    nullable,
+    default: fallback,
+    storedNullable: nullable || (!required && fallback === null),
+    enum: field.enum ?? null,
+    minimum: field.minimum ?? null,
+    maximum: field.maximum ?? null,
+    minLength: field.min_length ?? null,
+    maxLength: field.max_length ?? null,
+    pattern: field.pattern ?? null,
+    format: field.format ?? null,
+    unique: field.unique ?? false,
+    readOnly: false,
+    references: null,
+  }
+}
+
+function systemField(name: string, type: FieldModel['type']): FieldModel {
+  return { ...buildField(name, { type, required: true }), readOnly: true }
+}
+
+function foreignKeyField(parent: ParentModel): FieldModel {
+  return {
+    ...buildField(parent.foreignKey, { type: 'integer', required: true, minimum: 1 }),
+    references: { resource: parent.resource, onDelete: parent.onDelete },
+  }
+}
+
+function idParamOf(name: string, resource: ManifestResource): string {
+  return `${snakeCase(singularOf(name, resource.singular))}_id`
+}
+
+function snakeCase(hyphenated: string): string {
+  return hyphenated.replaceAll('-', '_')
+}
+
+function pascalCase(hyphenated: string): string {
+  return hyphenated
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')
+}
+
+function camelCase(hyphenated: string): string {
+  const pascal = pascalCase(hyphenated)
+  return pascal.charAt(0).toLowerCase() + pascal.slice(1)
+}

@@ -1,0 +1,32 @@
+import type { FastifyPluginAsync } from 'fastify'
+import type { ApiDefinition } from './define-api.js'
+import { handleErrors } from './http/handle-errors.js'
+import { createRouteFactory } from './http/route-factory.js'
+import type { Storage } from './storage/storage.js'
+
+export interface ApiPluginOptions {
+  /** An opened storage for this API's tables; `prepare()` it before serving. */
+  readonly storage: Storage
+}
+
+const MERGE_PATCH = 'application/merge-patch+json'
+
+/**
+ * The API as a Fastify plugin: every version under its prefix, with RFC 9457
+ * errors. Encapsulated, so its error and not-found handlers stay inside it.
+ */
+export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPluginOptions> {
+  return async (app, options) => {
+    const routes = createRouteFactory(options.storage, api.limits)
+    for (const version of api.versions) {
+      await app.register(
+        async (scope) => {
+          scope.addContentTypeParser(MERGE_PATCH, { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'))
+          handleErrors(scope, api.limits)
+          version.register(scope, routes)
+        },
+        { prefix: version.prefix },
+      )
+    }
+  }
+}

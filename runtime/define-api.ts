@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify'
+import type { RouteFactory } from './http/route-factory.js'
+import type { TableDefinition } from './table-definition.js'
+
+export interface ApiLimits {
+  readonly perPageDefault: number
+  readonly perPageMax: number
+  readonly includeMax: number
+  readonly includeDepth: number
+  readonly bodyMaxBytes: number
+}
+
+export interface ApiVersion {
+  /** `v1` */
+  readonly name: string
+  /** `/v1` */
+  readonly prefix: string
+  /** Registers the version's routes, without the prefix. */
+  readonly register: (app: FastifyInstance, routes: RouteFactory) => void
+  /** The version's OpenAPI document, served at /docs. */
+  readonly openapi: object
+}
+
+/** Everything generated server.ts tells the runtime about an API. */
+export interface ApiDefinition {
+  readonly title: string
+  readonly limits: ApiLimits
+  /** Referenced tables first. */
+  readonly tables: readonly TableDefinition[]
+  readonly versions: readonly ApiVersion[]
+}
+
+/** Identity function that gives generated code a checked type. */
+export function defineApi(definition: ApiDefinition): ApiDefinition {
+  return definition
+}

@@ -1,0 +1,72 @@
+import type { ErrorObject } from 'ajv'
+import type { TableDefinition } from '../table-definition.js'
+import type { InvalidParam } from './problem-error.js'
+
+export interface ValidationContext {
+  readonly in: InvalidParam['in']
+  readonly table: TableDefinition
+  /** Names accepted at this spot, listed when an unknown one is sent. */
+  readonly known: readonly string[]
+  /** On nested routes, the parent key: it comes from the path, never the body. */
+  readonly pathKey?: string
+}
+
+/**
+ * Turns ajv errors into the `errors` member of a problem: which parameter
+ * (or body pointer) is wrong, and what would be right.
+ */
+export function describeValidationErrors(
+  errors: readonly ErrorObject[],
+  context: ValidationContext,
+): InvalidParam[] {
+  const described = errors
+    .filter((error) => error.keyword !== 'if' && error.keyword !== 'anyOf')
+    .map((error) => describeOne(error, context))
+  const seen = new Set<string>()
+  return described.filter((item) => {
+    const key = JSON.stringify(item)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+function describeOne(error: ErrorObject, context: ValidationContext): InvalidParam {
+  const params = error.params as Record<string, unknown>
+  let path = error.instancePath
+  let detail = error.message ?? 'is invalid'
+  if (error.keyword === 'additionalProperties') {
+    const name = String(params.additionalProperty)
+    path = `${path}/${escapePointer(name)}`
+    detail = describeUnknown(name, context)
+  } else if (error.keyword === 'required') {
+    path = `${path}/${escapePointer(String(params.missingProperty))}`
+    detail = 'is required'
+  } else if (error.keyword === 'enum') {
+    detail = `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`
+  } else if (error.keyword === 'type' && error.instancePath === '' && context.in === 'body') {
+    detail = 'the body must be a JSON object'
+  }
+  if (context.in === 'body') return { in: 'body', pointer: path, detail }
+  return { in: context.in, name: unescapePointer(path.slice(1)), detail }
+}
+
+function describeUnknown(name: string, context: ValidationContext): string {
+  const column = context.table.columns.find((candidate) => candidate.name === name)
+  if (context.in === 'body' && name === context.pathKey) {
+    return `comes from the path on this route; leave it out of the body`
+  }
+  if (context.in === 'body' && column?.readOnly) return 'is read-only: the server sets it'
+  const what = context.in === 'body' ? `a field of ${context.table.resource}` : `a known ${context.in} parameter`
+  const allowed = context.known.length > 0 ? context.known.join(', ') : 'none'
+  return `is not ${what}; allowed: ${allowed}`
+}
+
+// https://www.rfc-editor.org/rfc/rfc6901#section-3
+function escapePointer(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1')
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replaceAll('~1', '/').replaceAll('~0', '~')
+}

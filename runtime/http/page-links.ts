@@ -1,0 +1,30 @@
+export interface PageLinks {
+  self: string
+  first: string
+  prev: string | null
+  next: string | null
+  last: string
+}
+
+/**
+ * Links of an offset page as absolute-path references (`/v1/authors?page=2`),
+ * keeping every other query parameter of the request, so they work behind any
+ * host or proxy.
+ */
+export function buildPageLinks(requestUrl: string, page: number, perPage: number, totalPages: number): PageLinks {
+  const [path, search = ''] = requestUrl.split('?', 2) as [string, string?]
+  const lastPage = Math.max(totalPages, 1)
+  const at = (target: number): string => {
+    const params = new URLSearchParams(search)
+    params.set('page', String(target))
+    params.set('per_page', String(perPage))
+    return `${path}?${params.toString()}`
+  }
+  return {
+    self: at(page),
+    first: at(1),
+    prev: page > 1 ? at(Math.min(page - 1, lastPage)) : null,
+    next: page < lastPage ? at(page + 1) : null,
+    last: at(lastPage),
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Every problem the generated API answers with (RFC 9457). Each code is
+ * documented in docs/problems.md; test/runtime/problem-catalogue.test.ts keeps
+ * the two in step.
+ */
+export const PROBLEM_CATALOGUE = {
+  validation_failed: { status: 400, title: 'Invalid request' },
+  malformed_body: { status: 400, title: 'Malformed request body' },
+  bad_request: { status: 400, title: 'Bad request' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  unique_violation: { status: 409, title: 'Duplicate value' },
+  still_referenced: { status: 409, title: 'Still referenced' },
+  payload_too_large: { status: 413, title: 'Request body too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  internal_error: { status: 500, title: 'Internal server error' },
+} as const satisfies Record<string, { status: number; title: string }>
+
+export type ProblemCode = keyof typeof PROBLEM_CATALOGUE
+
+/** Problem `type` URIs: identifiers, documented at these anchors of docs/problems.md. */
+export function problemTypeUri(code: ProblemCode): string {
+  return `https://restmint.dev/problems/${code.replaceAll('_', '-')}`
+}

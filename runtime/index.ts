@@ -1,0 +1,21 @@
+/**
+ * What generated code imports at run time (`restmint/runtime`), and what a
+ * team needs to mount a generated API in its own Fastify app.
+ */
+export { ajvRuntime } from './ajv-runtime.js'
+export { buildApiServer, type ServerOptions } from './build-api-server.js'
+export { createApiPlugin, type ApiPluginOptions } from './create-api-plugin.js'
+export { defineApi, type ApiDefinition, type ApiLimits, type ApiVersion } from './define-api.js'
+export { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './http/problem-catalogue.js'
+export { ProblemError, type InvalidParam, type ProblemDetails } from './http/problem-error.js'
+export type { RouteFactory, RouteScope } from './http/route-factory.js'
+export { createStorage } from './storage/create-storage.js'
+export type { ListOptions, ListResult, Scope, Storage } from './storage/storage.js'
+export {
+  MissingReferenceError,
+  RowReferencedError,
+  SchemaMismatchError,
+  UniqueViolationError,
+} from './storage/storage-errors.js'
+export type { ColumnDefinition, ColumnType, ColumnValue, Row, TableDefinition } from './table-definition.js'
+export type { ItemQuery, ListQuery, Validator } from './validator.js'

@@ -1,0 +1,51 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { readTree } from './support/read-tree.js'
+import { runCli } from './support/run-cli.js'
+
+/**
+ * End-to-end cases, one folder each under test/cases: a resources.yaml plus
+ * either stderr.txt (the manifest must be rejected with exactly that output
+ * and nothing written) or expected/ (the whole generated tree).
+ * `npm run test:update` rewrites them from the current generator.
+ */
+const casesDirectory = join(import.meta.dirname, 'cases')
+const update = process.env.UPDATE_GOLDEN === '1'
+const scratch = mkdtempSync(join(tmpdir(), 'restmint-cases-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+describe('end-to-end cases', () => {
+  for (const name of readdirSync(casesDirectory).sort()) {
+    const caseDirectory = join(casesDirectory, name)
+    const stderrFile = join(caseDirectory, 'stderr.txt')
+    const expectedDirectory = join(caseDirectory, 'expected')
+    const expectsFailure = existsSync(stderrFile) || (update && name.endsWith('-bad'))
+
+    it(name, async () => {
+      const out = join(scratch, name)
+      const run = await runCli(caseDirectory, 'generate', '--manifest', 'resources.yaml', '--out', out)
+      if (expectsFailure) {
+        if (update) writeFileSync(stderrFile, run.stderr)
+        expect(run.stderr).toBe(readFileSync(stderrFile, 'utf8'))
+        expect(run.exitCode).toBe(1)
+        expect(existsSync(out), 'an invalid manifest must write nothing').toBe(false)
+        return
+      }
+      expect(run.stderr).toBe('')
+      expect(run.exitCode).toBe(0)
+      const actual = readTree(out)
+      if (update) {
+        rmSync(expectedDirectory, { recursive: true, force: true })
+        for (const [path, contents] of actual) {
+          mkdirSync(dirname(join(expectedDirectory, path)), { recursive: true })
+          writeFileSync(join(expectedDirectory, path), contents)
+        }
+      }
+      const expected = readTree(expectedDirectory)
+      expect([...actual.keys()]).toEqual([...expected.keys()])
+      for (const [path, contents] of expected) expect(actual.get(path), path).toBe(contents)
+    })
+  }
+})

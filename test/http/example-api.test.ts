@@ -1,0 +1,240 @@
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildServer } from '../../generated/server.js'
+import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
+
+/** HTTP behaviour of the generated example API (generated/), on every database. */
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: generated example API`, () => {
+    let app: FastifyInstance
+    let storage: TestStorage
+
+    beforeAll(async () => {
+      storage = await openTestStorage(dialect)
+      app = await buildServer({ storage: storage.storage, docs: false })
+    })
+    afterAll(async () => {
+      await app.close()
+      await storage.dispose()
+    })
+
+    const call = async (options: InjectOptions) => {
+      const response = await app.inject(options)
+      expect(response.statusCode, `${options.method} ${options.url} must never be a 500`).toBeLessThan(500)
+      const type = String(response.headers['content-type'] ?? '')
+      const body = response.body && type.includes('json') ? JSON.parse(response.body) : response.body
+      return { status: response.statusCode, headers: response.headers, body, type }
+    }
+    const post = (url: string, payload: unknown) => call({ method: 'POST', url, payload: payload as object })
+
+    it('lists an empty collection with the pagination envelope', async () => {
+      const response = await call({ method: 'GET', url: '/v1/categories' })
+      expect(response.status).toBe(200)
+      expect(response.body).toEqual({
+        data: [],
+        meta: { page: 1, per_page: 20, total: 0, total_pages: 0 },
+        links: {
+          self: '/v1/categories?page=1&per_page=20',
+          first: '/v1/categories?page=1&per_page=20',
+          prev: null,
+          next: null,
+          last: '/v1/categories?page=1&per_page=20',
+        },
+      })
+    })
+
+    it('creates with 201, Location and the stored record; optional fields read back null', async () => {
+      const response = await post('/v1/authors', { name: 'Ada' })
+      expect(response.status).toBe(201)
+      expect(response.headers.location).toBe(`/v1/authors/${response.body.data.id}`)
+      expect(response.body.data).toMatchObject({ name: 'Ada', email: null })
+      expect(response.body.data.id).toBeGreaterThan(0)
+      expect(response.body.data.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/)
+      const read = await call({ method: 'GET', url: response.headers.location as string })
+      expect(read.body).toEqual({ data: response.body.data })
+    })
+
+    it('applies defaults on create', async () => {
+      expect((await post('/v1/products', { title: 'Pen', price: 1.5 })).body.data.in_stock).toBe(true)
+      expect((await post('/v1/orders', {})).body.data).toMatchObject({ status: 'pending', placed_on: null })
+    })
+
+    it('rejects bad bodies with 400 problems naming each pointer', async () => {
+      const response = await post('/v1/items', { quantity: '12', id: 5, colour: 'red' })
+      expect(response.status).toBe(400)
+      expect(response.type).toContain('application/problem+json')
+      expect(response.body).toMatchObject({ status: 400, code: 'validation_failed', title: 'Invalid request' })
+      expect(response.body.type).toMatch(/^https:\/\//)
+      const pointers = response.body.errors.map((error: { pointer: string }) => error.pointer).sort()
+      expect(pointers).toEqual(['/colour', '/id', '/order_id', '/quantity'])
+      const byPointer = Object.fromEntries(response.body.errors.map((error: { pointer: string; detail: string }) => [error.pointer, error.detail]))
+      expect(byPointer['/id']).toMatch(/read-only/)
+      expect(byPointer['/colour']).toMatch(/not a field of items/)
+      expect(byPointer['/order_id']).toBe('is required')
+      expect(byPointer['/quantity']).toBe('must be integer')
+    })
+
+    it('rejects enum, format and range violations', async () => {
+      const response = await post('/v1/orders', { status: 'lost', placed_on: '2026-13-45' })
+      expect(response.status).toBe(400)
+      expect(response.body.errors).toEqual(
+        expect.arrayContaining([
+          { in: 'body', pointer: '/status', detail: 'must be one of "pending", "paid", "shipped"' },
+          expect.objectContaining({ in: 'body', pointer: '/placed_on' }),
+        ]),
+      )
+      expect((await post('/v1/authors', { name: 'x', email: 'not-an-email' })).status).toBe(400)
+      expect((await post('/v1/products', { title: 'x', price: -1 })).status).toBe(400)
+    })
+
+    it('answers 415 for a non-JSON body, 400 for malformed JSON, 413 over the body limit', async () => {
+      const text = await call({ method: 'POST', url: '/v1/authors', payload: 'name=Ada', headers: { 'content-type': 'text/plain' } })
+      expect(text.status).toBe(415)
+      expect(text.body.code).toBe('unsupported_media_type')
+      const malformed = await call({ method: 'POST', url: '/v1/authors', payload: '{"name":', headers: { 'content-type': 'application/json' } })
+      expect(malformed.status).toBe(400)
+      expect(malformed.body.code).toBe('malformed_body')
+      const huge = await post('/v1/authors', { name: 'x'.repeat(1_100_000) })
+      expect(huge.status).toBe(413)
+      expect(huge.body.code).toBe('payload_too_large')
+    })
+
+    it('validates path ids and query parameters', async () => {
+      for (const id of ['abc', '0', '-1', '1.5']) {
+        const response = await call({ method: 'GET', url: `/v1/authors/${id}` })
+        expect(response.status, id).toBe(400)
+        expect(response.body.errors[0]).toMatchObject({ in: 'path', name: 'id' })
+      }
+      expect((await call({ method: 'GET', url: '/v1/authors/999999' })).status).toBe(404)
+      const unknown = await call({ method: 'GET', url: '/v1/authors?colour=red' })
+      expect(unknown.status).toBe(400)
+      expect(unknown.body.errors).toEqual([
+        { in: 'query', name: 'colour', detail: 'is not a known query parameter; allowed: page, per_page' },
+      ])
+      for (const query of ['per_page=101', 'per_page=0', 'page=0', 'page=x']) {
+        const response = await call({ method: 'GET', url: `/v1/authors?${query}` })
+        expect(response.status, query).toBe(400)
+        expect(response.body.errors[0].name).toBe(query.split('=')[0])
+      }
+      expect((await call({ method: 'GET', url: '/v1/authors/1?x=1' })).status).toBe(400)
+    })
+
+    it('paginates by page and per_page, with a page past the end empty', async () => {
+      for (let index = 0; index < 25; index++) await post('/v1/categories', { name: `category ${index}` })
+      const page = await call({ method: 'GET', url: '/v1/categories?page=3&per_page=10' })
+      expect(page.status).toBe(200)
+      expect(page.body.data.map((row: { name: string }) => row.name)).toEqual([20, 21, 22, 23, 24].map((index) => `category ${index}`))
+      expect(page.body.meta).toEqual({ page: 3, per_page: 10, total: 25, total_pages: 3 })
+      expect(page.body.links).toMatchObject({ prev: '/v1/categories?page=2&per_page=10', next: null, last: '/v1/categories?page=3&per_page=10' })
+      const past = await call({ method: 'GET', url: '/v1/categories?page=9&per_page=10' })
+      expect(past.status).toBe(200)
+      expect(past.body.data).toEqual([])
+      const ids = page.body.data.map((row: { id: number }) => row.id)
+      expect(ids).toEqual([...ids].sort((a, b) => a - b))
+    })
+
+    it('replaces with PUT: omitted optional fields reset, missing required fields are 400', async () => {
+      const created = (await post('/v1/posts', { title: 'Hello', body: 'text', status: 'published' })).body.data
+      const replaced = await call({ method: 'PUT', url: `/v1/posts/${created.id}`, payload: { title: 'Hi' } })
+      expect(replaced.status).toBe(200)
+      expect(replaced.body.data).toMatchObject({ id: created.id, title: 'Hi', body: null, status: 'draft', published_at: null })
+      expect(replaced.body.data.created_at).toBe(created.created_at)
+      expect((await call({ method: 'PUT', url: `/v1/posts/${created.id}`, payload: { body: 'x' } })).status).toBe(400)
+      expect((await call({ method: 'PUT', url: '/v1/posts/999999', payload: { title: 'x' } })).status).toBe(404)
+    })
+
+    it('patches only the fields present, with application/json and merge-patch; null clears nullables', async () => {
+      const order = (await post('/v1/orders', {})).body.data
+      const item = (await post(`/v1/orders/${order.id}/items`, { quantity: 2, note: 'gift' })).body.data
+      const patched = await call({ method: 'PATCH', url: `/v1/items/${item.id}`, payload: { quantity: 3 } })
+      expect(patched.body.data).toMatchObject({ quantity: 3, note: 'gift' })
+      const cleared = await call({
+        method: 'PATCH',
+        url: `/v1/items/${item.id}`,
+        payload: JSON.stringify({ note: null }),
+        headers: { 'content-type': 'application/merge-patch+json' },
+      })
+      expect(cleared.status).toBe(200)
+      expect(cleared.body.data).toMatchObject({ quantity: 3, note: null })
+      const invalid = await call({ method: 'PATCH', url: `/v1/items/${item.id}`, payload: { quantity: null } })
+      expect(invalid.status).toBe(400)
+      expect(invalid.body.errors[0].pointer).toBe('/quantity')
+      const mergeOnPost = await call({ method: 'POST', url: '/v1/orders', payload: '{}', headers: { 'content-type': 'application/merge-patch+json' } })
+      expect(mergeOnPost.status).toBe(415)
+    })
+
+    it('deletes with 204 and no body; again is 404', async () => {
+      const author = (await post('/v1/authors', { name: 'Temp' })).body.data
+      const deleted = await call({ method: 'DELETE', url: `/v1/authors/${author.id}` })
+      expect(deleted.status).toBe(204)
+      expect(deleted.body).toBe('')
+      expect((await call({ method: 'DELETE', url: `/v1/authors/${author.id}` })).status).toBe(404)
+    })
+
+    it('answers 409 for a duplicate unique value', async () => {
+      await post('/v1/authors', { name: 'A', email: 'dup@example.com' })
+      const duplicate = await post('/v1/authors', { name: 'B', email: 'dup@example.com' })
+      expect(duplicate.status).toBe(409)
+      expect(duplicate.body).toMatchObject({ code: 'unique_violation', errors: [{ in: 'body', pointer: '/email' }] })
+    })
+
+    it('scopes nested routes to their parent', async () => {
+      const first = (await post('/v1/orders', {})).body.data
+      const second = (await post('/v1/orders', {})).body.data
+      const created = await post(`/v1/orders/${first.id}/items`, { quantity: 1 })
+      expect(created.status).toBe(201)
+      expect(created.headers.location).toBe(`/v1/orders/${first.id}/items/${created.body.data.id}`)
+      expect(created.body.data.order_id).toBe(first.id)
+      const item = created.body.data.id
+      expect((await call({ method: 'GET', url: `/v1/orders/${first.id}/items/${item}` })).status).toBe(200)
+      expect((await call({ method: 'GET', url: `/v1/orders/${second.id}/items/${item}` })).status).toBe(404)
+      expect((await call({ method: 'DELETE', url: `/v1/orders/${second.id}/items/${item}` })).status).toBe(404)
+      expect((await post('/v1/orders/999999/items', { quantity: 1 })).status).toBe(404)
+      const withKey = await post(`/v1/orders/${first.id}/items`, { quantity: 1, order_id: second.id })
+      expect(withKey.status).toBe(400)
+      expect(withKey.body.errors[0]).toMatchObject({ pointer: '/order_id', detail: expect.stringMatching(/comes from the path/) })
+      const listed = await call({ method: 'GET', url: `/v1/orders/${first.id}/items` })
+      expect(listed.body.data.map((row: { id: number }) => row.id)).toEqual([item])
+      expect((await call({ method: 'GET', url: '/v1/orders/999999/items' })).status).toBe(404)
+    })
+
+    it('creates sub-resources at their top-level path with the parent key in the body', async () => {
+      const order = (await post('/v1/orders', {})).body.data
+      const created = await post('/v1/items', { order_id: order.id, quantity: 4 })
+      expect(created.status).toBe(201)
+      expect(created.headers.location).toBe(`/v1/items/${created.body.data.id}`)
+      const missingParent = await post('/v1/items', { order_id: 999999, quantity: 4 })
+      expect(missingParent.status).toBe(400)
+      expect(missingParent.body.errors[0].pointer).toBe('/order_id')
+      const all = await call({ method: 'GET', url: '/v1/items?per_page=100' })
+      expect(all.body.data.some((row: { id: number }) => row.id === created.body.data.id)).toBe(true)
+    })
+
+    it('refuses to delete a parent with children (409) unless the child cascades', async () => {
+      const order = (await post('/v1/orders', {})).body.data
+      const item = (await post(`/v1/orders/${order.id}/items`, { quantity: 1 })).body.data
+      const adjustment = (await post(`/v1/items/${item.id}/adjustments`, { reason: 'discount', amount: -1 })).body.data
+      const refused = await call({ method: 'DELETE', url: `/v1/orders/${order.id}` })
+      expect(refused.status).toBe(409)
+      expect(refused.body.code).toBe('still_referenced')
+      expect(refused.body.detail).toMatch(/items/)
+      expect((await call({ method: 'GET', url: `/v1/items/${item.id}` })).status).toBe(200)
+      expect((await call({ method: 'DELETE', url: `/v1/items/${item.id}` })).status).toBe(204)
+      expect((await call({ method: 'GET', url: `/v1/adjustments/${adjustment.id}` })).status).toBe(404)
+      expect((await call({ method: 'DELETE', url: `/v1/orders/${order.id}` })).status).toBe(204)
+    })
+
+    it('answers 405 with Allow for a known path, 404 problem for an unknown one', async () => {
+      const collection = await call({ method: 'DELETE', url: '/v1/authors' })
+      expect(collection.status).toBe(405)
+      expect(collection.headers.allow).toBe('GET, HEAD, POST')
+      expect(collection.body.code).toBe('method_not_allowed')
+      const item = await call({ method: 'POST', url: '/v1/authors/1' })
+      expect(item.status).toBe(405)
+      expect(item.headers.allow).toBe('GET, HEAD, PUT, PATCH, DELETE')
+      const unknown = await call({ method: 'GET', url: '/v1/widgets' })
+      expect(unknown.status).toBe(404)
+      expect(unknown.type).toContain('application/problem+json')
+    })
+  })
+}

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { createStorage, type Storage } from '../../runtime/index.js'
+import { allTables } from '../../generated/schema.js'
+
+export const DIALECTS = ['sqlite', 'postgres'] as const
+export type Dialect = (typeof DIALECTS)[number]
+
+export const POSTGRES_URL = process.env.RESTMINT_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test'
+
+export interface TestStorage {
+  readonly storage: Storage
+  dispose(): Promise<void>
+}
+
+/** A fresh database for the example API: in-memory SQLite, or a throwaway PostgreSQL schema. */
+export async function openTestStorage(dialect: Dialect, tables = allTables): Promise<TestStorage> {
+  if (dialect === 'sqlite') {
+    const storage = createStorage('sqlite::memory:', tables)
+    return { storage, dispose: () => storage.close() }
+  }
+  const schema = `restmint_test_${randomBytes(6).toString('hex')}`
+  const storage = createStorage(POSTGRES_URL, tables, { schema })
+  return {
+    storage,
+    async dispose() {
+      await storage.close()
+      const client = new pg.Client(POSTGRES_URL)
+      await client.connect()
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+      await client.end()
+    },
+  }
+}
