@@ -1,4 +1,3 @@
-import ucs2length from 'ajv/dist/runtime/ucs2length.js'
 import { fullFormats } from 'ajv-formats/dist/formats.js'
 
 /**
@@ -7,6 +6,11 @@ import { fullFormats } from 'ajv-formats/dist/formats.js'
  * restmint as a dependency.
  */
 export const ajvRuntime = {
-  ucs2length: ucs2length.default,
+  /** String length in code points, as JSON Schema counts it (ajv's `ucs2length`). */
+  ucs2length(value: string): number {
+    let length = 0
+    for (const _codePoint of value) length++
+    return length
+  },
   formats: fullFormats,
 }

@@ -21,6 +21,8 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
     for (const version of api.versions) {
       await app.register(
         async (scope) => {
+          // Bodies are JSON only: anything else (Fastify also parses text/plain) is a 415.
+          scope.removeContentTypeParser('text/plain')
           scope.addContentTypeParser(MERGE_PATCH, { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'))
           handleErrors(scope, api.limits)
           version.register(scope, routes)

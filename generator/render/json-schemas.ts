@@ -1,0 +1,228 @@
+import type { ApiModel, FieldModel, ResourceModel, RouteModel } from '../model/api-model.js'
+import { findResource } from '../model/find-resource.js'
+
+/** A JSON value, as JSON Schema keywords and OpenAPI objects hold them. */
+export type JsonValue =
+  string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue }
+
+export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
+
+/**
+ * The JSON Schema keywords restmint emits: the common subset of draft-07
+ * (what ajv compiles by default) and 2020-12 (the OpenAPI 3.1 dialect), so
+ * one schema serves both. A type alias rather than an interface so it stays
+ * assignable to ajv's index-signature `SchemaObject`.
+ */
+export type JsonSchema = {
+  readonly $ref?: string
+  readonly description?: string
+  readonly type?: JsonType | readonly JsonType[]
+  readonly format?: string
+  readonly enum?: readonly (string | number | null)[]
+  readonly minimum?: number
+  readonly maximum?: number
+  readonly minLength?: number
+  readonly maxLength?: number
+  readonly pattern?: string
+  readonly default?: string | number | boolean
+  readonly readOnly?: boolean
+  readonly properties?: { readonly [name: string]: JsonSchema }
+  readonly required?: readonly string[]
+  readonly additionalProperties?: boolean
+  readonly items?: JsonSchema
+}
+
+/**
+ * Every schema of one resource. These are the single source for the request
+ * validators (compiled with ajv standalone at generate time) and for the
+ * OpenAPI components, so the documented contract is the enforced one.
+ * Each is self-contained (no `$ref`) so it compiles on its own.
+ */
+export interface ResourceSchemas {
+  /** One record as returned: every field present, server-managed ones `readOnly`. */
+  readonly record: JsonSchema
+  /** Top-level POST: writable fields, including the parent key when there is a parent. */
+  readonly createBody: JsonSchema
+  /** PUT: the full representation, the same shape as create. */
+  readonly replaceBody: JsonSchema
+  /** PATCH (JSON and merge patch): every writable field optional; `{}` is valid. */
+  readonly updateBody: JsonSchema
+  /** The nested variants omit the parent key, which comes from the path; null without a parent. */
+  readonly nestedCreateBody: JsonSchema | null
+  readonly nestedReplaceBody: JsonSchema | null
+  readonly nestedUpdateBody: JsonSchema | null
+  /** Collection GET query string: offset pagination. */
+  readonly listQuery: JsonSchema
+  /** Item GET query string: no parameters yet (issue #3 adds `include`). */
+  readonly itemQuery: JsonSchema
+}
+
+/**
+ * Identifiers are SQLite/PostgreSQL 64-bit integers read into JavaScript
+ * numbers, so anything past 2^53 - 1 cannot name a row: reject it as bad
+ * input (400) rather than let it reach the database.
+ */
+const ID_MAXIMUM = Number.MAX_SAFE_INTEGER
+
+/** Builds the schemas of one resource from the normalized model. */
+export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): ResourceSchemas {
+  const describe: DescribeField = (field) => describeField(field, resource, model)
+  const writable = resource.fields.filter((field) => !field.readOnly)
+  const foreignKey = resource.parent?.foreignKey
+  const nestedWritable = writable.filter((field) => field.name !== foreignKey)
+  const nested = resource.parent !== null
+  return {
+    record: objectSchema(
+      resource.fields.map((field) => [field.name, recordFieldSchema(field, describe)]),
+      resource.fields.map((field) => field.name),
+    ),
+    createBody: fullBodySchema(writable, describe),
+    replaceBody: fullBodySchema(writable, describe),
+    updateBody: updateBodySchema(writable, describe),
+    nestedCreateBody: nested ? fullBodySchema(nestedWritable, describe) : null,
+    nestedReplaceBody: nested ? fullBodySchema(nestedWritable, describe) : null,
+    nestedUpdateBody: nested ? updateBodySchema(nestedWritable, describe) : null,
+    listQuery: buildListQuerySchema(model),
+    itemQuery: objectSchema([], []),
+  }
+}
+
+/**
+ * Path parameters of one route, in path order. They arrive as strings and are
+ * coerced by the validator; each names a row, so it is a positive integer.
+ */
+export function buildParamsSchema(route: RouteModel): JsonSchema {
+  const names = [...route.path.matchAll(/\{([a-z0-9_]+)\}/g)].map((match) => match[1]!)
+  return objectSchema(
+    names.map((name) => [name, { type: 'integer', minimum: 1, maximum: ID_MAXIMUM }]),
+    names,
+  )
+}
+
+function buildListQuerySchema(model: ApiModel): JsonSchema {
+  const { perPageDefault, perPageMax } = model.limits
+  return objectSchema(
+    [
+      [
+        'page',
+        {
+          description: 'Page number, from 1. A page past the end is empty.',
+          type: 'integer',
+          minimum: 1,
+          // Keeps the row offset, (page - 1) * per_page, a safe integer.
+          maximum: Math.floor(Number.MAX_SAFE_INTEGER / perPageMax),
+          default: 1,
+        },
+      ],
+      [
+        'per_page',
+        {
+          description: `Records per page, at most ${perPageMax}.`,
+          type: 'integer',
+          minimum: 1,
+          maximum: perPageMax,
+          default: perPageDefault,
+        },
+      ],
+    ],
+    [],
+  )
+}
+
+/** Create and replace: required fields must be present; omitted ones take their default. */
+function fullBodySchema(fields: readonly FieldModel[], describe: DescribeField): JsonSchema {
+  return objectSchema(
+    fields.map((field) => [field.name, bodyFieldSchema(field, describe, true)]),
+    fields.filter((field) => field.required).map((field) => field.name),
+  )
+}
+
+/**
+ * Update: any subset. No `default` here: a PATCH leaves omitted fields as
+ * they are, and a default in the schema would read as the opposite.
+ */
+function updateBodySchema(fields: readonly FieldModel[], describe: DescribeField): JsonSchema {
+  return objectSchema(
+    fields.map((field) => [field.name, bodyFieldSchema(field, describe, false)]),
+    [],
+  )
+}
+
+type DescribeField = (field: FieldModel) => { description?: string }
+
+function recordFieldSchema(field: FieldModel, describe: DescribeField): JsonSchema {
+  return {
+    ...describe(field),
+    ...valueSchema(field, field.storedNullable),
+    ...(field.readOnly ? { readOnly: true } : {}),
+  }
+}
+
+function bodyFieldSchema(field: FieldModel, describe: DescribeField, withDefault: boolean): JsonSchema {
+  return {
+    ...describe(field),
+    ...valueSchema(field, field.nullable),
+    ...(withDefault && field.default !== null ? { default: field.default } : {}),
+  }
+}
+
+/** What the manifest implies but the schema keywords cannot say. */
+function describeField(
+  field: FieldModel,
+  resource: ResourceModel,
+  model: ApiModel,
+): { description?: string } {
+  const system = field.readOnly ? SYSTEM_FIELD_DESCRIPTIONS[field.name] : undefined
+  if (system) return { description: system }
+  if (field.references) {
+    const parent = findResource(model, field.references.resource).singular.replaceAll('-', ' ')
+    return { description: `Identifier of the ${parent} this belongs to.` }
+  }
+  if (field.unique) return { description: `Unique among ${resource.name.replaceAll('-', ' ')}.` }
+  return {}
+}
+
+const SYSTEM_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  id: 'Identifier assigned by the server.',
+  created_at: 'When the record was created (RFC 3339, UTC). Set by the server.',
+  updated_at: 'When the record was last changed (RFC 3339, UTC). Set by the server.',
+}
+
+/** The type and constraints of a field's values; `nullable` adds `null` to type and enum. */
+function valueSchema(field: FieldModel, nullable: boolean): JsonSchema {
+  const { type, format } = TYPE_SCHEMAS[field.type]
+  const fieldFormat = format ?? field.format
+  const maximum = field.maximum ?? (field.references ? ID_MAXIMUM : null)
+  return {
+    type: nullable ? [type, 'null'] : type,
+    ...(fieldFormat !== null ? { format: fieldFormat } : {}),
+    ...(field.enum !== null ? { enum: nullable ? [...field.enum, null] : field.enum } : {}),
+    ...(field.minimum !== null ? { minimum: field.minimum } : {}),
+    ...(maximum !== null ? { maximum } : {}),
+    ...(field.minLength !== null ? { minLength: field.minLength } : {}),
+    ...(field.maxLength !== null ? { maxLength: field.maxLength } : {}),
+    ...(field.pattern !== null ? { pattern: field.pattern } : {}),
+  }
+}
+
+const TYPE_SCHEMAS: Record<FieldModel['type'], { type: JsonType; format: string | null }> = {
+  string: { type: 'string', format: null },
+  integer: { type: 'integer', format: null },
+  number: { type: 'number', format: null },
+  boolean: { type: 'boolean', format: null },
+  date: { type: 'string', format: 'date' },
+  datetime: { type: 'string', format: 'date-time' },
+}
+
+/** A closed object: unknown properties (and so read-only ones in bodies) are rejected. */
+function objectSchema(
+  properties: readonly (readonly [string, JsonSchema])[],
+  required: readonly string[],
+): JsonSchema {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(properties),
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  }
+}

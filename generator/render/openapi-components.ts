@@ -1,0 +1,229 @@
+import type { ApiModel, ResourceModel } from '../model/api-model.js'
+import type { JsonSchema, ResourceSchemas } from './json-schemas.js'
+import type {
+  OpenApiComponents,
+  OpenApiHeader,
+  OpenApiReference,
+  OpenApiResponse,
+} from './openapi-objects.js'
+
+/** The component names of one resource's schemas. */
+export interface ResourceComponentNames {
+  readonly record: string
+  readonly create: string
+  readonly replace: string
+  readonly update: string
+  readonly nestedCreate: string
+  readonly nestedReplace: string
+  readonly nestedUpdate: string
+  readonly page: string
+}
+
+/** Error responses shared by every operation, by component name. */
+export type ErrorResponseName =
+  'BadRequest' | 'NotFound' | 'Conflict' | 'PayloadTooLarge' | 'UnsupportedMediaType'
+
+/** Names a resource's schemas after its TypeScript type: `OrderItem`, `OrderItemCreate`, `OrderItemPage`… */
+export function nameResourceComponents(resource: ResourceModel): ResourceComponentNames {
+  const type = resource.typeName
+  return {
+    record: type,
+    create: `${type}Create`,
+    replace: `${type}Replace`,
+    update: `${type}Update`,
+    nestedCreate: `${type}NestedCreate`,
+    nestedReplace: `${type}NestedReplace`,
+    nestedUpdate: `${type}NestedUpdate`,
+    page: `${type}Page`,
+  }
+}
+
+export function refSchema(name: string): JsonSchema {
+  return { $ref: `#/components/schemas/${name}` }
+}
+
+export function refResponse(name: ErrorResponseName): OpenApiReference {
+  return { $ref: `#/components/responses/${name}` }
+}
+
+export function refHeader(name: 'Location'): OpenApiReference {
+  return { $ref: `#/components/headers/${name}` }
+}
+
+/**
+ * Every component the paths refer to: each resource's record, bodies and page
+ * envelope (reusing the request-validator schemas verbatim), then the shared
+ * pagination and problem schemas, error responses and headers. Only
+ * referenced components are emitted (Spectral's `oas3-unused-component`):
+ * `Conflict` exists only when some resource has a unique field or restricting
+ * children.
+ * https://spec.openapis.org/oas/v3.1.0#components-object
+ */
+export function buildComponents(
+  model: ApiModel,
+  schemasOf: (resource: ResourceModel) => ResourceSchemas,
+  usesConflict: boolean,
+): OpenApiComponents {
+  const schemas: Record<string, JsonSchema> = {}
+  for (const resource of model.resources) {
+    const names = nameResourceComponents(resource)
+    const resourceSchemas = schemasOf(resource)
+    addComponent(schemas, names.record, resourceSchemas.record, resource)
+    addComponent(schemas, names.create, resourceSchemas.createBody, resource)
+    addComponent(schemas, names.replace, resourceSchemas.replaceBody, resource)
+    addComponent(schemas, names.update, resourceSchemas.updateBody, resource)
+    if (
+      resourceSchemas.nestedCreateBody &&
+      resourceSchemas.nestedReplaceBody &&
+      resourceSchemas.nestedUpdateBody
+    ) {
+      addComponent(schemas, names.nestedCreate, resourceSchemas.nestedCreateBody, resource)
+      addComponent(schemas, names.nestedReplace, resourceSchemas.nestedReplaceBody, resource)
+      addComponent(schemas, names.nestedUpdate, resourceSchemas.nestedUpdateBody, resource)
+    }
+    addComponent(schemas, names.page, buildPageSchema(resource, names.record), resource)
+  }
+  addComponent(schemas, 'PageMeta', PAGE_META, null)
+  addComponent(schemas, 'PageLinks', PAGE_LINKS, null)
+  addComponent(schemas, 'Problem', PROBLEM, null)
+  return {
+    schemas,
+    responses: buildErrorResponses(model, usesConflict),
+    headers: { Location: LOCATION },
+  }
+}
+
+/**
+ * Component names share one namespace with resource type names, so a resource
+ * such as `problems` or `book-pages` (next to `books`) would silently replace
+ * another schema. Fail loudly instead; manifest validation should reject such
+ * names before this runs.
+ */
+function addComponent(
+  schemas: Record<string, JsonSchema>,
+  name: string,
+  schema: JsonSchema,
+  owner: ResourceModel | null,
+): void {
+  if (Object.hasOwn(schemas, name)) {
+    const by = owner ? `resource "${owner.name}"` : 'restmint'
+    throw new Error(`OpenAPI schema name "${name}" (from ${by}) is already taken by another schema`)
+  }
+  schemas[name] = schema
+}
+
+/** The collection envelope; issue #3 adds `meta.next_cursor` in PageMeta, so every page gains it at once. */
+function buildPageSchema(resource: ResourceModel, recordName: string): JsonSchema {
+  return {
+    description: `One page of ${resource.name}.`,
+    type: 'object',
+    properties: {
+      data: { type: 'array', items: refSchema(recordName) },
+      meta: refSchema('PageMeta'),
+      links: refSchema('PageLinks'),
+    },
+    required: ['data', 'meta', 'links'],
+    additionalProperties: false,
+  }
+}
+
+const PAGE_META: JsonSchema = {
+  description: 'Offset pagination of a collection response.',
+  type: 'object',
+  properties: {
+    page: { description: 'This page number, from 1.', type: 'integer', minimum: 1 },
+    per_page: { description: 'Records per page.', type: 'integer', minimum: 1 },
+    total: { description: 'Records in the whole collection.', type: 'integer', minimum: 0 },
+    total_pages: {
+      description: 'Pages in the whole collection; 0 when it is empty.',
+      type: 'integer',
+      minimum: 0,
+    },
+  },
+  required: ['page', 'per_page', 'total', 'total_pages'],
+  additionalProperties: false,
+}
+
+function linkSchema(description: string, nullable: boolean): JsonSchema {
+  return { description, type: nullable ? ['string', 'null'] : 'string', format: 'uri-reference' }
+}
+
+const PAGE_LINKS: JsonSchema = {
+  description: 'Links to pages of the same collection, with the same query parameters.',
+  type: 'object',
+  properties: {
+    self: linkSchema('This page.', false),
+    first: linkSchema('The first page.', false),
+    prev: linkSchema('The previous page; null on the first page.', true),
+    next: linkSchema('The next page; null on the last page.', true),
+    last: linkSchema('The last page.', false),
+  },
+  required: ['self', 'first', 'prev', 'next', 'last'],
+  additionalProperties: false,
+}
+
+// https://www.rfc-editor.org/rfc/rfc9457#section-3
+const PROBLEM: JsonSchema = {
+  description: 'An RFC 9457 problem detail. Extension members may be added; clients ignore unknown ones.',
+  type: 'object',
+  properties: {
+    type: {
+      description: 'URI reference identifying the problem type.',
+      type: 'string',
+      format: 'uri-reference',
+    },
+    title: { description: 'Short, human-readable summary of the problem type.', type: 'string' },
+    status: { description: 'The HTTP status code.', type: 'integer', minimum: 400, maximum: 599 },
+    detail: { description: 'Explanation specific to this occurrence.', type: 'string' },
+    instance: { description: 'URI reference of this occurrence.', type: 'string', format: 'uri-reference' },
+    code: { description: 'Stable machine-readable error code.', type: 'string' },
+    errors: {
+      description: 'Each invalid parameter or body member, on validation errors.',
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          in: { description: 'Where the bad input is.', type: 'string', enum: ['body', 'query', 'path'] },
+          name: { description: 'The parameter name (query and path).', type: 'string' },
+          pointer: { description: 'JSON Pointer into the body.', type: 'string', format: 'json-pointer' },
+          detail: { description: 'What is wrong with it.', type: 'string' },
+        },
+        required: ['in', 'detail'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['type', 'title', 'status', 'detail', 'code'],
+}
+
+// https://spec.openapis.org/oas/v3.1.0#responses-object
+function buildErrorResponses(model: ApiModel, usesConflict: boolean): Record<string, OpenApiResponse> {
+  const problem = (description: string): OpenApiResponse => ({
+    description,
+    content: { 'application/problem+json': { schema: refSchema('Problem') } },
+  })
+  return {
+    BadRequest: problem(
+      'Invalid input: a path or query parameter, or the body (wrong type, unknown or read-only member, ' +
+        'missing required member). `errors` lists each problem.',
+    ),
+    NotFound: problem('No record has this identifier (within the parent, on nested paths).'),
+    ...(usesConflict
+      ? {
+          Conflict: problem(
+            'A unique field already holds this value, or other records still reference this one.',
+          ),
+        }
+      : {}),
+    PayloadTooLarge: problem(`The body is larger than ${model.limits.bodyMaxBytes} bytes.`),
+    UnsupportedMediaType: problem(
+      'The body is not JSON: send `Content-Type: application/json` (PATCH also takes `application/merge-patch+json`).',
+    ),
+  }
+}
+
+const LOCATION: OpenApiHeader = {
+  description: 'Path of the new record: the nested path when it was created through one.',
+  required: true,
+  schema: { type: 'string', format: 'uri-reference' },
+}

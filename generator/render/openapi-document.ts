@@ -1,0 +1,55 @@
+import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
+import { buildResourceSchemas, type ResourceSchemas } from './json-schemas.js'
+import { buildComponents } from './openapi-components.js'
+import type { OpenApiDocument, OpenApiMethod, OpenApiPathItem } from './openapi-objects.js'
+import { buildPathItems } from './openapi-path-items.js'
+
+export type { OpenApiDocument } from './openapi-objects.js'
+
+const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delete']
+
+/**
+ * The OpenAPI 3.1 document of one API version: a plain object, serialized by
+ * the caller to openapi.json and openapi.yaml. Paths carry the version prefix
+ * (`/v1/authors`) and `servers[0].url` is the manifest's `base_url`, or `/`
+ * (same origin) without one. Deterministic: key order follows the manifest
+ * and fixed tables, never hash or time order.
+ * https://spec.openapis.org/oas/v3.1.0#openapi-object
+ */
+export function buildOpenApiDocument(model: ApiModel, version: VersionModel): OpenApiDocument {
+  const schemas = new Map<ResourceModel, ResourceSchemas>(
+    model.resources.map((resource) => [resource, buildResourceSchemas(resource, model)]),
+  )
+  const schemasOf = (resource: ResourceModel): ResourceSchemas => schemas.get(resource)!
+  const paths: Record<string, OpenApiPathItem> = Object.fromEntries(
+    model.resources.flatMap((resource) => buildPathItems(resource, schemasOf(resource), model, version)),
+  )
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: model.service.title,
+      description:
+        model.service.description ?? `The ${model.service.title} HTTP interface, version ${version.name}.`,
+      version: version.name,
+    },
+    servers: [{ url: model.service.baseUrl?.replace(/\/+$/, '') || '/' }],
+    tags: model.resources.map((resource) => ({
+      name: resource.name,
+      description: describeTag(resource, version),
+    })),
+    paths,
+    components: buildComponents(model, schemasOf, usesResponse(paths, '409')),
+  }
+}
+
+function describeTag(resource: ResourceModel, version: VersionModel): string {
+  const nested = resource.routes.filter((route) => route.parent !== null).map((route) => route.path)
+  const also = nested.length > 0 ? ` Also reachable under \`${version.prefix}${nested[0]}\`.` : ''
+  return `The ${resource.name.replaceAll('-', ' ')} collection and its records.${also}`
+}
+
+function usesResponse(paths: Record<string, OpenApiPathItem>, status: string): boolean {
+  return Object.values(paths).some((item) =>
+    METHODS.some((method) => item[method]?.responses[status] !== undefined),
+  )
+}

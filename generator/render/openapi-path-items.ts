@@ -1,0 +1,294 @@
+import type { ApiModel, HttpMethod, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
+import { findResource } from '../model/find-resource.js'
+import { buildParamsSchema, type JsonSchema, type ResourceSchemas } from './json-schemas.js'
+import {
+  nameResourceComponents,
+  refHeader,
+  refResponse,
+  refSchema,
+  type ResourceComponentNames,
+} from './openapi-components.js'
+import type {
+  OpenApiContent,
+  OpenApiMethod,
+  OpenApiOperation,
+  OpenApiParameter,
+  OpenApiPathItem,
+} from './openapi-objects.js'
+
+/** What an operation does, by route kind and method. */
+type Verb = 'list' | 'create' | 'get' | 'replace' | 'update' | 'delete'
+
+const VERBS: Readonly<Record<RouteModel['kind'], Partial<Record<HttpMethod, Verb>>>> = {
+  collection: { GET: 'list', POST: 'create' },
+  item: { GET: 'get', PUT: 'replace', PATCH: 'update', DELETE: 'delete' },
+}
+
+interface OperationContext {
+  readonly resource: ResourceModel
+  readonly route: RouteModel
+  readonly schemas: ResourceSchemas
+  readonly names: ResourceComponentNames
+  readonly model: ApiModel
+  /** On nested routes: the parent resource and its path parameter. */
+  readonly parent: { readonly resource: ResourceModel; readonly param: string } | null
+}
+
+/**
+ * The path items of one resource: each of its routes under the version
+ * prefix, with path parameters declared once per path item and one operation
+ * per method.
+ * https://spec.openapis.org/oas/v3.1.0#path-item-object
+ */
+export function buildPathItems(
+  resource: ResourceModel,
+  schemas: ResourceSchemas,
+  model: ApiModel,
+  version: VersionModel,
+): [string, OpenApiPathItem][] {
+  const names = nameResourceComponents(resource)
+  return resource.routes.map((route) => {
+    const parent = route.parent
+      ? { resource: findResource(model, route.parent.resource), param: route.parent.param }
+      : null
+    const context: OperationContext = { resource, route, schemas, names, model, parent }
+    const parameters = buildPathParameters(context)
+    const operations = route.methods.map((method) => [
+      method.toLowerCase() as OpenApiMethod,
+      buildOperation(method, context),
+    ])
+    return [
+      `${version.prefix}${route.path}`,
+      { ...(parameters.length > 0 ? { parameters } : {}), ...Object.fromEntries(operations) },
+    ]
+  })
+}
+
+function buildPathParameters({ resource, route, parent }: OperationContext): OpenApiParameter[] {
+  const properties = buildParamsSchema(route).properties ?? {}
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: 'path',
+    description: `Identifier of the ${words(name === parent?.param ? parent.resource.singular : resource.singular)}.`,
+    required: true,
+    schema,
+  }))
+}
+
+// https://spec.openapis.org/oas/v3.1.0#operation-object
+function buildOperation(method: HttpMethod, context: OperationContext): OpenApiOperation {
+  const verb = VERBS[context.route.kind][method]
+  if (!verb)
+    throw new Error(`internal error: no OpenAPI operation for ${method} on a ${context.route.kind} route`)
+  const { resource, parent } = context
+  const nestedSummary = parent ? ` under one ${words(parent.resource.singular)}` : ''
+  return {
+    operationId: nameOperation(verb, resource, parent),
+    tags: [resource.name],
+    summary: `${SUMMARIES[verb](resource)}${nestedSummary}`,
+    ...OPERATIONS[verb](context),
+  }
+}
+
+/**
+ * `listOrderItems`, `getOrderItem`… for top-level routes; nested routes put
+ * the parent type and `_` first (`listOrder_Items`, `getOrder_Item`). Type
+ * names never contain `_`, and a resource has one parent, so ids cannot
+ * collide: a plain `listOrderItems` for items nested under orders would clash
+ * with a top-level `order-items` resource.
+ */
+function nameOperation(verb: Verb, resource: ResourceModel, parent: OperationContext['parent']): string {
+  const subject = verb === 'list' ? upperFirst(resource.identifier) : resource.typeName
+  return parent ? `${verb}${parent.resource.typeName}_${subject}` : `${verb}${subject}`
+}
+
+const SUMMARIES: Readonly<Record<Verb, (resource: ResourceModel) => string>> = {
+  list: (resource) => `List ${words(resource.name)}`,
+  create: (resource) => `Create one ${words(resource.singular)}`,
+  get: (resource) => `Get one ${words(resource.singular)}`,
+  replace: (resource) => `Replace one ${words(resource.singular)}`,
+  update: (resource) => `Update one ${words(resource.singular)}`,
+  delete: (resource) => `Delete one ${words(resource.singular)}`,
+}
+
+type OperationBody = Pick<OpenApiOperation, 'description' | 'parameters' | 'requestBody' | 'responses'>
+
+const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => OperationBody>> = {
+  list: (context) => {
+    const { resource, names, model, parent } = context
+    const { perPageDefault, perPageMax } = model.limits
+    return {
+      description:
+        `Returns one page of ${describeScope(context)}, ordered by id ascending. ` +
+        `\`page\` and \`per_page\` (default ${perPageDefault}, at most ${perPageMax}) select the page; ` +
+        `\`links\` lead to the others. A page past the end is empty.` +
+        parentMissing(context),
+      parameters: buildQueryParameters(context.schemas.listQuery),
+      responses: {
+        200: { description: `One page of ${words(resource.name)}.`, content: json(refSchema(names.page)) },
+        400: refResponse('BadRequest'),
+        ...(parent ? { 404: refResponse('NotFound') } : {}),
+      },
+    }
+  },
+  create: (context) => {
+    const { resource, names, parent } = context
+    return {
+      description:
+        `Creates one ${words(resource.singular)} from the body and returns it; \`Location\` gives its path. ` +
+        'Omitted optional fields take their default, or null.' +
+        describeParentKey(context),
+      requestBody: { required: true, content: json(refSchema(parent ? names.nestedCreate : names.create)) },
+      responses: {
+        201: {
+          description: `The created ${words(resource.singular)}.`,
+          headers: { Location: refHeader('Location') },
+          content: json(dataEnvelope(names.record)),
+        },
+        ...writeErrors(context),
+      },
+    }
+  },
+  get: (context) => ({
+    description: `Returns ${describeRecord(context)}.`,
+    ...optionalParameters(buildQueryParameters(context.schemas.itemQuery)),
+    responses: {
+      200: {
+        description: `The ${words(context.resource.singular)}.`,
+        content: json(dataEnvelope(context.names.record)),
+      },
+      400: refResponse('BadRequest'),
+      404: refResponse('NotFound'),
+    },
+  }),
+  replace: (context) => ({
+    description:
+      `Replaces ${describeRecord(context)} with the body, which holds the full representation: ` +
+      'required fields must be present; omitted optional fields are reset to their default, or null.',
+    requestBody: {
+      required: true,
+      content: json(refSchema(context.parent ? context.names.nestedReplace : context.names.replace)),
+    },
+    responses: { 200: updatedResponse(context), ...writeErrors(context) },
+  }),
+  update: (context) => {
+    const schema = refSchema(context.parent ? context.names.nestedUpdate : context.names.update)
+    return {
+      // https://www.rfc-editor.org/rfc/rfc7396
+      description:
+        `Changes only the fields of ${describeRecord(context)} present in the body ` +
+        '(JSON, or a JSON Merge Patch); `null` clears a nullable field.',
+      requestBody: {
+        required: true,
+        content: { ...json(schema), 'application/merge-patch+json': { schema } },
+      },
+      responses: { 200: updatedResponse(context), ...writeErrors(context) },
+    }
+  },
+  delete: (context) => {
+    const { children } = context.resource
+    const restricting = children
+      .filter((child) => child.onDelete === 'restrict')
+      .map((child) => child.resource)
+    const cascading = children.filter((child) => child.onDelete === 'cascade').map((child) => child.resource)
+    return {
+      description:
+        `Deletes ${describeRecord(context)} permanently; deleting it again is 404.` +
+        (restricting.length > 0 ? ` 409 while ${restricting.join(', ')} still reference it.` : '') +
+        (cascading.length > 0
+          ? ` Its ${cascading.join(', ')} are deleted with it, in the same transaction.`
+          : ''),
+      responses: {
+        204: { description: 'Deleted; no body.' },
+        400: refResponse('BadRequest'),
+        404: refResponse('NotFound'),
+        ...(restricting.length > 0 ? { 409: refResponse('Conflict') } : {}),
+      },
+    }
+  },
+}
+
+/** 400, 404, 409 when a unique field can clash, 413 and 415: the errors of operations with a body. */
+function writeErrors(context: OperationContext): OpenApiOperation['responses'] {
+  const itemOrNested = context.route.kind === 'item' || context.parent !== null
+  return {
+    400: refResponse('BadRequest'),
+    ...(itemOrNested ? { 404: refResponse('NotFound') } : {}),
+    ...(context.resource.fields.some((field) => field.unique) ? { 409: refResponse('Conflict') } : {}),
+    413: refResponse('PayloadTooLarge'),
+    415: refResponse('UnsupportedMediaType'),
+  }
+}
+
+function updatedResponse(context: OperationContext): OpenApiOperation['responses'][string] {
+  return {
+    description: `The updated ${words(context.resource.singular)}.`,
+    content: json(dataEnvelope(context.names.record)),
+  }
+}
+
+function buildQueryParameters(schema: JsonSchema): OpenApiParameter[] {
+  const required = schema.required ?? []
+  return Object.entries(schema.properties ?? {}).map(([name, { description, ...valueSchema }]) => ({
+    name,
+    in: 'query',
+    description: description ?? name,
+    ...(required.includes(name) ? { required: true } : {}),
+    schema: valueSchema,
+  }))
+}
+
+/** Operations without query parameters leave `parameters` out rather than list none. */
+function optionalParameters(parameters: OpenApiParameter[]): Pick<OpenApiOperation, 'parameters'> {
+  return parameters.length > 0 ? { parameters } : {}
+}
+
+function dataEnvelope(recordName: string): JsonSchema {
+  return {
+    type: 'object',
+    properties: { data: refSchema(recordName) },
+    required: ['data'],
+    additionalProperties: false,
+  }
+}
+
+function json(schema: JsonSchema): OpenApiContent {
+  return { 'application/json': { schema } }
+}
+
+/** `authors`, or `the items of order {order_id}` on a nested route. */
+function describeScope({ resource, parent }: OperationContext): string {
+  return parent
+    ? `the ${words(resource.name)} of ${words(parent.resource.singular)} \`{${parent.param}}\``
+    : words(resource.name)
+}
+
+/** `author {id}`, or `item {item_id} of order {order_id}` (404 when it belongs to another order). */
+function describeRecord({ resource, route, parent }: OperationContext): string {
+  const record = `${words(resource.singular)} \`{${route.idParam}}\``
+  if (!parent) return record
+  const parentName = words(parent.resource.singular)
+  return `${record} of ${parentName} \`{${parent.param}}\` (404 when it belongs to another ${parentName})`
+}
+
+function parentMissing({ parent }: OperationContext): string {
+  return parent ? ` 404 when ${words(parent.resource.singular)} \`{${parent.param}}\` does not exist.` : ''
+}
+
+/** Where a new record's parent key comes from: the path on nested routes, else the body. */
+function describeParentKey(context: OperationContext): string {
+  const { resource, parent, model } = context
+  if (!resource.parent) return ''
+  if (parent) return ` \`${resource.parent.foreignKey}\` comes from the path.${parentMissing(context)}`
+  const parentName = words(findResource(model, resource.parent.resource).singular)
+  return ` \`${resource.parent.foreignKey}\` must name an existing ${parentName} (400 otherwise).`
+}
+
+/** `order-items` → `order items`, for prose. */
+function words(name: string): string {
+  return name.replaceAll('-', ' ')
+}
+
+function upperFirst(identifier: string): string {
+  return identifier.charAt(0).toUpperCase() + identifier.slice(1)
+}

@@ -1,0 +1,31 @@
+import { DEFAULT_LIMITS } from '../manifest/default-limits.js'
+import { asRecord } from './as-record.js'
+import type { CheckContext } from './check-context.js'
+
+/**
+ * LIMITS_RANGE: the default page size must be a size clients may ask for.
+ * Compares the effective values, so `per_page_max: 10` alone (default 20) is
+ * caught too. Non-integers are the schema check's to report.
+ */
+export function checkLimits(context: CheckContext, data: unknown): void {
+  const limits = asRecord(asRecord(data)?.limits)
+  if (limits === null) return
+  const declaredDefault = limits.per_page_default
+  const declaredMax = limits.per_page_max
+  const pageDefault = declaredDefault ?? DEFAULT_LIMITS.per_page_default
+  const pageMax = declaredMax ?? DEFAULT_LIMITS.per_page_max
+  if (!Number.isInteger(pageDefault) || !Number.isInteger(pageMax) || Number(pageDefault) <= Number(pageMax)) return
+  if (declaredDefault === undefined) {
+    context.report(
+      'LIMITS_RANGE',
+      `per_page_max ${String(pageMax)} is less than the default per_page_default ${pageDefault}; also set per_page_default to at most ${String(pageMax)}`,
+      context.atValue(['limits', 'per_page_max']),
+    )
+    return
+  }
+  context.report(
+    'LIMITS_RANGE',
+    `per_page_default ${String(pageDefault)} is greater than per_page_max ${String(pageMax)}; it must be at most ${String(pageMax)}`,
+    context.atValue(['limits', 'per_page_default']),
+  )
+}

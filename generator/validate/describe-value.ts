@@ -1,0 +1,9 @@
+/** A manifest value as a message shows it: strings quoted, maps and lists by kind. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : 'a list'
+  if (typeof value === 'object') return Object.keys(value).length === 0 ? 'an empty map' : 'a map'
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)
+  return String(value)
+}

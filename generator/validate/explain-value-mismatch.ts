@@ -1,0 +1,56 @@
+import { didYouMean } from '../diagnostics/did-you-mean.js'
+import { compilePattern } from './compile-pattern.js'
+import { describeValue } from './describe-value.js'
+import { matchesFormat } from './matches-format.js'
+
+const TYPE_CHECKS: Readonly<Record<string, (value: unknown) => string | null>> = {
+  string: (value) => (typeof value === 'string' ? null : `is not a string${quoteHint(value)}`),
+  integer: (value) => (Number.isInteger(value) ? null : 'is not an integer'),
+  number: (value) => (typeof value === 'number' && Number.isFinite(value) ? null : 'is not a number'),
+  boolean: (value) => (typeof value === 'boolean' ? null : 'is not true or false'),
+  date: (value) => (typeof value === 'string' && matchesFormat('date', value) ? null : 'is not a date (YYYY-MM-DD)'),
+  datetime: (value) =>
+    typeof value === 'string' && matchesFormat('date-time', value)
+      ? null
+      : 'is not an RFC 3339 date-time (e.g. 2024-01-31T09:30:00Z)',
+}
+
+/**
+ * Why `value` could not be stored in a field with these options, as a clause
+ * (`is less than the minimum 1`), or null when it fits. Looks at the type, the
+ * bounds, lengths, pattern and format, and (with `checkEnum`) the enum; options
+ * that are themselves broken are skipped, since other rules report them.
+ */
+export function explainValueMismatch(
+  value: unknown,
+  field: Readonly<Record<string, unknown>>,
+  checkEnum: boolean,
+): string | null {
+  const typeCheck = typeof field.type === 'string' && Object.hasOwn(TYPE_CHECKS, field.type) ? TYPE_CHECKS[field.type] : undefined
+  const typeProblem = typeCheck?.(value)
+  if (typeProblem) return typeProblem
+  if (typeof value === 'number') {
+    if (typeof field.minimum === 'number' && value < field.minimum) return `is less than the minimum ${field.minimum}`
+    if (typeof field.maximum === 'number' && value > field.maximum) return `is greater than the maximum ${field.maximum}`
+  }
+  if (typeof value === 'string' && field.type === 'string') {
+    const length = [...value].length
+    if (typeof field.min_length === 'number' && length < field.min_length) return `is shorter than min_length ${field.min_length}`
+    if (typeof field.max_length === 'number' && length > field.max_length) return `is longer than max_length ${field.max_length}`
+    const pattern = typeof field.pattern === 'string' ? compilePattern(field.pattern) : null
+    if (pattern instanceof RegExp && !pattern.test(value)) return `does not match pattern ${JSON.stringify(field.pattern)}`
+    if ((field.format === 'email' || field.format === 'uri' || field.format === 'uuid') && !matchesFormat(field.format, value)) {
+      return `is not a valid ${field.format}`
+    }
+  }
+  if (checkEnum && Array.isArray(field.enum) && !field.enum.includes(value)) {
+    const allowed = field.enum.map(describeValue).join(', ')
+    const near = typeof value === 'string' ? didYouMean(value, field.enum.filter((item) => typeof item === 'string')) : null
+    return `is not one of the enum values ${allowed}${near === null ? '' : `; did you mean "${near}"?`}`
+  }
+  return null
+}
+
+function quoteHint(value: unknown): string {
+  return typeof value === 'number' || typeof value === 'boolean' ? `; quote it: "${String(value)}"` : ''
+}

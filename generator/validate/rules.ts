@@ -1,0 +1,131 @@
+/**
+ * Every diagnostic code the manifest stages can report, with what it guards.
+ * IDs are stable: tools and users match on them. Each one is documented in
+ * docs/diagnostics.md (a test keeps the two in step).
+ */
+export const RULES = {
+  YAML_SYNTAX: 'The manifest must be well-formed YAML (one document).',
+  YAML_DUPLICATE_KEY: 'A key may appear only once in a map.',
+  SCHEMA: 'Values must have the type and form manifest.schema.json gives them; required keys must be present.',
+  UNKNOWN_KEY: 'Only the keys of manifest format 1 are accepted; near misses get a "did you mean".',
+  VERSION_NAME: 'Version names are path prefixes of the form v<major>: v1, v2, ...',
+  LIMITS_RANGE: 'limits.per_page_default must not exceed limits.per_page_max (defaults included).',
+  UNSAFE_NAME:
+    'Resource, field and singular names must not be able to escape a path, a file name or an identifier: only letters, digits, hyphens and underscores, starting with a letter; not __proto__, constructor or prototype; field names not JavaScript reserved words.',
+  NAMING_LOWERCASE: 'Resource names are entirely lowercase.',
+  NAMING_HYPHENS: 'Multi-word resource names are separated by single hyphens, never underscores, spaces or camelCase.',
+  NAMING_NO_VERBS: 'Resource names contain no verbs: the HTTP method carries the action (see ACTION_VERBS).',
+  NAMING_PLURAL: 'Resource names are plural nouns (the last hyphen-separated word is checked), unless `singular:` is declared.',
+  SINGULAR_COLLISION: 'No two resources share a singular: it names their TypeScript type and their foreign keys.',
+  PARENT_UNKNOWN: '`parent` names a resource declared in the manifest.',
+  PARENT_CYCLE: 'Parent chains end: no resource is its own parent or ancestor.',
+  ON_DELETE_WITHOUT_PARENT: '`on_delete` is only meaningful on a resource with a `parent`.',
+  FIELD_LOWER_SNAKE_CASE: 'Field names are lower_snake_case.',
+  FIELD_RESERVED:
+    'Generated fields (id, created_at, updated_at, the parent foreign key) and query parameter names (page, per_page, sort, include, cursor, filter) cannot be declared as fields.',
+  RANGE:
+    'Field options fit the field type and each other: bounds for numbers, lengths/pattern/format for strings, minimum <= maximum, min_length <= max_length, pattern a valid regular expression.',
+  ENUM_TYPE: 'An enum belongs to a string, integer or number field, and every value in it fits the field type and bounds.',
+  DEFAULT_TYPE: 'A default fits the field type, enum and bounds; `default: null` only on a nullable field.',
+} as const satisfies Readonly<Record<string, string>>
+
+export type RuleId = keyof typeof RULES
+
+/** What NAMING_NO_VERBS knows about one verb. */
+export interface ActionVerb {
+  /** The HTTP method that already performs this action, if one does. */
+  readonly method: 'GET' | 'POST' | 'PUT or PATCH' | 'DELETE' | null
+  /** A plural noun naming the action as a resource of its own (`submit` → `submissions`). */
+  readonly noun: string | null
+  /**
+   * `anywhere`: the word is a verb wherever it appears (`create-orders`).
+   * `last`: the word is also a common noun modifier (`search-results`,
+   * `login-attempts`), so it is flagged only as the last word, where it
+   * would be the noun the collection is named after (`search`, `user-login`).
+   */
+  readonly position: 'anywhere' | 'last'
+}
+
+/**
+ * The curated verbs NAMING_NO_VERBS flags, matched against whole
+ * hyphen-separated words in their base form only: `update` is flagged,
+ * `updates` (a plural noun) is not.
+ */
+export const ACTION_VERBS: Readonly<Record<string, ActionVerb>> = {
+  create: { method: 'POST', noun: null, position: 'anywhere' },
+  add: { method: 'POST', noun: null, position: 'anywhere' },
+  insert: { method: 'POST', noun: null, position: 'anywhere' },
+  new: { method: 'POST', noun: null, position: 'anywhere' },
+  get: { method: 'GET', noun: null, position: 'anywhere' },
+  fetch: { method: 'GET', noun: null, position: 'anywhere' },
+  retrieve: { method: 'GET', noun: null, position: 'anywhere' },
+  find: { method: 'GET', noun: null, position: 'anywhere' },
+  update: { method: 'PUT or PATCH', noun: null, position: 'anywhere' },
+  modify: { method: 'PUT or PATCH', noun: null, position: 'anywhere' },
+  delete: { method: 'DELETE', noun: null, position: 'anywhere' },
+  remove: { method: 'DELETE', noun: null, position: 'anywhere' },
+  destroy: { method: 'DELETE', noun: null, position: 'anywhere' },
+  submit: { method: null, noun: 'submissions', position: 'anywhere' },
+  approve: { method: null, noun: 'approvals', position: 'anywhere' },
+  cancel: { method: null, noun: 'cancellations', position: 'anywhere' },
+  send: { method: null, noun: 'deliveries', position: 'anywhere' },
+  validate: { method: null, noun: 'validations', position: 'anywhere' },
+  verify: { method: null, noun: 'verifications', position: 'anywhere' },
+  confirm: { method: null, noun: 'confirmations', position: 'anywhere' },
+  execute: { method: null, noun: 'executions', position: 'anywhere' },
+  perform: { method: null, noun: null, position: 'anywhere' },
+  do: { method: null, noun: null, position: 'anywhere' },
+  make: { method: null, noun: null, position: 'anywhere' },
+  calculate: { method: null, noun: 'calculations', position: 'anywhere' },
+  compute: { method: null, noun: 'computations', position: 'anywhere' },
+  generate: { method: null, noun: null, position: 'anywhere' },
+  enable: { method: 'PUT or PATCH', noun: null, position: 'anywhere' },
+  disable: { method: 'PUT or PATCH', noun: null, position: 'anywhere' },
+  activate: { method: null, noun: 'activations', position: 'anywhere' },
+  deactivate: { method: null, noun: 'deactivations', position: 'anywhere' },
+  subscribe: { method: null, noun: 'subscriptions', position: 'anywhere' },
+  unsubscribe: { method: 'DELETE', noun: null, position: 'anywhere' },
+  assign: { method: null, noun: 'assignments', position: 'anywhere' },
+  unassign: { method: 'DELETE', noun: null, position: 'anywhere' },
+  publish: { method: null, noun: 'publications', position: 'anywhere' },
+  search: { method: 'GET', noun: 'searches', position: 'last' },
+  list: { method: 'GET', noun: null, position: 'last' },
+  read: { method: 'GET', noun: null, position: 'last' },
+  show: { method: 'GET', noun: null, position: 'last' },
+  view: { method: 'GET', noun: null, position: 'last' },
+  query: { method: 'GET', noun: 'queries', position: 'last' },
+  filter: { method: 'GET', noun: null, position: 'last' },
+  sort: { method: 'GET', noun: null, position: 'last' },
+  count: { method: 'GET', noun: null, position: 'last' },
+  edit: { method: 'PUT or PATCH', noun: null, position: 'last' },
+  set: { method: 'PUT or PATCH', noun: null, position: 'last' },
+  change: { method: 'PUT or PATCH', noun: null, position: 'last' },
+  save: { method: 'PUT or PATCH', noun: null, position: 'last' },
+  reset: { method: null, noun: 'resets', position: 'last' },
+  reject: { method: null, noun: 'rejections', position: 'last' },
+  register: { method: null, noun: 'registrations', position: 'last' },
+  login: { method: null, noun: 'sessions', position: 'last' },
+  logout: { method: 'DELETE', noun: null, position: 'last' },
+  signin: { method: null, noun: 'sessions', position: 'last' },
+  signup: { method: null, noun: 'registrations', position: 'last' },
+  run: { method: null, noun: 'runs', position: 'last' },
+  process: { method: null, noun: 'processes', position: 'last' },
+  import: { method: null, noun: 'imports', position: 'last' },
+  export: { method: null, noun: 'exports', position: 'last' },
+  upload: { method: null, noun: 'uploads', position: 'last' },
+  download: { method: null, noun: 'downloads', position: 'last' },
+  check: { method: null, noun: 'checks', position: 'last' },
+  sync: { method: null, noun: 'syncs', position: 'last' },
+  start: { method: null, noun: null, position: 'last' },
+  stop: { method: null, noun: null, position: 'last' },
+  copy: { method: null, noun: 'copies', position: 'last' },
+  move: { method: null, noun: 'moves', position: 'last' },
+  pay: { method: null, noun: 'payments', position: 'last' },
+  checkout: { method: null, noun: 'checkouts', position: 'last' },
+}
+
+/** Field names every resource gets from the server; declaring one is FIELD_RESERVED. */
+export const SERVER_MANAGED_FIELDS: readonly string[] = ['id', 'created_at', 'updated_at']
+
+/** Collection query parameters; a field of the same name could not be filtered by `?<field>=`. */
+export const QUERY_PARAMETER_NAMES: readonly string[] = ['page', 'per_page', 'sort', 'include', 'cursor', 'filter']

@@ -1,0 +1,32 @@
+import type { Diagnostic } from '../diagnostics/diagnostic.js'
+import { hasErrors } from '../diagnostics/diagnostic.js'
+import type { LoadedManifest } from '../manifest/load-manifest.js'
+import type { Manifest } from '../manifest/manifest.js'
+import { checkFieldNames } from './check-field-names.js'
+import { checkFieldOptions } from './check-field-options.js'
+import { checkLimits } from './check-limits.js'
+import { checkParents } from './check-parents.js'
+import { checkResourceNames } from './check-resource-names.js'
+import { checkSchema } from './check-schema.js'
+import { createCheckContext } from './check-context.js'
+import { checkVersions } from './check-versions.js'
+
+/**
+ * Runs every check on a loaded manifest and returns all problems, the loader's
+ * included, sorted by position; never stops at the first. The schema and the
+ * semantic checks all run on the same data, each skipping what it cannot
+ * judge, so one mistake is reported once. When the YAML itself is broken only
+ * the syntax errors are reported: checking a half-parsed document would
+ * report noise. `manifest` is non-null only when there are no errors.
+ */
+export function validateManifest(loaded: LoadedManifest): { manifest: Manifest | null; diagnostics: Diagnostic[] } {
+  const { context, diagnostics } = createCheckContext(loaded)
+  const syntaxBroken = loaded.diagnostics.some((diagnostic) => diagnostic.code === 'YAML_SYNTAX' && diagnostic.severity === 'error')
+  if (!syntaxBroken) {
+    for (const check of [checkSchema, checkVersions, checkLimits, checkResourceNames, checkParents, checkFieldNames, checkFieldOptions]) {
+      check(context, loaded.data)
+    }
+  }
+  const all = [...loaded.diagnostics, ...diagnostics].sort((a, b) => a.start - b.start || a.end - b.end)
+  return { manifest: hasErrors(all) ? null : (loaded.data as Manifest), diagnostics: all }
+}

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto'
+import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
+
+/** PostgreSQL truncates longer identifiers, which would break the name → column lookup. */
+const MAX_IDENTIFIER_LENGTH = 63
+
+/** What a named constraint or index is for: `key` unique, `fkey` foreign key, `idx` index. */
+export type ConstraintKind = 'key' | 'fkey' | 'idx'
+
+/** The column a named constraint guards. */
+export interface ConstrainedColumn {
+  readonly table: TableDefinition
+  readonly column: ColumnDefinition
+}
+
+/**
+ * Names the constraint or index on one column `<table>_<column>_<kind>`
+ * (PostgreSQL's own convention); names over 63 characters are shortened and
+ * made unique with a hash of the full name.
+ */
+export function nameConstraint(table: string, column: string, kind: ConstraintKind): string {
+  const name = `${table}_${column}_${kind}`
+  if (name.length <= MAX_IDENTIFIER_LENGTH) return name
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8)
+  return `${name.slice(0, MAX_IDENTIFIER_LENGTH - hash.length - kind.length - 2)}_${hash}_${kind}`
+}
+
+/**
+ * Maps the name of every unique and foreign-key constraint of `tables` to its
+ * column, so a driver error that names only the constraint can name the column.
+ */
+export function mapConstraintNames(tables: readonly TableDefinition[]): Map<string, ConstrainedColumn> {
+  const constraints = new Map<string, ConstrainedColumn>()
+  for (const table of tables) {
+    for (const column of table.columns) {
+      if (column.unique) constraints.set(nameConstraint(table.name, column.name, 'key'), { table, column })
+      if (column.references) constraints.set(nameConstraint(table.name, column.name, 'fkey'), { table, column })
+    }
+  }
+  return constraints
+}

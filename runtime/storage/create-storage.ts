@@ -1,0 +1,40 @@
+import type { TableDefinition } from '../table-definition.js'
+import { KyselyStorage } from './kysely-storage.js'
+import { createPostgresDialect } from './postgres/postgres-dialect.js'
+import { createSqliteDialect } from './sqlite/sqlite-dialect.js'
+import type { Storage } from './storage.js'
+import type { StorageDialect } from './storage-dialect.js'
+
+export interface CreateStorageOptions {
+  /** PostgreSQL schema holding every table (default `public`); ignored for SQLite. */
+  readonly schema?: string
+}
+
+const ACCEPTED_URLS = 'sqlite:./path/to/file.db, sqlite::memory: or postgres://user@host:5432/database'
+
+/**
+ * Opens the storage for a database URL: `sqlite:<file path>` (its directory
+ * is created when missing), `sqlite::memory:`, or `postgres://…` /
+ * `postgresql://…`. Nothing touches the tables until `prepare()`. Throws for
+ * any other URL, naming the accepted forms.
+ */
+export function createStorage(
+  url: string,
+  tables: readonly TableDefinition[],
+  options: CreateStorageOptions = {},
+): Storage {
+  return new KyselyStorage(openDialect(url, options), tables)
+}
+
+function openDialect(url: string, options: CreateStorageOptions): StorageDialect {
+  if (url === 'sqlite::memory:') return createSqliteDialect(':memory:')
+  if (url.startsWith('sqlite:') && url.length > 'sqlite:'.length)
+    return createSqliteDialect(url.slice('sqlite:'.length))
+  if (/^postgres(ql)?:\/\//.test(url)) return createPostgresDialect(url, options.schema)
+  throw new Error(`Unsupported database URL "${hidePassword(url)}": use ${ACCEPTED_URLS}.`)
+}
+
+/** Keeps credentials out of error messages. */
+function hidePassword(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')
+}

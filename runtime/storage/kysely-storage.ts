@@ -1,0 +1,280 @@
+import type { ColumnDefinition, ColumnValue, Row, TableDefinition } from '../table-definition.js'
+import { collectRestrictChecks, type RestrictCheck } from './collect-restrict-checks.js'
+import { mapConstraintNames, type ConstrainedColumn } from './constraint-names.js'
+import { buildCreateStatements } from './build-create-statements.js'
+import { findSchemaDifferences } from './find-schema-differences.js'
+import { QueryCache, type CachedQuery } from './query-cache.js'
+import { bindParameters, type QueryArguments } from './query-parameter.js'
+import { sortTablesByDependency } from './sort-tables-by-dependency.js'
+import type { ListOptions, ListResult, Scope, Storage } from './storage.js'
+import type { SqlExecutor, SqlRow, StorageDialect } from './storage-dialect.js'
+import {
+  MissingReferenceError,
+  RowReferencedError,
+  SchemaMismatchError,
+  UniqueViolationError,
+} from './storage-errors.js'
+import {
+  buildCountQuery,
+  buildDeleteQuery,
+  buildExistsQuery,
+  buildFindQuery,
+  buildInsertQuery,
+  buildListQuery,
+  buildRestrictCountQuery,
+  buildUpdateQuery,
+  ID,
+  LIMIT,
+  OFFSET,
+  scopeName,
+  valueName,
+} from './table-queries.js'
+import { createRowDecoder, createValueEncoder, type RowDecoder, type ValueEncoder } from './value-codec.js'
+
+const CREATED_AT = 'created_at'
+const UPDATED_AT = 'updated_at'
+
+/** What the storage derives once from each table definition. */
+interface TableContext {
+  readonly columns: ReadonlyMap<string, ColumnDefinition>
+  /** Columns clients write: everything but the server-managed ones. */
+  readonly writable: readonly ColumnDefinition[]
+  /** Columns an insert sets: the writable ones and the timestamps. */
+  readonly inserted: readonly ColumnDefinition[]
+  readonly updatedAt: ColumnDefinition | undefined
+  readonly decode: RowDecoder
+  readonly restrictChecks: readonly RestrictCheck[]
+}
+
+/**
+ * The Storage for every dialect: the CRUD logic written once over Kysely-built
+ * queries, each compiled once per shape (QueryCache) and executed through the
+ * dialect's driver. The dialect supplies types, errors and execution.
+ */
+export class KyselyStorage implements Storage {
+  readonly #dialect: StorageDialect
+  readonly #tables: readonly TableDefinition[]
+  readonly #contexts: ReadonlyMap<string, TableContext>
+  readonly #constraints: ReadonlyMap<string, ConstrainedColumn>
+  readonly #queries = new QueryCache()
+  readonly #encode: ValueEncoder
+  #closed = false
+
+  constructor(dialect: StorageDialect, tables: readonly TableDefinition[]) {
+    this.#dialect = dialect
+    this.#tables = tables
+    this.#encode = createValueEncoder(dialect.columnTypes)
+    this.#constraints = mapConstraintNames(tables)
+    const tablesByName = new Map(tables.map((table) => [table.name, table]))
+    this.#contexts = new Map(tables.map((table) => [table.name, this.#createContext(table, tablesByName)]))
+  }
+
+  async prepare(): Promise<void> {
+    const ordered = sortTablesByDependency(this.#tables)
+    const existing = new Map((await this.#dialect.readExistingTables()).map((table) => [table.name, table]))
+    const differences = this.#tables.flatMap((table) => {
+      const found = existing.get(table.name)
+      return found === undefined ? [] : findSchemaDifferences(table, found, this.#dialect.columnTypes)
+    })
+    if (differences.length > 0) throw new SchemaMismatchError(differences)
+
+    await this.#dialect.createNamespace()
+    const statements = buildCreateStatements(this.#dialect.db, ordered, this.#dialect.columnTypes)
+    await this.#dialect.driver.transaction(async (transaction) => {
+      for (const statement of statements) {
+        const { sql, parameters } = statement.compile()
+        await transaction.execute(sql, [...parameters])
+      }
+    })
+  }
+
+  async list(table: TableDefinition, options: ListOptions): Promise<ListResult> {
+    const context = this.#context(table)
+    const scope = this.#scopeColumns(table, context, options.scope)
+    const shape = `${table.name}|${shapeOf(scope)}`
+    const db = this.#dialect.db
+    const rowsQuery = this.#queries.get(`list|${shape}`, () => buildListQuery(db, table, scope))
+    const countQuery = this.#queries.get(`count|${shape}`, () => buildCountQuery(db, table, scope))
+    const args = { ...scopeArguments(options.scope), [LIMIT]: options.limit, [OFFSET]: options.offset }
+    const driver = this.#dialect.driver
+    const [rows, count] = await Promise.all([this.#run(driver, rowsQuery, args), this.#run(driver, countQuery, args)])
+    return { rows: rows.map(context.decode), total: Number(count[0]?.total ?? 0) }
+  }
+
+  async find(table: TableDefinition, id: number, scope: Scope = {}): Promise<Row | undefined> {
+    const context = this.#context(table)
+    const scoped = this.#scopeColumns(table, context, scope)
+    const query = this.#queries.get(`find|${table.name}|${shapeOf(scoped)}`, () =>
+      buildFindQuery(this.#dialect.db, table, scoped),
+    )
+    const [row] = await this.#run(this.#dialect.driver, query, { ...scopeArguments(scope), [ID]: id })
+    return row === undefined ? undefined : context.decode(row)
+  }
+
+  async insert(table: TableDefinition, values: Row): Promise<Row> {
+    const context = this.#context(table)
+    this.#assertWritable(table, context, values)
+    const now = new Date().toISOString()
+    const args: Record<string, ColumnValue> = {}
+    for (const column of context.inserted) {
+      const value = column.readOnly ? now : values[column.name]
+      args[valueName(column.name)] = value === undefined ? column.default : value
+    }
+    const query = this.#queries.get(`insert|${table.name}`, () =>
+      buildInsertQuery(this.#dialect.db, table, context.inserted),
+    )
+    try {
+      const [row] = await this.#run(this.#dialect.driver, query, args)
+      if (row === undefined) throw new Error(`insert into "${table.name}" returned no row`)
+      return context.decode(row)
+    } catch (error) {
+      throw await this.#translateWriteError(error, table, values)
+    }
+  }
+
+  async update(table: TableDefinition, id: number, values: Row, scope: Scope = {}): Promise<Row | undefined> {
+    const context = this.#context(table)
+    this.#assertWritable(table, context, values)
+    const scoped = this.#scopeColumns(table, context, scope)
+    const args: Record<string, ColumnValue> = { ...scopeArguments(scope), [ID]: id }
+    const columns = context.writable.filter((column) => values[column.name] !== undefined)
+    for (const column of columns) args[valueName(column.name)] = values[column.name] ?? null
+    if (context.updatedAt !== undefined) {
+      columns.push(context.updatedAt)
+      args[valueName(context.updatedAt.name)] = new Date().toISOString()
+    }
+    const shape = `${table.name}|${shapeOf(columns)}|${shapeOf(scoped)}`
+    const query = this.#queries.get(`update|${shape}`, () => buildUpdateQuery(this.#dialect.db, table, columns, scoped))
+    try {
+      const [row] = await this.#run(this.#dialect.driver, query, args)
+      return row === undefined ? undefined : context.decode(row)
+    } catch (error) {
+      throw await this.#translateWriteError(error, table, values)
+    }
+  }
+
+  async delete(table: TableDefinition, id: number, scope: Scope = {}): Promise<boolean> {
+    const context = this.#context(table)
+    const scoped = this.#scopeColumns(table, context, scope)
+    const db = this.#dialect.db
+    const existsQuery = this.#queries.get(`exists|${table.name}|${shapeOf(scoped)}`, () =>
+      buildExistsQuery(db, table.name, scoped),
+    )
+    const deleteQuery = this.#queries.get(`delete|${table.name}`, () => buildDeleteQuery(db, table))
+    try {
+      return await this.#dialect.driver.transaction(async (transaction) => {
+        const found = await this.#run(transaction, existsQuery, { ...scopeArguments(scope), [ID]: id })
+        if (found.length === 0) return false
+        await this.#checkRestrictions(transaction, table, context, id)
+        // The database cascades; the checks above already covered every restrict on the way.
+        await this.#run(transaction, deleteQuery, { [ID]: id })
+        return true
+      })
+    } catch (error) {
+      if (this.#dialect.classifyError(error)?.kind !== 'foreign-key') throw error
+      // The database refused although the checks passed: a referencing row was
+      // inserted meanwhile. Checking again reports it; if not, the error stands.
+      await this.#checkRestrictions(this.#dialect.driver, table, context, id)
+      throw error
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await this.#dialect.close()
+  }
+
+  #createContext(table: TableDefinition, tablesByName: ReadonlyMap<string, TableDefinition>): TableContext {
+    const writable = table.columns.filter((column) => !column.readOnly)
+    const timestamps = table.columns.filter((column) => column.name === CREATED_AT || column.name === UPDATED_AT)
+    return {
+      columns: new Map(table.columns.map((column) => [column.name, column])),
+      writable,
+      inserted: [...writable, ...timestamps],
+      updatedAt: timestamps.find((column) => column.name === UPDATED_AT),
+      decode: createRowDecoder(table, this.#dialect.columnTypes),
+      restrictChecks: collectRestrictChecks(table, tablesByName),
+    }
+  }
+
+  #context(table: TableDefinition): TableContext {
+    const context = this.#contexts.get(table.name)
+    if (context === undefined) throw new Error(`table "${table.name}" was not given to createStorage`)
+    return context
+  }
+
+  /** The scope's columns in name order, so equal scopes share one query shape. */
+  #scopeColumns(table: TableDefinition, context: TableContext, scope: Scope): ColumnDefinition[] {
+    return Object.keys(scope)
+      .sort()
+      .map((name) => {
+        const column = context.columns.get(name)
+        if (column === undefined) throw new Error(`scope names unknown column "${table.name}.${name}"`)
+        return column
+      })
+  }
+
+  #assertWritable(table: TableDefinition, context: TableContext, values: Row): void {
+    for (const name of Object.keys(values)) {
+      const column = context.columns.get(name)
+      if (column === undefined) throw new Error(`unknown column "${table.name}.${name}"`)
+      if (column.readOnly) throw new Error(`column "${table.name}.${name}" is managed by the storage`)
+    }
+  }
+
+  #run(executor: SqlExecutor, query: CachedQuery, args: QueryArguments): Promise<SqlRow[]> {
+    return executor.execute(query.sql, bindParameters(query.parameters, args, this.#encode))
+  }
+
+  /** Throws RowReferencedError for the first restrict reference that still points into the delete. */
+  async #checkRestrictions(executor: SqlExecutor, table: TableDefinition, context: TableContext, id: number) {
+    for (const [index, check] of context.restrictChecks.entries()) {
+      const query = this.#queries.get(`restrict|${table.name}|${index}`, () =>
+        buildRestrictCountQuery(this.#dialect.db, check),
+      )
+      const [counted] = await this.#run(executor, query, { [ID]: id })
+      const count = Number(counted?.total ?? 0)
+      if (count > 0) throw new RowReferencedError(check.referencedTable, check.restrict.resource, count)
+    }
+  }
+
+  /** Turns a driver's constraint failure into the storage error naming the column; other errors pass. */
+  async #translateWriteError(error: unknown, table: TableDefinition, values: Row): Promise<unknown> {
+    const failure = this.#dialect.classifyError(error)
+    if (failure === undefined) return error
+    const constrained = failure.constraint === undefined ? undefined : this.#constraints.get(failure.constraint)
+    if (failure.kind === 'unique') {
+      const column = failure.column ?? constrained?.column.name
+      return column === undefined ? error : new UniqueViolationError(table.name, column)
+    }
+    const column = constrained?.column ?? (await this.#findMissingReference(table, values))
+    return column?.references === undefined
+      ? error
+      : new MissingReferenceError(table.name, column.name, column.references.table)
+  }
+
+  /** The first foreign key in `values` whose row is missing, for drivers whose error does not say. */
+  async #findMissingReference(table: TableDefinition, values: Row): Promise<ColumnDefinition | undefined> {
+    for (const column of table.columns) {
+      const value = values[column.name]
+      const referenced = column.references?.table
+      if (referenced === undefined || value === undefined || value === null) continue
+      const query = this.#queries.get(`exists|${referenced}|`, () => buildExistsQuery(this.#dialect.db, referenced))
+      const found = await this.#run(this.#dialect.driver, query, { [ID]: value })
+      if (found.length === 0) return column
+    }
+    return undefined
+  }
+}
+
+/** Part of a cache key: the column names, in the given order. */
+function shapeOf(columns: readonly ColumnDefinition[]): string {
+  return columns.map((column) => column.name).join(',')
+}
+
+function scopeArguments(scope: Scope): Record<string, ColumnValue> {
+  const args: Record<string, ColumnValue> = {}
+  for (const [name, value] of Object.entries(scope)) args[scopeName(name)] = value
+  return args
+}

@@ -1,0 +1,51 @@
+import type { Pool, PoolClient } from 'pg'
+import type { SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
+
+/**
+ * Executes SQL on a pg pool as named prepared statements, one name per SQL
+ * text, so each connection parses and plans a query shape once.
+ */
+export class PostgresDriver implements SqlDriver {
+  readonly #pool: Pool
+  readonly #statementNames = new Map<string, string>()
+
+  constructor(pool: Pool) {
+    this.#pool = pool
+  }
+
+  execute(sql: string, parameters: unknown[]): Promise<SqlRow[]> {
+    return this.#run(this.#pool, sql, parameters)
+  }
+
+  async transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect()
+    try {
+      await client.query('begin')
+      const result = await work({ execute: (sql, parameters) => this.#run(client, sql, parameters) })
+      await client.query('commit')
+      client.release()
+      return result
+    } catch (error) {
+      // A connection that cannot even roll back is discarded, not returned to the pool.
+      await client.query('rollback').then(
+        () => client.release(),
+        (rollbackError: Error) => client.release(rollbackError),
+      )
+      throw error
+    }
+  }
+
+  async #run(client: Pool | PoolClient, sql: string, parameters: unknown[]): Promise<SqlRow[]> {
+    const result = await client.query<SqlRow>({ name: this.#nameOf(sql), text: sql, values: parameters })
+    return result.rows
+  }
+
+  #nameOf(sql: string): string {
+    let name = this.#statementNames.get(sql)
+    if (name === undefined) {
+      name = `restmint_${this.#statementNames.size + 1}`
+      this.#statementNames.set(sql, name)
+    }
+    return name
+  }
+}

@@ -1,0 +1,29 @@
+import type { ColumnTypeMapping } from '../storage-dialect.js'
+
+/**
+ * SQLite storage classes: booleans are INTEGER 0/1; dates and datetimes are
+ * TEXT (datetimes normalized to `toISOString()` form, so text order is time order).
+ */
+export const sqliteColumnTypes: ColumnTypeMapping = {
+  sqlTypes: {
+    integer: 'integer',
+    number: 'real',
+    string: 'text',
+    boolean: 'integer',
+    date: 'text',
+    datetime: 'text',
+  },
+  // As introspection reports them, lower-cased (SQLite may upper-case the declared type).
+  introspectedTypes: {
+    integer: 'integer',
+    number: 'real',
+    string: 'text',
+    boolean: 'integer',
+    date: 'text',
+    datetime: 'text',
+  },
+  // AUTOINCREMENT: ids of deleted rows are never handed out again, as in PostgreSQL.
+  defineIdColumn: (column) => column.notNull().primaryKey().autoIncrement(),
+  encoders: { boolean: (value) => (value ? 1 : 0) },
+  decoders: { boolean: (value) => value !== 0 },
+}

@@ -1,0 +1,38 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'better-sqlite3'
+import { Kysely, SqliteDialect } from 'kysely'
+import type { StorageDialect } from '../storage-dialect.js'
+import { sqliteColumnTypes } from './sqlite-column-types.js'
+import { SqliteDriver } from './sqlite-driver.js'
+import { classifySqliteError } from './sqlite-errors.js'
+
+/**
+ * Opens the SQLite database at `location` (a file path, its directory created
+ * when missing, or `:memory:`) with foreign keys enforced, and WAL journaling
+ * for files so readers do not block the writer.
+ */
+export function createSqliteDialect(location: string): StorageDialect {
+  const inMemory = location === ':memory:'
+  if (!inMemory) mkdirSync(dirname(location), { recursive: true })
+  const database = new Database(location)
+  if (!inMemory) database.pragma('journal_mode = WAL')
+  database.pragma('foreign_keys = ON')
+  // Kysely builds the SQL and introspects; statements run through SqliteDriver.
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
+
+  return {
+    db,
+    driver: new SqliteDriver(database),
+    columnTypes: sqliteColumnTypes,
+    // One database file is one namespace.
+    createNamespace: async () => {},
+    readExistingTables: async () => (await db.introspection.getTables()).filter((table) => !table.isView),
+    classifyError: classifySqliteError,
+    close: async () => {
+      // Kysely closes the database only if it ever connected; closing twice is harmless.
+      await db.destroy()
+      database.close()
+    },
+  }
+}

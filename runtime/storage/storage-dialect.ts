@@ -1,0 +1,67 @@
+import type { ColumnDataType, ColumnDefinitionBuilder, Kysely, TableMetadata } from 'kysely'
+import type { ColumnType, ColumnValue } from '../table-definition.js'
+
+/** A row as the driver returns it, before decoding. */
+export type SqlRow = Record<string, unknown>
+
+/**
+ * Runs compiled SQL with positional, already-encoded parameter values and
+ * returns its rows (SELECT, RETURNING; none for other statements).
+ */
+export interface SqlExecutor {
+  execute(sql: string, parameters: unknown[]): Promise<SqlRow[]>
+}
+
+/**
+ * The hot path of a dialect: executes compiled SQL, keeping whatever
+ * per-statement driver state (prepared statements) pays off for repeated SQL.
+ */
+export interface SqlDriver extends SqlExecutor {
+  /**
+   * Runs `work` in one transaction on one connection: commits when it
+   * resolves, rolls back and rethrows when it rejects. Statements issued
+   * through the driver meanwhile never run inside this transaction.
+   */
+  transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T>
+}
+
+/** How a dialect stores each manifest column type. */
+export interface ColumnTypeMapping {
+  /** The type written in CREATE TABLE. */
+  readonly sqlTypes: Readonly<Record<ColumnType, ColumnDataType>>
+  /** The type name introspection reports for a column created with `sqlTypes` (lower case). */
+  readonly introspectedTypes: Readonly<Record<ColumnType, string>>
+  /** Declares `id` as the auto-assigned integer primary key. */
+  defineIdColumn(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder
+  /** Converts a non-null JS value to what the driver binds, for types that need it. */
+  readonly encoders: Readonly<Partial<Record<ColumnType, (value: Exclude<ColumnValue, null>) => unknown>>>
+  /** Converts a non-null value read from the driver to its JS value, for types that need it. */
+  readonly decoders: Readonly<Partial<Record<ColumnType, (value: unknown) => ColumnValue>>>
+}
+
+/**
+ * A driver error recognised as a constraint failure. `column` is set when the
+ * driver names it; otherwise `constraint` names the violated constraint.
+ */
+export type ConstraintFailure =
+  | { readonly kind: 'unique'; readonly column?: string; readonly constraint?: string }
+  | { readonly kind: 'foreign-key'; readonly constraint?: string }
+
+/**
+ * Everything dialect-specific that KyselyStorage needs; `sqlite/` and
+ * `postgres/` each build one with the same file set.
+ */
+export interface StorageDialect {
+  /** Builds queries and DDL with table names resolved in the storage's namespace. */
+  readonly db: Kysely<any>
+  readonly driver: SqlDriver
+  readonly columnTypes: ColumnTypeMapping
+  /** Creates the namespace the tables live in, when the dialect has one and it is missing. */
+  createNamespace(): Promise<void>
+  /** Base tables (no views) that exist in the storage's namespace. */
+  readExistingTables(): Promise<readonly TableMetadata[]>
+  /** Recognises unique and foreign-key violations; undefined for any other error. */
+  classifyError(error: unknown): ConstraintFailure | undefined
+  /** Releases the connection(s); the dialect is unusable afterwards. */
+  close(): Promise<void>
+}

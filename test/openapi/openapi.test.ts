@@ -1,0 +1,268 @@
+import { validate, compileErrors } from '@readme/openapi-parser'
+import { Document, Spectral, type RulesetDefinition } from '@stoplight/spectral-core'
+import { Json } from '@stoplight/spectral-parsers'
+import { oas } from '@stoplight/spectral-rulesets'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { ApiModel } from '../../generator/model/api-model.js'
+import { buildOpenApiDocument, type OpenApiDocument } from '../../generator/render/openapi-document.js'
+import type { OpenApiMethod, OpenApiReference } from '../../generator/render/openapi-objects.js'
+import { buildShopModel } from './shop-model.js'
+
+const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delete']
+
+let model: ApiModel
+let document: OpenApiDocument
+
+beforeAll(() => {
+  model = buildShopModel()
+  document = buildOpenApiDocument(model, model.versions[0]!)
+})
+
+function operations(doc: OpenApiDocument) {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => (item[method] ? [{ path, method, operation: item[method] }] : [])),
+  )
+}
+
+describe('OpenAPI document: independent checks', () => {
+  it('is a valid OpenAPI 3.1 document for @readme/openapi-parser', async () => {
+    // What openapi.json holds; also a copy, as validate() dereferences in place.
+    const result = await validate(JSON.parse(JSON.stringify(document)))
+    expect(result.valid ? '' : compileErrors(result)).toBe('')
+    expect(result.specification).toBe('OpenAPI')
+  })
+
+  async function lint(ruleset: 'recommended' | 'all'): Promise<string[]> {
+    const spectral = new Spectral()
+    // spectral-rulesets types `oas` without the `extends` key its own RulesetDefinition requires.
+    spectral.setRuleset({ extends: [[oas as RulesetDefinition, ruleset]] })
+    const results = await spectral.run(new Document(JSON.stringify(document, null, 2), Json))
+    const severities = ['error', 'warning', 'info', 'hint']
+    return results.map(
+      (result) => `${severities[result.severity]} ${result.code} at ${result.path.join('.')}`,
+    )
+  }
+
+  // The manifest has no contact or license to publish, and inventing one would be worse.
+  it('passes Spectral spectral:oas (the recommended rules) with no error and only the contact warning', async () => {
+    expect(await lint('recommended')).toEqual(['warning info-contact at info'])
+  })
+
+  it('passes every spectral:oas rule with no error', async () => {
+    expect(await lint('all')).toEqual([
+      'warning info-contact at info',
+      'warning info-license at info',
+      'warning license-url at info',
+      // Tags follow the manifest, the order its author chose for the reference page.
+      'warning openapi-tags-alphabetical at tags',
+    ])
+  })
+})
+
+describe('OpenAPI document: paths and operations', () => {
+  it('describes every route under the version prefix, nested and flattened', () => {
+    expect(Object.keys(document.paths)).toEqual([
+      '/v1/authors',
+      '/v1/authors/{id}',
+      '/v1/products',
+      '/v1/products/{id}',
+      '/v1/orders',
+      '/v1/orders/{id}',
+      '/v1/items',
+      '/v1/items/{id}',
+      '/v1/orders/{order_id}/items',
+      '/v1/orders/{order_id}/items/{item_id}',
+      '/v1/posts',
+      '/v1/posts/{id}',
+      '/v1/categories',
+      '/v1/categories/{id}',
+      '/v1/comments',
+      '/v1/comments/{id}',
+      '/v1/posts/{post_id}/comments',
+      '/v1/posts/{post_id}/comments/{comment_id}',
+      '/v1/adjustments',
+      '/v1/adjustments/{id}',
+      '/v1/items/{item_id}/adjustments',
+      '/v1/items/{item_id}/adjustments/{adjustment_id}',
+    ])
+  })
+
+  it('never nests deeper than two levels', () => {
+    for (const path of Object.keys(document.paths)) {
+      const collections = path.split('/').filter((segment) => segment !== '' && !segment.startsWith('{'))
+      expect(collections.length - 1, path).toBeLessThanOrEqual(2) // minus the version prefix
+      expect(path.match(/\{/g)?.length ?? 0, path).toBeLessThanOrEqual(2)
+    }
+    expect(document.paths['/v1/orders/{order_id}/items/{item_id}/adjustments']).toBeUndefined()
+  })
+
+  it('gives every operation a unique, stable operationId', () => {
+    const ids = operations(document).map(({ operation }) => operation.operationId)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids.filter((id) => /Items?$/.test(id))).toEqual([
+      'listItems',
+      'createItem',
+      'getItem',
+      'replaceItem',
+      'updateItem',
+      'deleteItem',
+      'listOrder_Items',
+      'createOrder_Item',
+      'getOrder_Item',
+      'replaceOrder_Item',
+      'updateOrder_Item',
+      'deleteOrder_Item',
+    ])
+  })
+
+  it('declares path parameters once per path item, as positive integers', () => {
+    const item = document.paths['/v1/orders/{order_id}/items/{item_id}']!
+    expect(item.parameters?.map((parameter) => [parameter.name, parameter.in, parameter.required])).toEqual([
+      ['order_id', 'path', true],
+      ['item_id', 'path', true],
+    ])
+    expect(item.parameters?.[0]?.schema).toMatchObject({ type: 'integer', minimum: 1 })
+    expect(item.parameters?.[0]?.description).toBe('Identifier of the order.')
+    expect(item.parameters?.[1]?.description).toBe('Identifier of the item.')
+    expect(document.paths['/v1/authors']!.parameters).toBeUndefined()
+  })
+
+  it('takes page and per_page on collections, with the manifest limits', () => {
+    const parameters = document.paths['/v1/authors']!.get!.parameters!
+    expect(parameters.map((parameter) => [parameter.name, parameter.in])).toEqual([
+      ['page', 'query'],
+      ['per_page', 'query'],
+    ])
+    expect(parameters[1]!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 10 })
+  })
+
+  it('answers POST with 201, a Location header and the record', () => {
+    for (const path of ['/v1/authors', '/v1/orders/{order_id}/items']) {
+      const created = document.paths[path]!.post!.responses['201']!
+      expect(created).toMatchObject({ headers: { Location: { $ref: '#/components/headers/Location' } } })
+    }
+    expect(document.components.headers.Location).toMatchObject({ required: true, schema: { type: 'string' } })
+    expect(document.paths['/v1/authors']!.post!.requestBody!.content['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/AuthorCreate',
+    })
+    expect(
+      document.paths['/v1/orders/{order_id}/items']!.post!.requestBody!.content['application/json']!.schema,
+    ).toEqual({
+      $ref: '#/components/schemas/ItemNestedCreate',
+    })
+  })
+
+  it('accepts JSON and JSON Merge Patch on PATCH', () => {
+    const content = document.paths['/v1/authors/{id}']!.patch!.requestBody!.content
+    expect(Object.keys(content)).toEqual(['application/json', 'application/merge-patch+json'])
+  })
+
+  it('answers DELETE with 204 and no body', () => {
+    expect(document.paths['/v1/authors/{id}']!.delete!.responses['204']).toEqual({
+      description: 'Deleted; no body.',
+    })
+  })
+
+  it('describes every error as application/problem+json', () => {
+    for (const { operation } of operations(document)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Number(status) < 400) continue
+        const name = (response as OpenApiReference).$ref.replace('#/components/responses/', '')
+        const content = document.components.responses[name]?.content
+        expect(Object.keys(content ?? {}), `${operation.operationId} ${status}`).toEqual([
+          'application/problem+json',
+        ])
+      }
+    }
+    const statuses = (path: string, method: OpenApiMethod) =>
+      Object.keys(document.paths[path]![method]!.responses)
+    expect(statuses('/v1/authors', 'get')).toEqual(['200', '400'])
+    expect(statuses('/v1/orders/{order_id}/items', 'get')).toEqual(['200', '400', '404'])
+    expect(statuses('/v1/authors', 'post')).toEqual(['201', '400', '409', '413', '415']) // email is unique
+    expect(statuses('/v1/products', 'post')).toEqual(['201', '400', '413', '415'])
+    expect(statuses('/v1/orders/{order_id}/items', 'post')).toEqual(['201', '400', '404', '413', '415'])
+    expect(statuses('/v1/products/{id}', 'patch')).toEqual(['200', '400', '404', '413', '415'])
+    expect(statuses('/v1/orders/{id}', 'delete')).toEqual(['204', '400', '404', '409']) // items restrict
+    expect(statuses('/v1/posts/{id}', 'delete')).toEqual(['204', '400', '404']) // comments cascade
+  })
+
+  it('describes RFC 9457 problems with an errors array', () => {
+    expect(document.components.schemas.Problem).toMatchObject({
+      required: ['type', 'title', 'status', 'detail', 'code'],
+      properties: {
+        errors: { type: 'array', items: { properties: { in: { enum: ['body', 'query', 'path'] } } } },
+      },
+    })
+  })
+})
+
+describe('OpenAPI document: components', () => {
+  it('names every schema, response and header component', () => {
+    const perResource = (type: string, nested: boolean) => [
+      type,
+      `${type}Create`,
+      `${type}Replace`,
+      `${type}Update`,
+      ...(nested ? [`${type}NestedCreate`, `${type}NestedReplace`, `${type}NestedUpdate`] : []),
+      `${type}Page`,
+    ]
+    expect(Object.keys(document.components.schemas)).toEqual([
+      ...perResource('Author', false),
+      ...perResource('Product', false),
+      ...perResource('Order', false),
+      ...perResource('Item', true),
+      ...perResource('Post', false),
+      ...perResource('Category', false),
+      ...perResource('Comment', true),
+      ...perResource('Adjustment', true),
+      'PageMeta',
+      'PageLinks',
+      'Problem',
+    ])
+    expect(Object.keys(document.components.responses)).toEqual([
+      'BadRequest',
+      'NotFound',
+      'Conflict',
+      'PayloadTooLarge',
+      'UnsupportedMediaType',
+    ])
+    expect(Object.keys(document.components.headers)).toEqual(['Location'])
+  })
+
+  it('wraps collections in a reusable page envelope', () => {
+    expect(document.components.schemas.AuthorPage).toMatchObject({
+      properties: {
+        data: { type: 'array', items: { $ref: '#/components/schemas/Author' } },
+        meta: { $ref: '#/components/schemas/PageMeta' },
+        links: { $ref: '#/components/schemas/PageLinks' },
+      },
+      required: ['data', 'meta', 'links'],
+    })
+    expect(document.components.schemas.PageLinks).toMatchObject({
+      properties: { prev: { type: ['string', 'null'] }, next: { type: ['string', 'null'] } },
+    })
+  })
+
+  it('leaves out Conflict when nothing can conflict', () => {
+    const plain = buildShopModel({ unique: false, restrict: false })
+    const doc = buildOpenApiDocument(plain, plain.versions[0]!)
+    expect(Object.keys(doc.components.responses)).not.toContain('Conflict')
+  })
+
+  it('refuses a resource whose type name takes a built-in component name', () => {
+    const clashing = buildShopModel({ extraResource: 'problems' })
+    expect(() => buildOpenApiDocument(clashing, clashing.versions[0]!)).toThrow(/"Problem"/)
+  })
+
+  it('is deterministic', () => {
+    const again = buildShopModel()
+    expect(JSON.stringify(buildOpenApiDocument(again, again.versions[0]!))).toBe(JSON.stringify(document))
+  })
+
+  it('uses base_url as the server, and the version as info.version', () => {
+    expect(document.servers).toEqual([{ url: 'http://localhost:3000' }])
+    expect(document.info.version).toBe('v1')
+    const local = buildShopModel({ baseUrl: null })
+    expect(buildOpenApiDocument(local, local.versions[0]!).servers).toEqual([{ url: '/' }])
+  })
+})

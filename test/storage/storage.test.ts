@@ -1,0 +1,512 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import type { ColumnDefinition, ColumnType, Row, TableDefinition } from '../../runtime/table-definition.js'
+import { createStorage } from '../../runtime/storage/create-storage.js'
+import type { Storage } from '../../runtime/storage/storage.js'
+import {
+  MissingReferenceError,
+  RowReferencedError,
+  SchemaMismatchError,
+  UniqueViolationError,
+} from '../../runtime/storage/storage-errors.js'
+
+const POSTGRES_URL = process.env.RESTMINT_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test'
+const RUN = `restmint_test_${randomBytes(4).toString('hex')}`
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+// ---------------------------------------------------------------- fixtures
+
+function column(name: string, type: ColumnType, options: Partial<ColumnDefinition> = {}): ColumnDefinition {
+  return { name, type, nullable: false, unique: false, readOnly: false, default: null, ...options }
+}
+
+function optional(name: string, type: ColumnType, options: Partial<ColumnDefinition> = {}): ColumnDefinition {
+  return column(name, type, { nullable: true, ...options })
+}
+
+function foreignKey(name: string, table: string, onDelete: 'restrict' | 'cascade', nullable = false) {
+  return column(name, 'integer', { nullable, references: { table, onDelete } })
+}
+
+/** Adds the server-managed columns and every table's `referencedBy`, as generated schema.ts does. */
+function defineTables(specs: ReadonlyArray<{ name: string; columns: ColumnDefinition[] }>): TableDefinition[] {
+  const managed = (name: string, type: ColumnType) => column(name, type, { readOnly: true })
+  return specs.map((spec) => ({
+    name: spec.name,
+    resource: spec.name.replaceAll('_', '-'),
+    singular: spec.name.replace(/s$/, ''),
+    columns: [
+      managed('id', 'integer'),
+      ...spec.columns,
+      managed('created_at', 'datetime'),
+      managed('updated_at', 'datetime'),
+    ],
+    referencedBy: specs.flatMap((other) =>
+      other.columns
+        .filter((candidate) => candidate.references?.table === spec.name)
+        .map((candidate) => ({
+          table: other.name,
+          resource: other.name.replaceAll('_', '-'),
+          column: candidate.name,
+          onDelete: candidate.references!.onDelete,
+        })),
+    ),
+  }))
+}
+
+const shop = defineTables([
+  {
+    name: 'authors',
+    columns: [
+      column('name', 'string'),
+      optional('email', 'string', { unique: true }),
+      column('active', 'boolean', { default: true }),
+      optional('born_on', 'date'),
+      optional('last_seen_at', 'datetime'),
+      optional('rating', 'number'),
+      column('visits', 'integer', { default: 0 }),
+    ],
+  },
+  { name: 'products', columns: [column('title', 'string')] },
+  {
+    name: 'orders',
+    columns: [column('status', 'string', { default: 'pending' }), foreignKey('author_id', 'authors', 'restrict', true)],
+  },
+  {
+    name: 'items',
+    columns: [
+      foreignKey('order_id', 'orders', 'cascade'),
+      foreignKey('product_id', 'products', 'restrict', true),
+      column('quantity', 'integer'),
+      optional('note', 'string'),
+    ],
+  },
+  { name: 'adjustments', columns: [foreignKey('item_id', 'items', 'cascade'), column('amount', 'number')] },
+  { name: 'returns', columns: [foreignKey('item_id', 'items', 'restrict'), optional('reason', 'string')] },
+])
+
+function table(tables: readonly TableDefinition[], name: string): TableDefinition {
+  const found = tables.find((candidate) => candidate.name === name)
+  if (found === undefined) throw new Error(`fixture has no table ${name}`)
+  return found
+}
+
+const authors = table(shop, 'authors')
+const products = table(shop, 'products')
+const orders = table(shop, 'orders')
+const items = table(shop, 'items')
+const adjustments = table(shop, 'adjustments')
+const returns = table(shop, 'returns')
+
+// ---------------------------------------------------------------- databases
+
+const sqliteDirectory = mkdtempSync(join(tmpdir(), 'restmint-storage-'))
+const postgresSchemas: string[] = []
+const opened: Storage[] = []
+let databases = 0
+
+/** A fresh, empty database that can be opened several times (to test reopening). */
+function newDatabase(dialect: string) {
+  const index = ++databases
+  const schema = `${RUN}_${index}`
+  if (dialect === 'postgres') postgresSchemas.push(schema)
+  return {
+    open(tables: readonly TableDefinition[]): Storage {
+      const storage =
+        dialect === 'sqlite'
+          ? createStorage(`sqlite:${join(sqliteDirectory, `db-${index}`, 'shop.db')}`, tables)
+          : createStorage(POSTGRES_URL, tables, { schema })
+      opened.push(storage)
+      return storage
+    },
+  }
+}
+
+async function openShop(dialect: string): Promise<Storage> {
+  const storage = newDatabase(dialect).open(shop)
+  await storage.prepare()
+  return storage
+}
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((storage) => storage.close()))
+})
+
+afterAll(async () => {
+  rmSync(sqliteDirectory, { recursive: true, force: true })
+  if (postgresSchemas.length === 0) return
+  const db = new Kysely<any>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: POSTGRES_URL }) }),
+  })
+  for (const schema of postgresSchemas) await db.schema.dropSchema(schema).ifExists().cascade().execute()
+  await db.destroy()
+})
+
+const page = { scope: {}, limit: 100, offset: 0 }
+
+async function seedOrder(storage: Storage, itemCount: number): Promise<{ order: Row; items: Row[] }> {
+  const order = await storage.insert(orders, {})
+  const created: Row[] = []
+  for (let index = 0; index < itemCount; index++) {
+    created.push(await storage.insert(items, { order_id: order.id!, quantity: index + 1 }))
+  }
+  return { order, items: created }
+}
+
+async function countAll(storage: Storage, definition: TableDefinition): Promise<number> {
+  return (await storage.list(definition, page)).total
+}
+
+// ---------------------------------------------------------------- dialect-independent
+
+describe('createStorage', () => {
+  it('rejects an unsupported URL, naming the accepted forms and hiding the password', () => {
+    expect(() => createStorage('mysql://app:secret@localhost/shop', shop)).toThrow(
+      /Unsupported database URL "mysql:\/\/app:\*\*\*@localhost\/shop": use sqlite:.*sqlite::memory:.*postgres:\/\//,
+    )
+    expect(() => createStorage('sqlite:', shop)).toThrow(/Unsupported database URL/)
+  })
+
+  it('creates the parent directory of an SQLite file', async () => {
+    const file = join(sqliteDirectory, 'nested', 'deeper', 'shop.db')
+    const storage = createStorage(`sqlite:${file}`, shop)
+    opened.push(storage)
+    await storage.prepare()
+    expect(existsSync(file)).toBe(true)
+  })
+
+  it('opens an in-memory SQLite database', async () => {
+    const storage = createStorage('sqlite::memory:', shop)
+    opened.push(storage)
+    await storage.prepare()
+    expect(await storage.insert(authors, { name: 'Ada' })).toMatchObject({ id: 1, name: 'Ada' })
+  })
+})
+
+// ---------------------------------------------------------------- both dialects
+
+for (const dialect of ['sqlite', 'postgres']) {
+  describe(`storage on ${dialect}`, () => {
+    describe('prepare', () => {
+      it('creates every table, referenced tables first', async () => {
+        const storage = await openShop(dialect)
+        for (const definition of shop) expect(await storage.list(definition, page)).toEqual({ rows: [], total: 0 })
+      })
+
+      it('accepts an existing matching database and keeps its data', async () => {
+        const database = newDatabase(dialect)
+        const first = database.open(shop)
+        await first.prepare()
+        const ada = await first.insert(authors, { name: 'Ada', email: 'ada@example.com' })
+        await seedOrder(first, 2)
+        await first.close()
+
+        const second = database.open(shop)
+        await second.prepare()
+        await second.prepare()
+        expect(await second.find(authors, ada.id as number)).toEqual(ada)
+        expect(await countAll(second, items)).toBe(2)
+        const grace = await second.insert(authors, { name: 'Grace' })
+        expect(grace.id).toBe((ada.id as number) + 1)
+      })
+
+      it('reports every difference of an existing table and changes nothing', async () => {
+        const database = newDatabase(dialect)
+        const before = defineTables([
+          {
+            name: 'authors',
+            columns: [
+              column('name', 'string'),
+              optional('nickname', 'string'),
+              optional('rating', 'string'),
+              column('email', 'string'),
+            ],
+          },
+        ])
+        const existing = database.open(before)
+        await existing.prepare()
+        await existing.insert(table(before, 'authors'), { name: 'Ada', email: 'ada@example.com' })
+        await existing.close()
+
+        const after = defineTables([
+          {
+            name: 'authors',
+            columns: [
+              column('name', 'string'),
+              optional('email', 'string'),
+              optional('rating', 'number'),
+              optional('bio', 'string'),
+            ],
+          },
+          { name: 'tags', columns: [column('label', 'string')] },
+        ])
+        const mismatched = database.open(after)
+        const error = await mismatched.prepare().then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        )
+        expect(error).toBeInstanceOf(SchemaMismatchError)
+        const stored = dialect === 'sqlite' ? 'real' : 'double precision'
+        expect((error as SchemaMismatchError).differences).toEqual([
+          'table "authors": column "email" is NOT NULL in the database, but the manifest makes it nullable',
+          `table "authors": column "rating" has type text in the database, but the manifest declares rating: number (stored as ${stored})`,
+          'table "authors": column "bio" is missing (manifest declares bio: string)',
+          'table "authors": column "nickname" exists in the database but not in the manifest',
+        ])
+        expect((error as Error).message).toContain('refusing to start (nothing was changed)')
+
+        // Nothing was created or altered: the old definition still matches and "tags" does not exist.
+        const again = database.open(before)
+        await again.prepare()
+        expect(await countAll(again, table(before, 'authors'))).toBe(1)
+        await expect(database.open(after).list(table(after, 'tags'), page)).rejects.toThrow()
+      })
+
+      it('reports a column that became required', async () => {
+        const database = newDatabase(dialect)
+        const before = defineTables([{ name: 'notes', columns: [optional('body', 'string')] }])
+        const after = defineTables([{ name: 'notes', columns: [column('body', 'string')] }])
+        await database.open(before).prepare()
+        await expect(database.open(after).prepare()).rejects.toThrow(
+          'table "notes": column "body" is nullable in the database, but the manifest makes it NOT NULL',
+        )
+      })
+    })
+
+    describe('insert and find', () => {
+      it('assigns ids and timestamps, applies defaults and stores null for omitted optional fields', async () => {
+        const storage = await openShop(dialect)
+        const ada = await storage.insert(authors, { name: 'Ada' })
+        expect(ada).toEqual({
+          id: 1,
+          name: 'Ada',
+          email: null,
+          active: true,
+          born_on: null,
+          last_seen_at: null,
+          rating: null,
+          visits: 0,
+          created_at: expect.stringMatching(ISO_UTC),
+          updated_at: ada.created_at,
+        })
+        expect(Object.keys(ada)).toEqual(authors.columns.map((definition) => definition.name))
+        expect((await storage.insert(authors, { name: 'Grace' })).id).toBe(2)
+        expect(await storage.find(authors, 1)).toEqual(ada)
+        expect(await storage.find(authors, 99)).toBeUndefined()
+      })
+
+      it('round-trips booleans, dates, datetimes and numbers identically', async () => {
+        const storage = await openShop(dialect)
+        const stored = await storage.insert(authors, {
+          name: 'Ada',
+          active: false,
+          born_on: '1990-02-28',
+          last_seen_at: '2026-01-01T10:00:00+02:00',
+          rating: 4.25,
+          visits: 12,
+        })
+        const expected = {
+          active: false,
+          born_on: '1990-02-28',
+          last_seen_at: '2026-01-01T08:00:00.000Z',
+          rating: 4.25,
+          visits: 12,
+        }
+        expect(stored).toMatchObject(expected)
+        expect(await storage.find(authors, stored.id as number)).toMatchObject(expected)
+
+        const updated = await storage.update(authors, stored.id as number, {
+          active: true,
+          last_seen_at: '2026-11-21T10:00:00Z',
+          born_on: null,
+        })
+        expect(updated).toMatchObject({ active: true, last_seen_at: '2026-11-21T10:00:00.000Z', born_on: null })
+        expect(typeof updated?.id).toBe('number')
+      })
+
+      it('finds a row only inside its scope', async () => {
+        const storage = await openShop(dialect)
+        const first = await seedOrder(storage, 1)
+        const second = await seedOrder(storage, 0)
+        const item = first.items[0]!
+        expect(await storage.find(items, item.id as number, { order_id: first.order.id as number })).toEqual(item)
+        expect(await storage.find(items, item.id as number, { order_id: second.order.id as number })).toBeUndefined()
+      })
+    })
+
+    describe('list', () => {
+      it('pages by id with limit and offset and counts the total', async () => {
+        const storage = await openShop(dialect)
+        for (const name of ['a', 'b', 'c', 'd', 'e']) await storage.insert(authors, { name })
+        const middle = await storage.list(authors, { scope: {}, limit: 2, offset: 1 })
+        expect(middle.total).toBe(5)
+        expect(middle.rows.map((row) => row.name)).toEqual(['b', 'c'])
+        expect(await storage.list(authors, { scope: {}, limit: 2, offset: 10 })).toEqual({ rows: [], total: 5 })
+      })
+
+      it('honours scope conditions, each scope shape with its own query', async () => {
+        const storage = await openShop(dialect)
+        const first = await seedOrder(storage, 3)
+        await seedOrder(storage, 2)
+        const scoped = await storage.list(items, { scope: { order_id: first.order.id as number }, limit: 2, offset: 1 })
+        expect(scoped.total).toBe(3)
+        expect(scoped.rows).toEqual(first.items.slice(1))
+        expect((await storage.list(items, page)).total).toBe(5)
+        expect((await storage.list(items, { scope: { order_id: 999 }, limit: 10, offset: 0 })).total).toBe(0)
+        await storage.insert(authors, { name: 'off', active: false })
+        await storage.insert(authors, { name: 'on' })
+        const active = await storage.list(authors, { scope: { active: true }, limit: 10, offset: 0 })
+        expect(active.rows.map((row) => row.name)).toEqual(['on'])
+      })
+    })
+
+    describe('update', () => {
+      it('changes only the given columns and stamps updated_at', async () => {
+        const storage = await openShop(dialect)
+        const {
+          order,
+          items: [item],
+        } = await seedOrder(storage, 1)
+        await storage.update(items, item!.id as number, { note: 'fragile' })
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        const updated = await storage.update(
+          items,
+          item!.id as number,
+          { quantity: 7 },
+          { order_id: order.id as number },
+        )
+        expect(updated).toMatchObject({ quantity: 7, note: 'fragile', created_at: item!.created_at })
+        expect(updated!.updated_at! > item!.created_at!).toBe(true)
+        expect(await storage.update(items, item!.id as number, { note: null })).toMatchObject({
+          note: null,
+          quantity: 7,
+        })
+      })
+
+      it('returns undefined for an unknown id or a row outside the scope', async () => {
+        const storage = await openShop(dialect)
+        const {
+          items: [item],
+        } = await seedOrder(storage, 1)
+        expect(await storage.update(items, 999, { quantity: 2 })).toBeUndefined()
+        expect(await storage.update(items, item!.id as number, { quantity: 2 }, { order_id: 999 })).toBeUndefined()
+        expect(await storage.find(items, item!.id as number)).toEqual(item)
+      })
+    })
+
+    describe('delete', () => {
+      it('deletes a row once', async () => {
+        const storage = await openShop(dialect)
+        const ada = await storage.insert(authors, { name: 'Ada' })
+        expect(await storage.delete(authors, ada.id as number)).toBe(true)
+        expect(await storage.find(authors, ada.id as number)).toBeUndefined()
+        expect(await storage.delete(authors, ada.id as number)).toBe(false)
+      })
+
+      it('does not delete a row outside the scope', async () => {
+        const storage = await openShop(dialect)
+        const {
+          items: [item],
+        } = await seedOrder(storage, 1)
+        expect(await storage.delete(items, item!.id as number, { order_id: 999 })).toBe(false)
+        expect(await storage.find(items, item!.id as number)).toEqual(item)
+      })
+
+      it('refuses while restrict references point at the row, deleting nothing', async () => {
+        const storage = await openShop(dialect)
+        const ada = await storage.insert(authors, { name: 'Ada' })
+        await storage.insert(orders, { author_id: ada.id! })
+        await storage.insert(orders, { author_id: ada.id! })
+        const error = await storage.delete(authors, ada.id as number).catch((thrown: unknown) => thrown)
+        expect(error).toBeInstanceOf(RowReferencedError)
+        expect(error).toMatchObject({ table: 'authors', referencingResource: 'orders', count: 2 })
+        expect(await storage.find(authors, ada.id as number)).toEqual(ada)
+        expect(await countAll(storage, orders)).toBe(2)
+      })
+
+      it('cascades through every level in the same transaction', async () => {
+        const storage = await openShop(dialect)
+        const doomed = await seedOrder(storage, 2)
+        const kept = await seedOrder(storage, 1)
+        for (const item of [...doomed.items, ...kept.items]) {
+          await storage.insert(adjustments, { item_id: item.id!, amount: -1.5 })
+        }
+        expect(await storage.delete(orders, doomed.order.id as number)).toBe(true)
+        expect((await storage.list(items, page)).rows).toEqual(kept.items)
+        const remaining = await storage.list(adjustments, page)
+        expect(remaining.rows.map((row) => row.item_id)).toEqual([kept.items[0]!.id])
+      })
+
+      it('aborts the whole cascade when a restrict reference points at a cascaded row', async () => {
+        const storage = await openShop(dialect)
+        const { order, items: orderItems } = await seedOrder(storage, 2)
+        await storage.insert(adjustments, { item_id: orderItems[0]!.id!, amount: 2 })
+        await storage.insert(returns, { item_id: orderItems[1]!.id!, reason: 'broken' })
+        const error = await storage.delete(orders, order.id as number).catch((thrown: unknown) => thrown)
+        expect(error).toBeInstanceOf(RowReferencedError)
+        expect(error).toMatchObject({ table: 'items', referencingResource: 'returns', count: 1 })
+        expect(await storage.find(orders, order.id as number)).toEqual(order)
+        expect(await countAll(storage, items)).toBe(2)
+        expect(await countAll(storage, adjustments)).toBe(1)
+      })
+
+      it('keeps statements issued during a failing delete out of its transaction', async () => {
+        const storage = await openShop(dialect)
+        const { order, items: orderItems } = await seedOrder(storage, 1)
+        await storage.insert(returns, { item_id: orderItems[0]!.id! })
+        const [deleted, inserted] = await Promise.allSettled([
+          storage.delete(orders, order.id as number),
+          storage.insert(authors, { name: 'concurrent' }),
+        ])
+        expect(deleted.status).toBe('rejected')
+        expect(inserted.status).toBe('fulfilled')
+        expect(await countAll(storage, authors)).toBe(1)
+      })
+    })
+
+    describe('constraint failures', () => {
+      it('reports a duplicate unique value on insert and update, naming the column', async () => {
+        const storage = await openShop(dialect)
+        await storage.insert(authors, { name: 'Ada', email: 'ada@example.com' })
+        const grace = await storage.insert(authors, { name: 'Grace', email: 'grace@example.com' })
+        const inserting = await storage
+          .insert(authors, { name: 'Impostor', email: 'ada@example.com' })
+          .catch((thrown: unknown) => thrown)
+        expect(inserting).toBeInstanceOf(UniqueViolationError)
+        expect(inserting).toMatchObject({ table: 'authors', column: 'email' })
+        await expect(storage.update(authors, grace.id as number, { email: 'ada@example.com' })).rejects.toThrow(
+          new UniqueViolationError('authors', 'email'),
+        )
+        expect(await countAll(storage, authors)).toBe(2)
+      })
+
+      it('reports a foreign key to a missing row, naming the exact column', async () => {
+        const storage = await openShop(dialect)
+        const {
+          order,
+          items: [item],
+        } = await seedOrder(storage, 1)
+        const product = await storage.insert(products, { title: 'Lamp' })
+
+        const missingOrder = await storage
+          .insert(items, { order_id: 999, product_id: product.id!, quantity: 1 })
+          .catch((thrown: unknown) => thrown)
+        expect(missingOrder).toBeInstanceOf(MissingReferenceError)
+        expect(missingOrder).toMatchObject({ table: 'items', column: 'order_id', referencedTable: 'orders' })
+
+        await expect(storage.insert(items, { order_id: order.id!, product_id: 999, quantity: 1 })).rejects.toThrow(
+          new MissingReferenceError('items', 'product_id', 'products'),
+        )
+        await expect(storage.update(items, item!.id as number, { product_id: 999 })).rejects.toThrow(
+          new MissingReferenceError('items', 'product_id', 'products'),
+        )
+        expect(await countAll(storage, items)).toBe(1)
+      })
+    })
+  })
+}
