@@ -55,7 +55,7 @@ function prettierCacheDirectory(cwd: string): string | null {
 
 async function readManifest(cwd: string, manifestFile: string): Promise<string> {
   try {
-    return await readFile(join(cwd, manifestFile), 'utf8')
+    return await readFile(resolve(cwd, manifestFile), 'utf8')
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
     throw new UserError(`cannot read the manifest ${manifestFile} (${reason}); pass its path with --manifest <file>`)

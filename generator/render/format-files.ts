@@ -1,25 +1,20 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import * as prettier from 'prettier'
+import { availableParallelism } from 'node:os'
+import { Worker } from 'node:worker_threads'
+import type { FormatJob } from './format-worker.js'
+import { formatSource, PRETTIER_OPTIONS, PRETTIER_VERSION } from './format-source.js'
+
+const PARSERS: Record<string, string> = { ts: 'typescript', js: 'babel', json: 'json' }
 
 /**
- * Fixed options, so output does not depend on the user's own prettier config
- * and stays byte-identical from machine to machine.
- */
-const PRETTIER_OPTIONS: prettier.Options = {
-  semi: false,
-  singleQuote: true,
-  trailingComma: 'all',
-  printWidth: 100,
-}
-
-const PARSERS: Record<string, string> = { ts: 'typescript', js: 'babel', json: 'json', yaml: 'yaml' }
-
-/**
- * Formats every file with prettier, reusing earlier results from a
- * content-hash cache: prettier costs 10–30 ms a file, and most files are
- * unchanged between runs. `cacheDirectory` null disables the cache.
+ * Formats every file with prettier. Earlier results come from a content-hash
+ * cache (prettier costs 10–50 ms a file and most files are unchanged between
+ * runs); the rest are spread over worker threads, one per core.
+ *
+ * YAML is left as `yaml.stringify` wrote it: that output is already a
+ * prettier fixed point (test/render/format-files.test.ts checks it), and
+ * prettier would spend seconds on a large OpenAPI document to change nothing.
  */
 export async function formatFiles(
   files: ReadonlyMap<string, string>,
@@ -27,23 +22,32 @@ export async function formatFiles(
 ): Promise<Map<string, string>> {
   if (cacheDirectory) mkdirSync(cacheDirectory, { recursive: true })
   const formatted = new Map<string, string>()
+  const pending: { path: string; source: string; parser: string; key: string }[] = []
   for (const [path, source] of files) {
-    const parser = PARSERS[path.slice(path.lastIndexOf('.') + 1)]
+    const extension = path.slice(path.lastIndexOf('.') + 1)
+    if (extension === 'yaml') {
+      formatted.set(path, source)
+      continue
+    }
+    const parser = PARSERS[extension]
     if (!parser) throw new Error(`internal error: no formatter for ${path}`)
-    formatted.set(path, await formatCached(source, parser, cacheDirectory))
+    const key = cacheKey(source, parser)
+    const cached = cacheDirectory ? readCache(`${cacheDirectory}/${key}`) : null
+    if (cached !== null) formatted.set(path, cached)
+    else pending.push({ path, source, parser, key })
   }
-  return formatted
+  const outputs = await formatAll(pending)
+  pending.forEach(({ path, key }, index) => {
+    formatted.set(path, outputs[index]!)
+    if (cacheDirectory) writeFileSync(`${cacheDirectory}/${key}`, outputs[index]!)
+  })
+  return new Map([...files.keys()].map((path) => [path, formatted.get(path)!]))
 }
 
-async function formatCached(source: string, parser: string, cacheDirectory: string | null): Promise<string> {
-  const key = createHash('sha256')
-    .update(`${prettier.version}\0${parser}\0${JSON.stringify(PRETTIER_OPTIONS)}\0${source}`)
+function cacheKey(source: string, parser: string): string {
+  return createHash('sha256')
+    .update(`${PRETTIER_VERSION}\0${parser}\0${JSON.stringify(PRETTIER_OPTIONS)}\0${source}`)
     .digest('hex')
-  const cached = cacheDirectory ? readCache(join(cacheDirectory, key)) : null
-  if (cached !== null) return cached
-  const output = await prettier.format(source, { ...PRETTIER_OPTIONS, parser })
-  if (cacheDirectory) writeFileSync(join(cacheDirectory, key), output)
-  return output
 }
 
 function readCache(path: string): string | null {
@@ -52,4 +56,47 @@ function readCache(path: string): string | null {
   } catch {
     return null
   }
+}
+
+const WORKER_URL = new URL('./format-worker.js', import.meta.url)
+// Worth a worker's start-up (~200 ms to load prettier) only for real batches.
+const JOBS_PER_WORKER = 16
+
+async function formatAll(jobs: readonly { source: string; parser: string }[]): Promise<string[]> {
+  const workers = Math.min(availableParallelism(), Math.floor(jobs.length / JOBS_PER_WORKER))
+  // Under vitest the generator runs from .ts sources, which a worker cannot load.
+  if (workers < 2 || import.meta.url.endsWith('.ts')) {
+    const outputs: string[] = []
+    for (const job of jobs) outputs.push(await formatSource(job.source, job.parser))
+    return outputs
+  }
+  const outputs: string[] = new Array(jobs.length)
+  let next = 0
+  await Promise.all(
+    Array.from({ length: workers }, () => {
+      const worker = new Worker(WORKER_URL)
+      return new Promise<void>((done, fail) => {
+        const send = (): void => {
+          if (next >= jobs.length) {
+            void worker.terminate().then(() => done())
+            return
+          }
+          const id = next++
+          worker.postMessage({ id, ...jobs[id]! } satisfies FormatJob)
+        }
+        worker.on('message', (answer: { id: number; output?: string; error?: string }) => {
+          if (answer.error !== undefined) {
+            void worker.terminate()
+            fail(new Error(`internal error: prettier failed: ${answer.error}`))
+            return
+          }
+          outputs[answer.id] = answer.output!
+          send()
+        })
+        worker.on('error', fail)
+        send()
+      })
+    }),
+  )
+  return outputs
 }
