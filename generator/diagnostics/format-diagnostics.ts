@@ -21,7 +21,8 @@ export function formatDiagnostics(
   sources: ReadonlyMap<string, string>,
   options: { color?: boolean } = {},
 ): string {
-  const paint = (style: keyof typeof STYLE, text: string) => (options.color === true ? `${STYLE[style]}${text}${STYLE.reset}` : text)
+  const paint = (style: keyof typeof STYLE, text: string) =>
+    options.color === true ? `${STYLE[style]}${text}${STYLE.reset}` : text
   const blocks: string[] = []
   for (const diagnostic of sortDiagnostics(dedupe(diagnostics))) {
     const text = sources.get(diagnostic.file)
@@ -43,7 +44,9 @@ export function formatDiagnostics(
     const indent = Array.from(line.slice(0, start - lineStart), (char) => (char === '\t' ? '\t' : ' ')).join('')
     const width = Math.max(1, Array.from(text.slice(start, spanEnd)).length)
     const carets = paint(diagnostic.severity === 'error' ? 'red' : 'yellow', '^'.repeat(width))
-    blocks.push(`${paint('bold', `${diagnostic.file}:${lineNumber}:${column}:`)} ${tail}\n  ${line}\n  ${indent}${carets}\n`)
+    blocks.push(
+      `${paint('bold', `${diagnostic.file}:${lineNumber}:${column}:`)} ${tail}\n  ${line}\n  ${indent}${carets}\n`,
+    )
   }
   return blocks.join('')
 }
@@ -51,7 +54,14 @@ export function formatDiagnostics(
 function dedupe(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>()
   return diagnostics.filter((diagnostic) => {
-    const key = JSON.stringify([diagnostic.file, diagnostic.start, diagnostic.end, diagnostic.severity, diagnostic.code, diagnostic.message])
+    const key = JSON.stringify([
+      diagnostic.file,
+      diagnostic.start,
+      diagnostic.end,
+      diagnostic.severity,
+      diagnostic.code,
+      diagnostic.message,
+    ])
     if (seen.has(key)) return false
     seen.add(key)
     return true

@@ -27,6 +27,8 @@ export function loadManifest(file: string, text: string): LoadedManifest {
     keepSourceTokens: true,
     prettyErrors: false,
     uniqueKeys: true,
+    // `<<: *anchor` merges, so shared field options can be written once.
+    merge: true,
     // Keeps errors and warnings in the document without yaml printing them ('silent' would drop some errors).
     logLevel: 'error',
   })
@@ -42,7 +44,14 @@ export function loadManifest(file: string, text: string): LoadedManifest {
     } catch (error) {
       // toJS refuses alias bombs ("excessive alias count") by throwing.
       const reason = error instanceof Error ? error.message : String(error)
-      diagnostics.push({ code: 'YAML_SYNTAX', severity: 'error', message: `invalid YAML: ${lowerFirst(reason)}`, file, start: 0, end: 0 })
+      diagnostics.push({
+        code: 'YAML_SYNTAX',
+        severity: 'error',
+        message: `invalid YAML: ${lowerFirst(reason)}`,
+        file,
+        start: 0,
+        end: 0,
+      })
     }
   }
   return { file, text, document, lineCounter, data, diagnostics }
@@ -56,7 +65,12 @@ function toDiagnostic(
   const { file, text } = loaded
   const start = Math.min(error.pos[0], text.length)
   const end = Math.max(start, Math.min(error.pos[1], text.length))
-  if (error.code === 'DUPLICATE_KEY') return describeDuplicateKey(loaded, start, severity) ?? { code: 'YAML_DUPLICATE_KEY', severity, message: 'duplicate key: a key may appear only once in a map', file, start, end }
+  if (error.code === 'DUPLICATE_KEY') {
+    // Only a key that is not a plain scalar (a flow collection) has no better description.
+    const duplicate = describeDuplicateKey(loaded, start, severity)
+    const message = 'duplicate key: a key may appear only once in a map'
+    return duplicate ?? { code: 'YAML_DUPLICATE_KEY', severity, message, file, start, end }
+  }
   const message =
     error.code === 'MULTIPLE_DOCS'
       ? 'a manifest is a single YAML document; remove this "---" and what follows, or merge it into the first document'
@@ -77,9 +91,12 @@ function describeDuplicateKey(
       if (!isScalar(key) || key.range?.[0] !== offset) return undefined
       const map = path[path.length - 1]
       const name = String(key.value)
-      const first = isMap(map) ? map.items.find((item) => isScalar(item.key) && String(item.key.value) === name) : undefined
+      const first = isMap(map)
+        ? map.items.find((item) => isScalar(item.key) && String(item.key.value) === name)
+        : undefined
       const firstOffset = isScalar(first?.key) ? first.key.range?.[0] : undefined
-      const firstLine = firstOffset === undefined ? '' : ` (first at line ${loaded.lineCounter.linePos(firstOffset).line})`
+      const firstLine =
+        firstOffset === undefined ? '' : ` (first at line ${loaded.lineCounter.linePos(firstOffset).line})`
       found = {
         code: 'YAML_DUPLICATE_KEY',
         severity,

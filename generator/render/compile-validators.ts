@@ -4,6 +4,13 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 
 export type NamedSchemas = ReadonlyMap<string, object>
 
+export interface CompiledValidators {
+  /** ES module code defining and exporting one validator per distinct schema. */
+  readonly code: string
+  /** Further exports that reuse a validator with an identical schema: name → exported name. */
+  readonly aliases: readonly { readonly name: string; readonly target: string }[]
+}
+
 const FORMATS = ['date', 'date-time', 'email', 'uri', 'uuid'] as const
 
 /**
@@ -13,7 +20,7 @@ const FORMATS = ['date', 'date-time', 'email', 'uri', 'uuid'] as const
  * `coerce` is for path and query parameters, which arrive as strings; request
  * bodies are never coerced (`"12"` for an integer is a 400).
  */
-export function compileValidators(schemas: NamedSchemas, options: { coerce: boolean }): string {
+export function compileValidators(schemas: NamedSchemas, options: { coerce: boolean }): CompiledValidators {
   const ajv = new Ajv({
     strict: true,
     allErrors: true,
@@ -23,11 +30,20 @@ export function compileValidators(schemas: NamedSchemas, options: { coerce: bool
   })
   addFormats.default(ajv, [...FORMATS])
   const exports: Record<string, string> = {}
+  const aliases: { name: string; target: string }[] = []
+  const bySchema = new Map<string, string>()
   for (const [name, schema] of schemas) {
+    const key = JSON.stringify(schema)
+    const target = bySchema.get(key)
+    if (target) {
+      aliases.push({ name, target })
+      continue
+    }
+    bySchema.set(key, name)
     ajv.addSchema(schema, name)
     exports[name] = name
   }
-  return linkRuntime(standaloneCode.default(ajv, exports))
+  return { code: linkRuntime(standaloneCode.default(ajv, exports)), aliases }
 }
 
 /**

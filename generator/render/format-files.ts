@@ -36,11 +36,12 @@ export async function formatFiles(
     if (cached !== null) formatted.set(path, cached)
     else pending.push({ path, source, parser, key })
   }
-  const outputs = await formatAll(pending)
-  pending.forEach(({ path, key }, index) => {
-    formatted.set(path, outputs[index]!)
-    if (cacheDirectory) writeFileSync(`${cacheDirectory}/${key}`, outputs[index]!)
-  })
+  // Identical files (the same validators in two versions, say) are formatted once.
+  const distinct = [...new Map(pending.map((job) => [job.key, job])).values()]
+  const outputs = await formatAll(distinct)
+  const byKey = new Map(distinct.map(({ key }, index) => [key, outputs[index]!]))
+  for (const { path, key } of pending) formatted.set(path, byKey.get(key)!)
+  if (cacheDirectory) for (const [key, output] of byKey) writeFileSync(`${cacheDirectory}/${key}`, output)
   return new Map([...files.keys()].map((path) => [path, formatted.get(path)!]))
 }
 

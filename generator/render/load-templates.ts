@@ -12,7 +12,8 @@ export type TemplateName =
   | 'types.ts'
   | 'validators.js'
   | 'body-validators.d.ts'
-  | 'parameter-validators.d.ts'
+  | 'path-validators.d.ts'
+  | 'query-validators.d.ts'
 
 export type RenderTemplate = (name: TemplateName, view: object) => string
 

@@ -104,27 +104,52 @@ function renderVersion(
       ['replaceBody', schemas.replaceBody],
       ['updateBody', schemas.updateBody],
     ])
-    const parameters = new Map<string, object>([
-      ['listQuery', schemas.listQuery],
-      ['itemQuery', schemas.itemQuery],
-    ])
-    for (const route of resource.routes) {
-      if (route.idParam || route.parent) parameters.set(paramsValidatorName(route)!, buildParamsSchema(route))
-    }
     if (schemas.nestedCreateBody && schemas.nestedReplaceBody && schemas.nestedUpdateBody) {
       bodies.set('nestedCreateBody', schemas.nestedCreateBody)
       bodies.set('nestedReplaceBody', schemas.nestedReplaceBody)
       bodies.set('nestedUpdateBody', schemas.nestedUpdateBody)
     }
+    const queries = new Map<string, object>([
+      ['listQuery', schemas.listQuery],
+      ['itemQuery', schemas.itemQuery],
+    ])
     const validators = `${dir}/validators/${resource.name}`
-    files.set(`${validators}-bodies.js`, render('validators.js', { ...header, code: compileValidators(bodies, { coerce: false }) }))
+    files.set(`${validators}-bodies.js`, render('validators.js', { ...header, ...compileValidators(bodies, { coerce: false }) }))
     files.set(`${validators}-bodies.d.ts`, render('body-validators.d.ts', view))
-    files.set(
-      `${validators}-parameters.js`,
-      render('validators.js', { ...header, code: compileValidators(parameters, { coerce: true }) }),
-    )
-    files.set(`${validators}-parameters.d.ts`, render('parameter-validators.d.ts', view))
+    files.set(`${validators}-query.js`, render('validators.js', { ...header, ...compileValidators(queries, { coerce: true }) }))
+    files.set(`${validators}-query.d.ts`, render('query-validators.d.ts', header))
   }
+  renderPathValidators(model, dir, render, files)
+}
+
+/**
+ * Path parameters do not depend on the resource, only on their names, so one
+ * module per version holds a validator per distinct list of names.
+ */
+function renderPathValidators(model: ApiModel, dir: string, render: RenderTemplate, files: Map<string, string>): void {
+  const schemas = new Map<string, object>()
+  const pathValidators: { name: string; params: readonly string[] }[] = []
+  for (const route of model.resources.flatMap((resource) => resource.routes)) {
+    const name = pathValidatorName(route)
+    if (!name || schemas.has(name)) continue
+    schemas.set(name, buildParamsSchema(route))
+    pathValidators.push({ name, params: routeParams(route) })
+  }
+  const header = { manifestFile: model.manifestFile }
+  files.set(`${dir}/validators/path-params.js`, render('validators.js', { ...header, ...compileValidators(schemas, { coerce: true }) }))
+  files.set(`${dir}/validators/path-params.d.ts`, render('path-validators.d.ts', { ...header, pathValidators }))
+}
+
+function routeParams(route: RouteModel): string[] {
+  return [...route.path.matchAll(/\{([a-z0-9_]+)\}/g)].map((match) => match[1]!)
+}
+
+/** `orderIdItemIdParams` for `/orders/{order_id}/items/{item_id}`; null for a route without parameters. */
+function pathValidatorName(route: RouteModel): string | null {
+  const params = routeParams(route)
+  if (params.length === 0) return null
+  const words = params.flatMap((param) => param.split('_'))
+  return [...words, 'params'].map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join('')
 }
 
 function buildRouteView(model: ApiModel, resource: ResourceModel, route: RouteModel, version: VersionModel) {
@@ -134,7 +159,7 @@ function buildRouteView(model: ApiModel, resource: ResourceModel, route: RouteMo
     url: route.fastifyPath,
     isCollection: route.kind === 'collection',
     table: resource.identifier,
-    params: paramsValidatorName(route),
+    params: pathValidatorName(route),
     scope: route.parent && {
       parentTable: findResource(model, route.parent.resource).identifier,
       param: route.parent.param,
@@ -146,12 +171,6 @@ function buildRouteView(model: ApiModel, resource: ResourceModel, route: RouteMo
     updateBody: nested ? 'nestedUpdateBody' : 'updateBody',
     methods: route.methods,
   }
-}
-
-/** The parameters validator of a route; null for a top-level collection, which has none. */
-function paramsValidatorName(route: RouteModel): string | null {
-  if (route.parent) return route.kind === 'collection' ? 'nestedCollectionParams' : 'nestedItemParams'
-  return route.kind === 'item' ? 'itemParams' : null
 }
 
 function versionFunctionName(version: VersionModel): string {

@@ -12,6 +12,10 @@ export const templateHelpers = {
   json: (value: unknown): string => JSON.stringify(value),
   /** An identifier, checked: anything else is a generator bug, not user input. */
   ident: (value: unknown): string => checkIdentifier(String(value)),
+  /** A module specifier string literal joined from parts: `{{importPath './routes/' fileName '.js'}}`. */
+  importPath: (...parts: unknown[]): string => JSON.stringify(parts.slice(0, -1).map(String).join('')),
+  /** JavaScript that ajv compiled from the generator's own schemas, inserted as is. */
+  compiledCode: (code: unknown): string => String(code),
   /** Text inside a `//` or JSDoc comment: one line, no comment terminator. */
   comment: (value: unknown): string => String(value).replace(/[\r\n\u2028\u2029]+/g, ' ').replaceAll('*/', '* /'),
   /** The TypeScript type of a field's values; `nullable` adds `| null`. */

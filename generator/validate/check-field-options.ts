@@ -30,12 +30,20 @@ function checkRanges(context: CheckContext, field: ListedField, options: Readonl
   for (const option of NUMBER_OPTIONS) {
     if (options[option] !== undefined && !NUMERIC_TYPES.includes(type)) {
       const lengths = type === 'string' ? ' (for lengths use min_length and max_length)' : ''
-      context.report('RANGE', `"${option}" applies to integer and number fields; field "${field.name}" has type ${type}${lengths}`, context.atKey(at(option)))
+      context.report(
+        'RANGE',
+        `"${option}" applies to integer and number fields; field "${field.name}" has type ${type}${lengths}`,
+        context.atKey(at(option)),
+      )
     }
   }
   for (const option of STRING_OPTIONS) {
     if (options[option] !== undefined && type !== 'string') {
-      context.report('RANGE', `"${option}" applies to string fields; field "${field.name}" has type ${type}`, context.atKey(at(option)))
+      context.report(
+        'RANGE',
+        `"${option}" applies to string fields; field "${field.name}" has type ${type}`,
+        context.atKey(at(option)),
+      )
     }
   }
   const { minimum, maximum, min_length: minLength, max_length: maxLength, pattern } = options
@@ -78,7 +86,11 @@ function checkEnum(context: CheckContext, field: ListedField, options: Readonly<
   options.enum.forEach((value: unknown, index) => {
     const at = context.atValue([...field.path, 'enum', index])
     if (value === null) {
-      context.report('ENUM_TYPE', `enum of field "${field.name}" lists null; leave it out and set nullable: true instead`, at)
+      context.report(
+        'ENUM_TYPE',
+        `enum of field "${field.name}" lists null; leave it out and set nullable: true instead`,
+        at,
+      )
       return
     }
     const mismatch = explainValueMismatch(value, options, false)
@@ -94,10 +106,15 @@ function checkDefault(context: CheckContext, field: ListedField, options: Readon
   const at = context.atValue([...field.path, 'default'])
   if (value === null) {
     if (options.nullable !== true) {
-      context.report('DEFAULT_TYPE', `default null of field "${field.name}" needs nullable: true; add it, or remove the default`, at)
+      context.report(
+        'DEFAULT_TYPE',
+        `default null of field "${field.name}" needs nullable: true; add it, or remove the default`,
+        at,
+      )
     }
     return
   }
   const mismatch = explainValueMismatch(value, options, true)
-  if (mismatch !== null) context.report('DEFAULT_TYPE', `default ${describeValue(value)} of field "${field.name}" ${mismatch}`, at)
+  if (mismatch !== null)
+    context.report('DEFAULT_TYPE', `default ${describeValue(value)} of field "${field.name}" ${mismatch}`, at)
 }

@@ -27,7 +27,8 @@ export function checkResourceNames(context: CheckContext, data: unknown): void {
       singulars.set(effective, name)
       continue
     }
-    const at = singular === undefined ? context.atKey(['resources', name]) : context.atValue(['resources', name, 'singular'])
+    const at =
+      singular === undefined ? context.atKey(['resources', name]) : context.atValue(['resources', name, 'singular'])
     context.report(
       'SINGULAR_COLLISION',
       `resources "${other}" and "${name}" have the same singular "${effective}", which names each one's TypeScript type and foreign keys; declare a different singular: for one of them`,
@@ -49,6 +50,11 @@ function checkDeclaredSingular(context: CheckContext, resource: string, singular
   if (caseProblem === null) return true
   const fix = `did you mean "${splitWords(singular).join('-')}"?`
   if (caseProblem === 'case') context.report('NAMING_LOWERCASE', `${label} must be entirely lowercase; ${fix}`, at)
-  else context.report('NAMING_HYPHENS', `${label} must separate its words with single hyphens, not underscores, spaces or camelCase; ${fix}`, at)
+  else
+    context.report(
+      'NAMING_HYPHENS',
+      `${label} must separate its words with single hyphens, not underscores, spaces or camelCase; ${fix}`,
+      at,
+    )
   return false
 }

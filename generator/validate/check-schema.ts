@@ -59,7 +59,8 @@ function reportUnknownKey(context: CheckContext, data: unknown, path: ManifestPa
   else if (allowed.length === 0) hint = `${describePath(path)} takes no keys yet: write {}`
   else hint = `allowed keys: ${allowed.join(', ')}`
   // A field written directly under its resource is the likeliest reason for an unknown resource key.
-  const misplacedField = allowed.includes('fields') && asRecord(asRecord(valueAt(data, path))?.[key])?.type !== undefined
+  const misplacedField =
+    allowed.includes('fields') && asRecord(asRecord(valueAt(data, path))?.[key])?.type !== undefined
   if (misplacedField) hint += `; fields go under "fields:"`
   context.report('UNKNOWN_KEY', `unknown key ${JSON.stringify(key)} ${where}; ${hint}`, context.atKey([...path, key]))
 }
@@ -101,7 +102,10 @@ function reportBadValue(context: CheckContext, path: ManifestPath, error: ErrorO
   const choices = asSchema(error.parentSchema).enum
   const near = typeof value === 'string' && Array.isArray(choices) ? didYouMean(value, choices.map(String)) : null
   const hint = near === null ? '' : `; did you mean "${near}"?`
-  const message = expected === null ? `${describePath(path)} ${error.message ?? 'is invalid'}` : `${describePath(path)} must be ${expected}; found ${describeValue(value)}${hint}`
+  const message =
+    expected === null
+      ? `${describePath(path)} ${error.message ?? 'is invalid'}`
+      : `${describePath(path)} must be ${expected}; found ${describeValue(value)}${hint}`
   context.report('SCHEMA', message, context.atValue(path))
 }
 

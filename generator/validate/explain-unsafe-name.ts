@@ -5,15 +5,20 @@ const OBJECT_INTERNALS: readonly string[] = ['__proto__', 'constructor', 'protot
  * Words that cannot be identifiers in the strict-mode ES modules the generator
  * writes (plus literals and restricted bindings).
  */
-const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do',
-  'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'implements', 'import',
-  'in', 'instanceof', 'interface', 'let', 'new', 'null', 'package', 'private', 'protected', 'public',
-  'return', 'static', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while',
-  'with', 'yield', 'arguments', 'eval', 'undefined',
-])
+const RESERVED_WORDS: ReadonlySet<string> = new Set(
+  [
+    'await break case catch class const continue debugger default delete do else enum export extends false',
+    'finally for function if implements import in instanceof interface let new null package private protected',
+    'public return static super switch this throw true try typeof var void while with yield arguments eval undefined',
+  ]
+    .join(' ')
+    .split(' '),
+)
 
-/** What a name is used as: resource names and singulars become paths, files and identifiers; field names become properties, columns and identifiers. */
+/**
+ * What a name is used as: resource names and singulars become paths, files and
+ * identifiers; field names become properties, columns and identifiers.
+ */
 export type NameKind = 'resource' | 'field' | 'singular'
 
 /**
@@ -26,10 +31,12 @@ export function explainUnsafeName(name: string, kind: NameKind): string | null {
   const shape = SHAPES[kind]
   if (name === '') return `is empty; ${shape}`
   const slash = /[/\\]/.exec(name)?.[0]
-  if (slash !== undefined) return `contains "${slash}", which would escape the URL path and the generated file names; ${shape}`
+  if (slash !== undefined)
+    return `contains "${slash}", which would escape the URL path and the generated file names; ${shape}`
   if (name.includes('..')) return `contains "..", which would walk out of the generated directories; ${shape}`
   const bad = /[^A-Za-z0-9_\- ]/u.exec(name)?.[0]
-  if (bad !== undefined) return `contains ${JSON.stringify(bad)}, which is not allowed in paths, file names and identifiers; ${shape}`
+  if (bad !== undefined)
+    return `contains ${JSON.stringify(bad)}, which is not allowed in paths, file names and identifiers; ${shape}`
   if (/^[0-9]/.test(name)) return `starts with a digit, which cannot start a TypeScript identifier; ${shape}`
   if (OBJECT_INTERNALS.includes(name.toLowerCase())) {
     return 'is a built-in property of every JavaScript object and would corrupt lookups by name; choose another name'

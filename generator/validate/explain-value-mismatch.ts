@@ -26,26 +26,40 @@ export function explainValueMismatch(
   field: Readonly<Record<string, unknown>>,
   checkEnum: boolean,
 ): string | null {
-  const typeCheck = typeof field.type === 'string' && Object.hasOwn(TYPE_CHECKS, field.type) ? TYPE_CHECKS[field.type] : undefined
+  const typeCheck =
+    typeof field.type === 'string' && Object.hasOwn(TYPE_CHECKS, field.type) ? TYPE_CHECKS[field.type] : undefined
   const typeProblem = typeCheck?.(value)
   if (typeProblem) return typeProblem
   if (typeof value === 'number') {
     if (typeof field.minimum === 'number' && value < field.minimum) return `is less than the minimum ${field.minimum}`
-    if (typeof field.maximum === 'number' && value > field.maximum) return `is greater than the maximum ${field.maximum}`
+    if (typeof field.maximum === 'number' && value > field.maximum)
+      return `is greater than the maximum ${field.maximum}`
   }
   if (typeof value === 'string' && field.type === 'string') {
     const length = [...value].length
-    if (typeof field.min_length === 'number' && length < field.min_length) return `is shorter than min_length ${field.min_length}`
-    if (typeof field.max_length === 'number' && length > field.max_length) return `is longer than max_length ${field.max_length}`
+    if (typeof field.min_length === 'number' && length < field.min_length)
+      return `is shorter than min_length ${field.min_length}`
+    if (typeof field.max_length === 'number' && length > field.max_length)
+      return `is longer than max_length ${field.max_length}`
     const pattern = typeof field.pattern === 'string' ? compilePattern(field.pattern) : null
-    if (pattern instanceof RegExp && !pattern.test(value)) return `does not match pattern ${JSON.stringify(field.pattern)}`
-    if ((field.format === 'email' || field.format === 'uri' || field.format === 'uuid') && !matchesFormat(field.format, value)) {
+    if (pattern instanceof RegExp && !pattern.test(value))
+      return `does not match pattern ${JSON.stringify(field.pattern)}`
+    if (
+      (field.format === 'email' || field.format === 'uri' || field.format === 'uuid') &&
+      !matchesFormat(field.format, value)
+    ) {
       return `is not a valid ${field.format}`
     }
   }
   if (checkEnum && Array.isArray(field.enum) && !field.enum.includes(value)) {
     const allowed = field.enum.map(describeValue).join(', ')
-    const near = typeof value === 'string' ? didYouMean(value, field.enum.filter((item) => typeof item === 'string')) : null
+    const near =
+      typeof value === 'string'
+        ? didYouMean(
+            value,
+            field.enum.filter((item) => typeof item === 'string'),
+          )
+        : null
     return `is not one of the enum values ${allowed}${near === null ? '' : `; did you mean "${near}"?`}`
   }
   return null

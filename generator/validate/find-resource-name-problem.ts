@@ -30,7 +30,10 @@ export function findResourceNameProblem(name: string, hasDeclaredSingular: boole
   const hint = fix === null ? '' : `; did you mean "${fix}"?`
   const caseProblem = findCaseProblem(name, '-')
   if (caseProblem === 'case') {
-    return { code: 'NAMING_LOWERCASE', message: `collection "${name}" must be entirely lowercase (paths are lowercase)${hint}` }
+    return {
+      code: 'NAMING_LOWERCASE',
+      message: `collection "${name}" must be entirely lowercase (paths are lowercase)${hint}`,
+    }
   }
   if (caseProblem === 'separators') {
     return {
@@ -60,7 +63,8 @@ function explainVerb(name: string, words: readonly string[], found: FoundVerb): 
   const options: string[] = []
   if (method !== null) options.push(`the HTTP method (${METHOD_TARGETS[method]})`)
   if (noun !== null) options.push(`a resource of its own (POST /${noun})`)
-  if (options.length === 0) options.push('the HTTP method (POST, GET, PUT, PATCH or DELETE) or to a resource of its own')
+  if (options.length === 0)
+    options.push('the HTTP method (POST, GET, PUT, PATCH or DELETE) or to a resource of its own')
   const verbIs = words.length === 1 ? 'is' : 'contains'
   return `collection "${name}" ${verbIs} the verb "${found.word}": paths name things, and the action belongs to ${options.join(' or to ')}`
 }

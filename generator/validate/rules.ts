@@ -15,7 +15,8 @@ export const RULES = {
   NAMING_LOWERCASE: 'Resource names are entirely lowercase.',
   NAMING_HYPHENS: 'Multi-word resource names are separated by single hyphens, never underscores, spaces or camelCase.',
   NAMING_NO_VERBS: 'Resource names contain no verbs: the HTTP method carries the action (see ACTION_VERBS).',
-  NAMING_PLURAL: 'Resource names are plural nouns (the last hyphen-separated word is checked), unless `singular:` is declared.',
+  NAMING_PLURAL:
+    'Resource names are plural nouns (the last hyphen-separated word is checked), unless `singular:` is declared.',
   SINGULAR_COLLISION: 'No two resources share a singular: it names their TypeScript type and their foreign keys.',
   PARENT_UNKNOWN: '`parent` names a resource declared in the manifest.',
   PARENT_CYCLE: 'Parent chains end: no resource is its own parent or ancestor.',
@@ -25,7 +26,8 @@ export const RULES = {
     'Generated fields (id, created_at, updated_at, the parent foreign key) and query parameter names (page, per_page, sort, include, cursor, filter) cannot be declared as fields.',
   RANGE:
     'Field options fit the field type and each other: bounds for numbers, lengths/pattern/format for strings, minimum <= maximum, min_length <= max_length, pattern a valid regular expression.',
-  ENUM_TYPE: 'An enum belongs to a string, integer or number field, and every value in it fits the field type and bounds.',
+  ENUM_TYPE:
+    'An enum belongs to a string, integer or number field, and every value in it fits the field type and bounds.',
   DEFAULT_TYPE: 'A default fits the field type, enum and bounds; `default: null` only on a nullable field.',
 } as const satisfies Readonly<Record<string, string>>
 

@@ -18,7 +18,9 @@ export function suggestResourceName(name: string, hasDeclaredSingular: boolean):
   // A verb that is only an action (`submit`) becomes the noun naming it; one
   // an HTTP method already performs (`create`) is dropped, unless it is the
   // last word and has a noun (`search` → `searches`).
-  const nounVerb = verbs.find(({ verb, index }) => verb.noun !== null && (verb.method === null || index === words.length - 1))
+  const nounVerb = verbs.find(
+    ({ verb, index }) => verb.noun !== null && (verb.method === null || index === words.length - 1),
+  )
   let fixed: string[]
   if (nounVerb?.verb.noun) {
     // The other words become modifiers of that noun, so they are singular.

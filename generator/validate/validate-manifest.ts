@@ -21,9 +21,19 @@ import { checkVersions } from './check-versions.js'
  */
 export function validateManifest(loaded: LoadedManifest): { manifest: Manifest | null; diagnostics: Diagnostic[] } {
   const { context, diagnostics } = createCheckContext(loaded)
-  const syntaxBroken = loaded.diagnostics.some((diagnostic) => diagnostic.code === 'YAML_SYNTAX' && diagnostic.severity === 'error')
+  const syntaxBroken = loaded.diagnostics.some(
+    (diagnostic) => diagnostic.code === 'YAML_SYNTAX' && diagnostic.severity === 'error',
+  )
   if (!syntaxBroken) {
-    for (const check of [checkSchema, checkVersions, checkLimits, checkResourceNames, checkParents, checkFieldNames, checkFieldOptions]) {
+    for (const check of [
+      checkSchema,
+      checkVersions,
+      checkLimits,
+      checkResourceNames,
+      checkParents,
+      checkFieldNames,
+      checkFieldOptions,
+    ]) {
       check(context, loaded.data)
     }
   }

@@ -6,10 +6,18 @@ describe('resource naming rules', () => {
     ['author', 'NAMING_PLURAL', 'collection "author" must be a plural noun; did you mean "authors"?'],
     ['order-item', 'NAMING_PLURAL', 'did you mean "order-items"?'],
     ['corpora', 'NAMING_PLURAL', 'did you mean "corporas"?'],
-    ['Orders', 'NAMING_LOWERCASE', 'collection "Orders" must be entirely lowercase (paths are lowercase); did you mean "orders"?'],
+    [
+      'Orders',
+      'NAMING_LOWERCASE',
+      'collection "Orders" must be entirely lowercase (paths are lowercase); did you mean "orders"?',
+    ],
     ['ORDER-ITEMS', 'NAMING_LOWERCASE', 'did you mean "order-items"?'],
     ['Order', 'NAMING_LOWERCASE', 'did you mean "orders"?'],
-    ['orderItems', 'NAMING_HYPHENS', 'collection "orderItems" must separate its words with single hyphens, not underscores, spaces or camelCase; did you mean "order-items"?'],
+    [
+      'orderItems',
+      'NAMING_HYPHENS',
+      'collection "orderItems" must separate its words with single hyphens, not underscores, spaces or camelCase; did you mean "order-items"?',
+    ],
     ['order_items', 'NAMING_HYPHENS', 'did you mean "order-items"?'],
     ['OrderItems', 'NAMING_HYPHENS', 'did you mean "order-items"?'],
     ['order--items', 'NAMING_HYPHENS', 'did you mean "order-items"?'],
@@ -17,16 +25,32 @@ describe('resource naming rules', () => {
     ['order items', 'NAMING_HYPHENS', 'did you mean "order-items"?'],
     ['order_item', 'NAMING_HYPHENS', 'did you mean "order-items"?'],
     ['createOrder', 'NAMING_HYPHENS', 'did you mean "orders"?'],
-    ['create-orders', 'NAMING_NO_VERBS', 'contains the verb "create": paths name things, and the action belongs to the HTTP method (POST on the collection); did you mean "orders"?'],
+    [
+      'create-orders',
+      'NAMING_NO_VERBS',
+      'contains the verb "create": paths name things, and the action belongs to the HTTP method (POST on the collection); did you mean "orders"?',
+    ],
     ['get-users', 'NAMING_NO_VERBS', 'the HTTP method (GET on the collection or an item); did you mean "users"?'],
     ['delete-orders', 'NAMING_NO_VERBS', '(DELETE on an item); did you mean "orders"?'],
-    ['submit', 'NAMING_NO_VERBS', 'collection "submit" is the verb "submit": paths name things, and the action belongs to a resource of its own (POST /submissions); did you mean "submissions"?'],
-    ['search', 'NAMING_NO_VERBS', 'the HTTP method (GET on the collection or an item) or to a resource of its own (POST /searches); did you mean "searches"?'],
+    [
+      'submit',
+      'NAMING_NO_VERBS',
+      'collection "submit" is the verb "submit": paths name things, and the action belongs to a resource of its own (POST /submissions); did you mean "submissions"?',
+    ],
+    [
+      'search',
+      'NAMING_NO_VERBS',
+      'the HTTP method (GET on the collection or an item) or to a resource of its own (POST /searches); did you mean "searches"?',
+    ],
     ['orders-submit', 'NAMING_NO_VERBS', 'did you mean "order-submissions"?'],
     ['cancel-orders', 'NAMING_NO_VERBS', 'did you mean "order-cancellations"?'],
     ['user-search', 'NAMING_NO_VERBS', 'did you mean "user-searches"?'],
     ['do', 'NAMING_NO_VERBS', 'the HTTP method (POST, GET, PUT, PATCH or DELETE) or to a resource of its own'],
-    ['../orders', 'UNSAFE_NAME', 'resource name "../orders" contains "/", which would escape the URL path and the generated file names'],
+    [
+      '../orders',
+      'UNSAFE_NAME',
+      'resource name "../orders" contains "/", which would escape the URL path and the generated file names',
+    ],
     ['a/b', 'UNSAFE_NAME', 'contains "/"'],
     ['orders.json', 'UNSAFE_NAME', 'contains ".", which is not allowed in paths, file names and identifiers'],
     ['..', 'UNSAFE_NAME', 'contains "..", which would walk out of the generated directories'],
@@ -78,7 +102,11 @@ describe('declared singular', () => {
   })
 
   it.each([
-    ['Corpus', 'NAMING_LOWERCASE', 'singular "Corpus" of resource "corpora" must be entirely lowercase; did you mean "corpus"?'],
+    [
+      'Corpus',
+      'NAMING_LOWERCASE',
+      'singular "Corpus" of resource "corpora" must be entirely lowercase; did you mean "corpus"?',
+    ],
     ['big_corpus', 'NAMING_HYPHENS', 'did you mean "big-corpus"?'],
     ['../corpus', 'UNSAFE_NAME', 'contains "/"'],
   ])('checks a singular %j at its value', (singular, code, message) => {
@@ -94,6 +122,8 @@ describe('declared singular', () => {
   })
 
   it('points a collision caused by a declared singular at that singular', () => {
-    expect(codesAt(withResources('  people: {}\n  humans:\n    singular: person\n'))).toEqual(['SINGULAR_COLLISION 9:15'])
+    expect(codesAt(withResources('  people: {}\n  humans:\n    singular: person\n'))).toEqual([
+      'SINGULAR_COLLISION 9:15',
+    ])
   })
 })

@@ -4,37 +4,38 @@ import type { FastifyInstance } from 'fastify'
 import type { RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/adjustments-bodies.js'
-import * as parameters from '../validators/adjustments-parameters.js'
+import * as pathParams from '../validators/path-params.js'
+import * as query from '../validators/adjustments-query.js'
 
 /** Registers every route of `adjustments`. */
 export function registerAdjustmentRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/adjustments
-  routes.list(app, '/adjustments', { table: tables.adjustments, query: parameters.listQuery })
+  routes.list(app, '/adjustments', { table: tables.adjustments, query: query.listQuery })
   routes.create(app, '/adjustments', { table: tables.adjustments, body: bodies.createBody })
   routes.allow(app, '/adjustments', ['GET', 'POST'])
 
   // /v1/adjustments/{id}
   routes.read(app, '/adjustments/:id', {
     table: tables.adjustments,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/adjustments/:id', {
     table: tables.adjustments,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/adjustments/:id', {
     table: tables.adjustments,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/adjustments/:id', {
     table: tables.adjustments,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
   })
   routes.allow(app, '/adjustments/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
@@ -42,13 +43,13 @@ export function registerAdjustmentRoutes(app: FastifyInstance, routes: RouteFact
   // /v1/items/{item_id}/adjustments
   routes.list(app, '/items/:item_id/adjustments', {
     table: tables.adjustments,
-    params: parameters.nestedCollectionParams,
+    params: pathParams.itemIdParams,
     scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
-    query: parameters.listQuery,
+    query: query.listQuery,
   })
   routes.create(app, '/items/:item_id/adjustments', {
     table: tables.adjustments,
-    params: parameters.nestedCollectionParams,
+    params: pathParams.itemIdParams,
     scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
     body: bodies.nestedCreateBody,
   })
@@ -57,28 +58,28 @@ export function registerAdjustmentRoutes(app: FastifyInstance, routes: RouteFact
   // /v1/items/{item_id}/adjustments/{adjustment_id}
   routes.read(app, '/items/:item_id/adjustments/:adjustment_id', {
     table: tables.adjustments,
-    params: parameters.nestedItemParams,
+    params: pathParams.itemIdAdjustmentIdParams,
     scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/items/:item_id/adjustments/:adjustment_id', {
     table: tables.adjustments,
-    params: parameters.nestedItemParams,
+    params: pathParams.itemIdAdjustmentIdParams,
     scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
     body: bodies.nestedReplaceBody,
   })
   routes.update(app, '/items/:item_id/adjustments/:adjustment_id', {
     table: tables.adjustments,
-    params: parameters.nestedItemParams,
+    params: pathParams.itemIdAdjustmentIdParams,
     scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
     body: bodies.nestedUpdateBody,
   })
   routes.remove(app, '/items/:item_id/adjustments/:adjustment_id', {
     table: tables.adjustments,
-    params: parameters.nestedItemParams,
+    params: pathParams.itemIdAdjustmentIdParams,
     scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
   })

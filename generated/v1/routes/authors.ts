@@ -4,37 +4,38 @@ import type { FastifyInstance } from 'fastify'
 import type { RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/authors-bodies.js'
-import * as parameters from '../validators/authors-parameters.js'
+import * as pathParams from '../validators/path-params.js'
+import * as query from '../validators/authors-query.js'
 
 /** Registers every route of `authors`. */
 export function registerAuthorRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/authors
-  routes.list(app, '/authors', { table: tables.authors, query: parameters.listQuery })
+  routes.list(app, '/authors', { table: tables.authors, query: query.listQuery })
   routes.create(app, '/authors', { table: tables.authors, body: bodies.createBody })
   routes.allow(app, '/authors', ['GET', 'POST'])
 
   // /v1/authors/{id}
   routes.read(app, '/authors/:id', {
     table: tables.authors,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/authors/:id', {
     table: tables.authors,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/authors/:id', {
     table: tables.authors,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/authors/:id', {
     table: tables.authors,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
   })
   routes.allow(app, '/authors/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])

@@ -4,37 +4,38 @@ import type { FastifyInstance } from 'fastify'
 import type { RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/categories-bodies.js'
-import * as parameters from '../validators/categories-parameters.js'
+import * as pathParams from '../validators/path-params.js'
+import * as query from '../validators/categories-query.js'
 
 /** Registers every route of `categories`. */
 export function registerCategoryRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/categories
-  routes.list(app, '/categories', { table: tables.categories, query: parameters.listQuery })
+  routes.list(app, '/categories', { table: tables.categories, query: query.listQuery })
   routes.create(app, '/categories', { table: tables.categories, body: bodies.createBody })
   routes.allow(app, '/categories', ['GET', 'POST'])
 
   // /v1/categories/{id}
   routes.read(app, '/categories/:id', {
     table: tables.categories,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/categories/:id', {
     table: tables.categories,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/categories/:id', {
     table: tables.categories,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/categories/:id', {
     table: tables.categories,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
   })
   routes.allow(app, '/categories/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])

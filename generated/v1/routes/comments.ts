@@ -4,37 +4,38 @@ import type { FastifyInstance } from 'fastify'
 import type { RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/comments-bodies.js'
-import * as parameters from '../validators/comments-parameters.js'
+import * as pathParams from '../validators/path-params.js'
+import * as query from '../validators/comments-query.js'
 
 /** Registers every route of `comments`. */
 export function registerCommentRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/comments
-  routes.list(app, '/comments', { table: tables.comments, query: parameters.listQuery })
+  routes.list(app, '/comments', { table: tables.comments, query: query.listQuery })
   routes.create(app, '/comments', { table: tables.comments, body: bodies.createBody })
   routes.allow(app, '/comments', ['GET', 'POST'])
 
   // /v1/comments/{id}
   routes.read(app, '/comments/:id', {
     table: tables.comments,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/comments/:id', {
     table: tables.comments,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/comments/:id', {
     table: tables.comments,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/comments/:id', {
     table: tables.comments,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
   })
   routes.allow(app, '/comments/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
@@ -42,13 +43,13 @@ export function registerCommentRoutes(app: FastifyInstance, routes: RouteFactory
   // /v1/posts/{post_id}/comments
   routes.list(app, '/posts/:post_id/comments', {
     table: tables.comments,
-    params: parameters.nestedCollectionParams,
+    params: pathParams.postIdParams,
     scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
-    query: parameters.listQuery,
+    query: query.listQuery,
   })
   routes.create(app, '/posts/:post_id/comments', {
     table: tables.comments,
-    params: parameters.nestedCollectionParams,
+    params: pathParams.postIdParams,
     scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
     body: bodies.nestedCreateBody,
   })
@@ -57,28 +58,28 @@ export function registerCommentRoutes(app: FastifyInstance, routes: RouteFactory
   // /v1/posts/{post_id}/comments/{comment_id}
   routes.read(app, '/posts/:post_id/comments/:comment_id', {
     table: tables.comments,
-    params: parameters.nestedItemParams,
+    params: pathParams.postIdCommentIdParams,
     scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/posts/:post_id/comments/:comment_id', {
     table: tables.comments,
-    params: parameters.nestedItemParams,
+    params: pathParams.postIdCommentIdParams,
     scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
     body: bodies.nestedReplaceBody,
   })
   routes.update(app, '/posts/:post_id/comments/:comment_id', {
     table: tables.comments,
-    params: parameters.nestedItemParams,
+    params: pathParams.postIdCommentIdParams,
     scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
     body: bodies.nestedUpdateBody,
   })
   routes.remove(app, '/posts/:post_id/comments/:comment_id', {
     table: tables.comments,
-    params: parameters.nestedItemParams,
+    params: pathParams.postIdCommentIdParams,
     scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
   })

@@ -4,37 +4,38 @@ import type { FastifyInstance } from 'fastify'
 import type { RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/items-bodies.js'
-import * as parameters from '../validators/items-parameters.js'
+import * as pathParams from '../validators/path-params.js'
+import * as query from '../validators/items-query.js'
 
 /** Registers every route of `items`. */
 export function registerItemRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/items
-  routes.list(app, '/items', { table: tables.items, query: parameters.listQuery })
+  routes.list(app, '/items', { table: tables.items, query: query.listQuery })
   routes.create(app, '/items', { table: tables.items, body: bodies.createBody })
   routes.allow(app, '/items', ['GET', 'POST'])
 
   // /v1/items/{id}
   routes.read(app, '/items/:id', {
     table: tables.items,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/items/:id', {
     table: tables.items,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/items/:id', {
     table: tables.items,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/items/:id', {
     table: tables.items,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
   })
   routes.allow(app, '/items/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
@@ -42,13 +43,13 @@ export function registerItemRoutes(app: FastifyInstance, routes: RouteFactory): 
   // /v1/orders/{order_id}/items
   routes.list(app, '/orders/:order_id/items', {
     table: tables.items,
-    params: parameters.nestedCollectionParams,
+    params: pathParams.orderIdParams,
     scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
-    query: parameters.listQuery,
+    query: query.listQuery,
   })
   routes.create(app, '/orders/:order_id/items', {
     table: tables.items,
-    params: parameters.nestedCollectionParams,
+    params: pathParams.orderIdParams,
     scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
     body: bodies.nestedCreateBody,
   })
@@ -57,28 +58,28 @@ export function registerItemRoutes(app: FastifyInstance, routes: RouteFactory): 
   // /v1/orders/{order_id}/items/{item_id}
   routes.read(app, '/orders/:order_id/items/:item_id', {
     table: tables.items,
-    params: parameters.nestedItemParams,
+    params: pathParams.orderIdItemIdParams,
     scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/orders/:order_id/items/:item_id', {
     table: tables.items,
-    params: parameters.nestedItemParams,
+    params: pathParams.orderIdItemIdParams,
     scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
     body: bodies.nestedReplaceBody,
   })
   routes.update(app, '/orders/:order_id/items/:item_id', {
     table: tables.items,
-    params: parameters.nestedItemParams,
+    params: pathParams.orderIdItemIdParams,
     scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
     body: bodies.nestedUpdateBody,
   })
   routes.remove(app, '/orders/:order_id/items/:item_id', {
     table: tables.items,
-    params: parameters.nestedItemParams,
+    params: pathParams.orderIdItemIdParams,
     scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
   })

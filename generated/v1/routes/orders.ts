@@ -4,37 +4,38 @@ import type { FastifyInstance } from 'fastify'
 import type { RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/orders-bodies.js'
-import * as parameters from '../validators/orders-parameters.js'
+import * as pathParams from '../validators/path-params.js'
+import * as query from '../validators/orders-query.js'
 
 /** Registers every route of `orders`. */
 export function registerOrderRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/orders
-  routes.list(app, '/orders', { table: tables.orders, query: parameters.listQuery })
+  routes.list(app, '/orders', { table: tables.orders, query: query.listQuery })
   routes.create(app, '/orders', { table: tables.orders, body: bodies.createBody })
   routes.allow(app, '/orders', ['GET', 'POST'])
 
   // /v1/orders/{id}
   routes.read(app, '/orders/:id', {
     table: tables.orders,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/orders/:id', {
     table: tables.orders,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/orders/:id', {
     table: tables.orders,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/orders/:id', {
     table: tables.orders,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
   })
   routes.allow(app, '/orders/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])

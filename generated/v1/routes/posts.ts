@@ -4,37 +4,38 @@ import type { FastifyInstance } from 'fastify'
 import type { RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/posts-bodies.js'
-import * as parameters from '../validators/posts-parameters.js'
+import * as pathParams from '../validators/path-params.js'
+import * as query from '../validators/posts-query.js'
 
 /** Registers every route of `posts`. */
 export function registerPostRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/posts
-  routes.list(app, '/posts', { table: tables.posts, query: parameters.listQuery })
+  routes.list(app, '/posts', { table: tables.posts, query: query.listQuery })
   routes.create(app, '/posts', { table: tables.posts, body: bodies.createBody })
   routes.allow(app, '/posts', ['GET', 'POST'])
 
   // /v1/posts/{id}
   routes.read(app, '/posts/:id', {
     table: tables.posts,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/posts/:id', {
     table: tables.posts,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/posts/:id', {
     table: tables.posts,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/posts/:id', {
     table: tables.posts,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
   })
   routes.allow(app, '/posts/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])

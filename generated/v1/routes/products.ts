@@ -4,37 +4,38 @@ import type { FastifyInstance } from 'fastify'
 import type { RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/products-bodies.js'
-import * as parameters from '../validators/products-parameters.js'
+import * as pathParams from '../validators/path-params.js'
+import * as query from '../validators/products-query.js'
 
 /** Registers every route of `products`. */
 export function registerProductRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/products
-  routes.list(app, '/products', { table: tables.products, query: parameters.listQuery })
+  routes.list(app, '/products', { table: tables.products, query: query.listQuery })
   routes.create(app, '/products', { table: tables.products, body: bodies.createBody })
   routes.allow(app, '/products', ['GET', 'POST'])
 
   // /v1/products/{id}
   routes.read(app, '/products/:id', {
     table: tables.products,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
-    query: parameters.itemQuery,
+    query: query.itemQuery,
   })
   routes.replace(app, '/products/:id', {
     table: tables.products,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/products/:id', {
     table: tables.products,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/products/:id', {
     table: tables.products,
-    params: parameters.itemParams,
+    params: pathParams.idParams,
     idParam: 'id',
   })
   routes.allow(app, '/products/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])

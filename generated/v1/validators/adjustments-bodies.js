@@ -210,7 +210,7 @@ function validate10(
   validate10.errors = vErrors
   return errors === 0
 }
-export const replaceBody = validate11
+export const updateBody = validate11
 const schema12 = {
   type: 'object',
   properties: {
@@ -223,214 +223,9 @@ const schema12 = {
       maximum: 9007199254740991,
     },
   },
-  required: ['reason', 'amount', 'item_id'],
   additionalProperties: false,
 }
 function validate11(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.reason === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'reason' },
-        message: "must have required property '" + 'reason' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    if (data.amount === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'amount' },
-        message: "must have required property '" + 'amount' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err1]
-      } else {
-        vErrors.push(err1)
-      }
-      errors++
-    }
-    if (data.item_id === undefined) {
-      const err2 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'item_id' },
-        message: "must have required property '" + 'item_id' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err2]
-      } else {
-        vErrors.push(err2)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'reason' || key0 === 'amount' || key0 === 'item_id')) {
-        const err3 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err3]
-        } else {
-          vErrors.push(err3)
-        }
-        errors++
-      }
-    }
-    if (data.reason !== undefined) {
-      let data0 = data.reason
-      if (typeof data0 === 'string') {
-        if (func2(data0) > 500) {
-          const err4 = {
-            instancePath: instancePath + '/reason',
-            schemaPath: '#/properties/reason/maxLength',
-            keyword: 'maxLength',
-            params: { limit: 500 },
-            message: 'must NOT have more than 500 characters',
-          }
-          if (vErrors === null) {
-            vErrors = [err4]
-          } else {
-            vErrors.push(err4)
-          }
-          errors++
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/reason',
-          schemaPath: '#/properties/reason/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err5]
-        } else {
-          vErrors.push(err5)
-        }
-        errors++
-      }
-    }
-    if (data.amount !== undefined) {
-      let data1 = data.amount
-      if (!(typeof data1 == 'number' && isFinite(data1))) {
-        const err6 = {
-          instancePath: instancePath + '/amount',
-          schemaPath: '#/properties/amount/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        }
-        if (vErrors === null) {
-          vErrors = [err6]
-        } else {
-          vErrors.push(err6)
-        }
-        errors++
-      }
-    }
-    if (data.item_id !== undefined) {
-      let data2 = data.item_id
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err7 = {
-          instancePath: instancePath + '/item_id',
-          schemaPath: '#/properties/item_id/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        }
-        if (vErrors === null) {
-          vErrors = [err7]
-        } else {
-          vErrors.push(err7)
-        }
-        errors++
-      }
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err8 = {
-            instancePath: instancePath + '/item_id',
-            schemaPath: '#/properties/item_id/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
-          }
-          if (vErrors === null) {
-            vErrors = [err8]
-          } else {
-            vErrors.push(err8)
-          }
-          errors++
-        }
-        if (data2 < 1 || isNaN(data2)) {
-          const err9 = {
-            instancePath: instancePath + '/item_id',
-            schemaPath: '#/properties/item_id/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          }
-          if (vErrors === null) {
-            vErrors = [err9]
-          } else {
-            vErrors.push(err9)
-          }
-          errors++
-        }
-      }
-    }
-  } else {
-    const err10 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err10]
-    } else {
-      vErrors.push(err10)
-    }
-    errors++
-  }
-  validate11.errors = vErrors
-  return errors === 0
-}
-export const updateBody = validate12
-const schema13 = {
-  type: 'object',
-  properties: {
-    reason: { type: 'string', maxLength: 500 },
-    amount: { type: 'number' },
-    item_id: {
-      description: 'Identifier of the item this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
-  },
-  additionalProperties: false,
-}
-function validate12(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -571,278 +366,147 @@ function validate12(
     }
     errors++
   }
+  validate11.errors = vErrors
+  return errors === 0
+}
+export const nestedCreateBody = validate12
+const schema13 = {
+  type: 'object',
+  properties: { reason: { type: 'string', maxLength: 500 }, amount: { type: 'number' } },
+  required: ['reason', 'amount'],
+  additionalProperties: false,
+}
+function validate12(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null
+  let errors = 0
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.reason === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'reason' },
+        message: "must have required property '" + 'reason' + "'",
+      }
+      if (vErrors === null) {
+        vErrors = [err0]
+      } else {
+        vErrors.push(err0)
+      }
+      errors++
+    }
+    if (data.amount === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'amount' },
+        message: "must have required property '" + 'amount' + "'",
+      }
+      if (vErrors === null) {
+        vErrors = [err1]
+      } else {
+        vErrors.push(err1)
+      }
+      errors++
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'reason' || key0 === 'amount')) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        }
+        if (vErrors === null) {
+          vErrors = [err2]
+        } else {
+          vErrors.push(err2)
+        }
+        errors++
+      }
+    }
+    if (data.reason !== undefined) {
+      let data0 = data.reason
+      if (typeof data0 === 'string') {
+        if (func2(data0) > 500) {
+          const err3 = {
+            instancePath: instancePath + '/reason',
+            schemaPath: '#/properties/reason/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 500 },
+            message: 'must NOT have more than 500 characters',
+          }
+          if (vErrors === null) {
+            vErrors = [err3]
+          } else {
+            vErrors.push(err3)
+          }
+          errors++
+        }
+      } else {
+        const err4 = {
+          instancePath: instancePath + '/reason',
+          schemaPath: '#/properties/reason/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        }
+        if (vErrors === null) {
+          vErrors = [err4]
+        } else {
+          vErrors.push(err4)
+        }
+        errors++
+      }
+    }
+    if (data.amount !== undefined) {
+      let data1 = data.amount
+      if (!(typeof data1 == 'number' && isFinite(data1))) {
+        const err5 = {
+          instancePath: instancePath + '/amount',
+          schemaPath: '#/properties/amount/type',
+          keyword: 'type',
+          params: { type: 'number' },
+          message: 'must be number',
+        }
+        if (vErrors === null) {
+          vErrors = [err5]
+        } else {
+          vErrors.push(err5)
+        }
+        errors++
+      }
+    }
+  } else {
+    const err6 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    }
+    if (vErrors === null) {
+      vErrors = [err6]
+    } else {
+      vErrors.push(err6)
+    }
+    errors++
+  }
   validate12.errors = vErrors
   return errors === 0
 }
-export const nestedCreateBody = validate13
+export const nestedUpdateBody = validate13
 const schema14 = {
   type: 'object',
   properties: { reason: { type: 'string', maxLength: 500 }, amount: { type: 'number' } },
-  required: ['reason', 'amount'],
   additionalProperties: false,
 }
 function validate13(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.reason === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'reason' },
-        message: "must have required property '" + 'reason' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    if (data.amount === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'amount' },
-        message: "must have required property '" + 'amount' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err1]
-      } else {
-        vErrors.push(err1)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'reason' || key0 === 'amount')) {
-        const err2 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-    }
-    if (data.reason !== undefined) {
-      let data0 = data.reason
-      if (typeof data0 === 'string') {
-        if (func2(data0) > 500) {
-          const err3 = {
-            instancePath: instancePath + '/reason',
-            schemaPath: '#/properties/reason/maxLength',
-            keyword: 'maxLength',
-            params: { limit: 500 },
-            message: 'must NOT have more than 500 characters',
-          }
-          if (vErrors === null) {
-            vErrors = [err3]
-          } else {
-            vErrors.push(err3)
-          }
-          errors++
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + '/reason',
-          schemaPath: '#/properties/reason/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err4]
-        } else {
-          vErrors.push(err4)
-        }
-        errors++
-      }
-    }
-    if (data.amount !== undefined) {
-      let data1 = data.amount
-      if (!(typeof data1 == 'number' && isFinite(data1))) {
-        const err5 = {
-          instancePath: instancePath + '/amount',
-          schemaPath: '#/properties/amount/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        }
-        if (vErrors === null) {
-          vErrors = [err5]
-        } else {
-          vErrors.push(err5)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err6]
-    } else {
-      vErrors.push(err6)
-    }
-    errors++
-  }
-  validate13.errors = vErrors
-  return errors === 0
-}
-export const nestedReplaceBody = validate14
-const schema15 = {
-  type: 'object',
-  properties: { reason: { type: 'string', maxLength: 500 }, amount: { type: 'number' } },
-  required: ['reason', 'amount'],
-  additionalProperties: false,
-}
-function validate14(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.reason === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'reason' },
-        message: "must have required property '" + 'reason' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    if (data.amount === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'amount' },
-        message: "must have required property '" + 'amount' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err1]
-      } else {
-        vErrors.push(err1)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'reason' || key0 === 'amount')) {
-        const err2 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-    }
-    if (data.reason !== undefined) {
-      let data0 = data.reason
-      if (typeof data0 === 'string') {
-        if (func2(data0) > 500) {
-          const err3 = {
-            instancePath: instancePath + '/reason',
-            schemaPath: '#/properties/reason/maxLength',
-            keyword: 'maxLength',
-            params: { limit: 500 },
-            message: 'must NOT have more than 500 characters',
-          }
-          if (vErrors === null) {
-            vErrors = [err3]
-          } else {
-            vErrors.push(err3)
-          }
-          errors++
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + '/reason',
-          schemaPath: '#/properties/reason/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err4]
-        } else {
-          vErrors.push(err4)
-        }
-        errors++
-      }
-    }
-    if (data.amount !== undefined) {
-      let data1 = data.amount
-      if (!(typeof data1 == 'number' && isFinite(data1))) {
-        const err5 = {
-          instancePath: instancePath + '/amount',
-          schemaPath: '#/properties/amount/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        }
-        if (vErrors === null) {
-          vErrors = [err5]
-        } else {
-          vErrors.push(err5)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err6]
-    } else {
-      vErrors.push(err6)
-    }
-    errors++
-  }
-  validate14.errors = vErrors
-  return errors === 0
-}
-export const nestedUpdateBody = validate15
-const schema16 = {
-  type: 'object',
-  properties: { reason: { type: 'string', maxLength: 500 }, amount: { type: 'number' } },
-  additionalProperties: false,
-}
-function validate15(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -933,6 +597,8 @@ function validate15(
     }
     errors++
   }
-  validate15.errors = vErrors
+  validate13.errors = vErrors
   return errors === 0
 }
+export const replaceBody = createBody
+export const nestedReplaceBody = nestedCreateBody

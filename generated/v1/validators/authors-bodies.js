@@ -142,151 +142,16 @@ function validate10(
   validate10.errors = vErrors
   return errors === 0
 }
-export const replaceBody = validate11
+export const updateBody = validate11
 const schema12 = {
   type: 'object',
   properties: {
     name: { type: 'string', maxLength: 200 },
     email: { description: 'Unique among authors.', type: 'string', format: 'email' },
   },
-  required: ['name'],
   additionalProperties: false,
 }
 function validate11(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.name === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'name' },
-        message: "must have required property '" + 'name' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'name' || key0 === 'email')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err1]
-        } else {
-          vErrors.push(err1)
-        }
-        errors++
-      }
-    }
-    if (data.name !== undefined) {
-      let data0 = data.name
-      if (typeof data0 === 'string') {
-        if (func2(data0) > 200) {
-          const err2 = {
-            instancePath: instancePath + '/name',
-            schemaPath: '#/properties/name/maxLength',
-            keyword: 'maxLength',
-            params: { limit: 200 },
-            message: 'must NOT have more than 200 characters',
-          }
-          if (vErrors === null) {
-            vErrors = [err2]
-          } else {
-            vErrors.push(err2)
-          }
-          errors++
-        }
-      } else {
-        const err3 = {
-          instancePath: instancePath + '/name',
-          schemaPath: '#/properties/name/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err3]
-        } else {
-          vErrors.push(err3)
-        }
-        errors++
-      }
-    }
-    if (data.email !== undefined) {
-      let data1 = data.email
-      if (typeof data1 === 'string') {
-        if (!formats0.test(data1)) {
-          const err4 = {
-            instancePath: instancePath + '/email',
-            schemaPath: '#/properties/email/format',
-            keyword: 'format',
-            params: { format: 'email' },
-            message: 'must match format "' + 'email' + '"',
-          }
-          if (vErrors === null) {
-            vErrors = [err4]
-          } else {
-            vErrors.push(err4)
-          }
-          errors++
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/email',
-          schemaPath: '#/properties/email/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err5]
-        } else {
-          vErrors.push(err5)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err6]
-    } else {
-      vErrors.push(err6)
-    }
-    errors++
-  }
-  validate11.errors = vErrors
-  return errors === 0
-}
-export const updateBody = validate12
-const schema13 = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', maxLength: 200 },
-    email: { description: 'Unique among authors.', type: 'string', format: 'email' },
-  },
-  additionalProperties: false,
-}
-function validate12(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -393,6 +258,7 @@ function validate12(
     }
     errors++
   }
-  validate12.errors = vErrors
+  validate11.errors = vErrors
   return errors === 0
 }
+export const replaceBody = createBody

@@ -85,94 +85,13 @@ function validate10(
   validate10.errors = vErrors
   return errors === 0
 }
-export const replaceBody = validate11
+export const updateBody = validate11
 const schema12 = {
   type: 'object',
   properties: { name: { description: 'Unique among categories.', type: 'string' } },
-  required: ['name'],
   additionalProperties: false,
 }
 function validate11(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.name === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'name' },
-        message: "must have required property '" + 'name' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'name')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err1]
-        } else {
-          vErrors.push(err1)
-        }
-        errors++
-      }
-    }
-    if (data.name !== undefined) {
-      if (typeof data.name !== 'string') {
-        const err2 = {
-          instancePath: instancePath + '/name',
-          schemaPath: '#/properties/name/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err3 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err3]
-    } else {
-      vErrors.push(err3)
-    }
-    errors++
-  }
-  validate11.errors = vErrors
-  return errors === 0
-}
-export const updateBody = validate12
-const schema13 = {
-  type: 'object',
-  properties: { name: { description: 'Unique among categories.', type: 'string' } },
-  additionalProperties: false,
-}
-function validate12(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -228,6 +147,7 @@ function validate12(
     }
     errors++
   }
-  validate12.errors = vErrors
+  validate11.errors = vErrors
   return errors === 0
 }
+export const replaceBody = createBody

@@ -195,7 +195,7 @@ function validate10(
   validate10.errors = vErrors
   return errors === 0
 }
-export const replaceBody = validate11
+export const updateBody = validate11
 const schema12 = {
   type: 'object',
   properties: {
@@ -208,198 +208,9 @@ const schema12 = {
       maximum: 9007199254740991,
     },
   },
-  required: ['body', 'post_id'],
   additionalProperties: false,
 }
 function validate11(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.body === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'body' },
-        message: "must have required property '" + 'body' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    if (data.post_id === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'post_id' },
-        message: "must have required property '" + 'post_id' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err1]
-      } else {
-        vErrors.push(err1)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'body' || key0 === 'author_email' || key0 === 'post_id')) {
-        const err2 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-    }
-    if (data.body !== undefined) {
-      if (typeof data.body !== 'string') {
-        const err3 = {
-          instancePath: instancePath + '/body',
-          schemaPath: '#/properties/body/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err3]
-        } else {
-          vErrors.push(err3)
-        }
-        errors++
-      }
-    }
-    if (data.author_email !== undefined) {
-      let data1 = data.author_email
-      if (typeof data1 === 'string') {
-        if (!formats0.test(data1)) {
-          const err4 = {
-            instancePath: instancePath + '/author_email',
-            schemaPath: '#/properties/author_email/format',
-            keyword: 'format',
-            params: { format: 'email' },
-            message: 'must match format "' + 'email' + '"',
-          }
-          if (vErrors === null) {
-            vErrors = [err4]
-          } else {
-            vErrors.push(err4)
-          }
-          errors++
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/author_email',
-          schemaPath: '#/properties/author_email/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err5]
-        } else {
-          vErrors.push(err5)
-        }
-        errors++
-      }
-    }
-    if (data.post_id !== undefined) {
-      let data2 = data.post_id
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err6 = {
-          instancePath: instancePath + '/post_id',
-          schemaPath: '#/properties/post_id/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        }
-        if (vErrors === null) {
-          vErrors = [err6]
-        } else {
-          vErrors.push(err6)
-        }
-        errors++
-      }
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err7 = {
-            instancePath: instancePath + '/post_id',
-            schemaPath: '#/properties/post_id/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
-          }
-          if (vErrors === null) {
-            vErrors = [err7]
-          } else {
-            vErrors.push(err7)
-          }
-          errors++
-        }
-        if (data2 < 1 || isNaN(data2)) {
-          const err8 = {
-            instancePath: instancePath + '/post_id',
-            schemaPath: '#/properties/post_id/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          }
-          if (vErrors === null) {
-            vErrors = [err8]
-          } else {
-            vErrors.push(err8)
-          }
-          errors++
-        }
-      }
-    }
-  } else {
-    const err9 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err9]
-    } else {
-      vErrors.push(err9)
-    }
-    errors++
-  }
-  validate11.errors = vErrors
-  return errors === 0
-}
-export const updateBody = validate12
-const schema13 = {
-  type: 'object',
-  properties: {
-    body: { type: 'string' },
-    author_email: { type: 'string', format: 'email' },
-    post_id: {
-      description: 'Identifier of the post this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
-  },
-  additionalProperties: false,
-}
-function validate12(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -539,246 +350,131 @@ function validate12(
     }
     errors++
   }
+  validate11.errors = vErrors
+  return errors === 0
+}
+export const nestedCreateBody = validate12
+const schema13 = {
+  type: 'object',
+  properties: { body: { type: 'string' }, author_email: { type: 'string', format: 'email' } },
+  required: ['body'],
+  additionalProperties: false,
+}
+function validate12(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null
+  let errors = 0
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.body === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'body' },
+        message: "must have required property '" + 'body' + "'",
+      }
+      if (vErrors === null) {
+        vErrors = [err0]
+      } else {
+        vErrors.push(err0)
+      }
+      errors++
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'body' || key0 === 'author_email')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        }
+        if (vErrors === null) {
+          vErrors = [err1]
+        } else {
+          vErrors.push(err1)
+        }
+        errors++
+      }
+    }
+    if (data.body !== undefined) {
+      if (typeof data.body !== 'string') {
+        const err2 = {
+          instancePath: instancePath + '/body',
+          schemaPath: '#/properties/body/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        }
+        if (vErrors === null) {
+          vErrors = [err2]
+        } else {
+          vErrors.push(err2)
+        }
+        errors++
+      }
+    }
+    if (data.author_email !== undefined) {
+      let data1 = data.author_email
+      if (typeof data1 === 'string') {
+        if (!formats0.test(data1)) {
+          const err3 = {
+            instancePath: instancePath + '/author_email',
+            schemaPath: '#/properties/author_email/format',
+            keyword: 'format',
+            params: { format: 'email' },
+            message: 'must match format "' + 'email' + '"',
+          }
+          if (vErrors === null) {
+            vErrors = [err3]
+          } else {
+            vErrors.push(err3)
+          }
+          errors++
+        }
+      } else {
+        const err4 = {
+          instancePath: instancePath + '/author_email',
+          schemaPath: '#/properties/author_email/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+        }
+        if (vErrors === null) {
+          vErrors = [err4]
+        } else {
+          vErrors.push(err4)
+        }
+        errors++
+      }
+    }
+  } else {
+    const err5 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    }
+    if (vErrors === null) {
+      vErrors = [err5]
+    } else {
+      vErrors.push(err5)
+    }
+    errors++
+  }
   validate12.errors = vErrors
   return errors === 0
 }
-export const nestedCreateBody = validate13
+export const nestedUpdateBody = validate13
 const schema14 = {
   type: 'object',
   properties: { body: { type: 'string' }, author_email: { type: 'string', format: 'email' } },
-  required: ['body'],
   additionalProperties: false,
 }
 function validate13(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.body === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'body' },
-        message: "must have required property '" + 'body' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'body' || key0 === 'author_email')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err1]
-        } else {
-          vErrors.push(err1)
-        }
-        errors++
-      }
-    }
-    if (data.body !== undefined) {
-      if (typeof data.body !== 'string') {
-        const err2 = {
-          instancePath: instancePath + '/body',
-          schemaPath: '#/properties/body/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-    }
-    if (data.author_email !== undefined) {
-      let data1 = data.author_email
-      if (typeof data1 === 'string') {
-        if (!formats0.test(data1)) {
-          const err3 = {
-            instancePath: instancePath + '/author_email',
-            schemaPath: '#/properties/author_email/format',
-            keyword: 'format',
-            params: { format: 'email' },
-            message: 'must match format "' + 'email' + '"',
-          }
-          if (vErrors === null) {
-            vErrors = [err3]
-          } else {
-            vErrors.push(err3)
-          }
-          errors++
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + '/author_email',
-          schemaPath: '#/properties/author_email/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err4]
-        } else {
-          vErrors.push(err4)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err5]
-    } else {
-      vErrors.push(err5)
-    }
-    errors++
-  }
-  validate13.errors = vErrors
-  return errors === 0
-}
-export const nestedReplaceBody = validate14
-const schema15 = {
-  type: 'object',
-  properties: { body: { type: 'string' }, author_email: { type: 'string', format: 'email' } },
-  required: ['body'],
-  additionalProperties: false,
-}
-function validate14(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.body === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'body' },
-        message: "must have required property '" + 'body' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'body' || key0 === 'author_email')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err1]
-        } else {
-          vErrors.push(err1)
-        }
-        errors++
-      }
-    }
-    if (data.body !== undefined) {
-      if (typeof data.body !== 'string') {
-        const err2 = {
-          instancePath: instancePath + '/body',
-          schemaPath: '#/properties/body/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-    }
-    if (data.author_email !== undefined) {
-      let data1 = data.author_email
-      if (typeof data1 === 'string') {
-        if (!formats0.test(data1)) {
-          const err3 = {
-            instancePath: instancePath + '/author_email',
-            schemaPath: '#/properties/author_email/format',
-            keyword: 'format',
-            params: { format: 'email' },
-            message: 'must match format "' + 'email' + '"',
-          }
-          if (vErrors === null) {
-            vErrors = [err3]
-          } else {
-            vErrors.push(err3)
-          }
-          errors++
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + '/author_email',
-          schemaPath: '#/properties/author_email/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err4]
-        } else {
-          vErrors.push(err4)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err5]
-    } else {
-      vErrors.push(err5)
-    }
-    errors++
-  }
-  validate14.errors = vErrors
-  return errors === 0
-}
-export const nestedUpdateBody = validate15
-const schema16 = {
-  type: 'object',
-  properties: { body: { type: 'string' }, author_email: { type: 'string', format: 'email' } },
-  additionalProperties: false,
-}
-function validate15(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -868,6 +564,8 @@ function validate15(
     }
     errors++
   }
-  validate15.errors = vErrors
+  validate13.errors = vErrors
   return errors === 0
 }
+export const replaceBody = createBody
+export const nestedReplaceBody = nestedCreateBody

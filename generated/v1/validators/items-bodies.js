@@ -195,7 +195,7 @@ function validate10(
   validate10.errors = vErrors
   return errors === 0
 }
-export const replaceBody = validate11
+export const updateBody = validate11
 const schema12 = {
   type: 'object',
   properties: {
@@ -208,200 +208,9 @@ const schema12 = {
       maximum: 9007199254740991,
     },
   },
-  required: ['quantity', 'order_id'],
   additionalProperties: false,
 }
 function validate11(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.quantity === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'quantity' },
-        message: "must have required property '" + 'quantity' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    if (data.order_id === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'order_id' },
-        message: "must have required property '" + 'order_id' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err1]
-      } else {
-        vErrors.push(err1)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'quantity' || key0 === 'note' || key0 === 'order_id')) {
-        const err2 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-    }
-    if (data.quantity !== undefined) {
-      let data0 = data.quantity
-      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-        const err3 = {
-          instancePath: instancePath + '/quantity',
-          schemaPath: '#/properties/quantity/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        }
-        if (vErrors === null) {
-          vErrors = [err3]
-        } else {
-          vErrors.push(err3)
-        }
-        errors++
-      }
-      if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
-          const err4 = {
-            instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          }
-          if (vErrors === null) {
-            vErrors = [err4]
-          } else {
-            vErrors.push(err4)
-          }
-          errors++
-        }
-      }
-    }
-    if (data.note !== undefined) {
-      let data1 = data.note
-      if (typeof data1 !== 'string' && data1 !== null) {
-        const err5 = {
-          instancePath: instancePath + '/note',
-          schemaPath: '#/properties/note/type',
-          keyword: 'type',
-          params: { type: schema12.properties.note.type },
-          message: 'must be string,null',
-        }
-        if (vErrors === null) {
-          vErrors = [err5]
-        } else {
-          vErrors.push(err5)
-        }
-        errors++
-      }
-    }
-    if (data.order_id !== undefined) {
-      let data2 = data.order_id
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err6 = {
-          instancePath: instancePath + '/order_id',
-          schemaPath: '#/properties/order_id/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        }
-        if (vErrors === null) {
-          vErrors = [err6]
-        } else {
-          vErrors.push(err6)
-        }
-        errors++
-      }
-      if (typeof data2 == 'number' && isFinite(data2)) {
-        if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err7 = {
-            instancePath: instancePath + '/order_id',
-            schemaPath: '#/properties/order_id/maximum',
-            keyword: 'maximum',
-            params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
-          }
-          if (vErrors === null) {
-            vErrors = [err7]
-          } else {
-            vErrors.push(err7)
-          }
-          errors++
-        }
-        if (data2 < 1 || isNaN(data2)) {
-          const err8 = {
-            instancePath: instancePath + '/order_id',
-            schemaPath: '#/properties/order_id/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          }
-          if (vErrors === null) {
-            vErrors = [err8]
-          } else {
-            vErrors.push(err8)
-          }
-          errors++
-        }
-      }
-    }
-  } else {
-    const err9 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err9]
-    } else {
-      vErrors.push(err9)
-    }
-    errors++
-  }
-  validate11.errors = vErrors
-  return errors === 0
-}
-export const updateBody = validate12
-const schema13 = {
-  type: 'object',
-  properties: {
-    quantity: { type: 'integer', minimum: 1 },
-    note: { type: ['string', 'null'] },
-    order_id: {
-      description: 'Identifier of the order this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
-  },
-  additionalProperties: false,
-}
-function validate12(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -467,7 +276,7 @@ function validate12(
           instancePath: instancePath + '/note',
           schemaPath: '#/properties/note/type',
           keyword: 'type',
-          params: { type: schema13.properties.note.type },
+          params: { type: schema12.properties.note.type },
           message: 'must be string,null',
         }
         if (vErrors === null) {
@@ -543,250 +352,133 @@ function validate12(
     }
     errors++
   }
+  validate11.errors = vErrors
+  return errors === 0
+}
+export const nestedCreateBody = validate12
+const schema13 = {
+  type: 'object',
+  properties: { quantity: { type: 'integer', minimum: 1 }, note: { type: ['string', 'null'] } },
+  required: ['quantity'],
+  additionalProperties: false,
+}
+function validate12(
+  data,
+  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
+) {
+  let vErrors = null
+  let errors = 0
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.quantity === undefined) {
+      const err0 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'quantity' },
+        message: "must have required property '" + 'quantity' + "'",
+      }
+      if (vErrors === null) {
+        vErrors = [err0]
+      } else {
+        vErrors.push(err0)
+      }
+      errors++
+    }
+    for (const key0 in data) {
+      if (!(key0 === 'quantity' || key0 === 'note')) {
+        const err1 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+        }
+        if (vErrors === null) {
+          vErrors = [err1]
+        } else {
+          vErrors.push(err1)
+        }
+        errors++
+      }
+    }
+    if (data.quantity !== undefined) {
+      let data0 = data.quantity
+      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
+        const err2 = {
+          instancePath: instancePath + '/quantity',
+          schemaPath: '#/properties/quantity/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+          message: 'must be integer',
+        }
+        if (vErrors === null) {
+          vErrors = [err2]
+        } else {
+          vErrors.push(err2)
+        }
+        errors++
+      }
+      if (typeof data0 == 'number' && isFinite(data0)) {
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+            message: 'must be >= 1',
+          }
+          if (vErrors === null) {
+            vErrors = [err3]
+          } else {
+            vErrors.push(err3)
+          }
+          errors++
+        }
+      }
+    }
+    if (data.note !== undefined) {
+      let data1 = data.note
+      if (typeof data1 !== 'string' && data1 !== null) {
+        const err4 = {
+          instancePath: instancePath + '/note',
+          schemaPath: '#/properties/note/type',
+          keyword: 'type',
+          params: { type: schema13.properties.note.type },
+          message: 'must be string,null',
+        }
+        if (vErrors === null) {
+          vErrors = [err4]
+        } else {
+          vErrors.push(err4)
+        }
+        errors++
+      }
+    }
+  } else {
+    const err5 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+    }
+    if (vErrors === null) {
+      vErrors = [err5]
+    } else {
+      vErrors.push(err5)
+    }
+    errors++
+  }
   validate12.errors = vErrors
   return errors === 0
 }
-export const nestedCreateBody = validate13
+export const nestedUpdateBody = validate13
 const schema14 = {
   type: 'object',
   properties: { quantity: { type: 'integer', minimum: 1 }, note: { type: ['string', 'null'] } },
-  required: ['quantity'],
   additionalProperties: false,
 }
 function validate13(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.quantity === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'quantity' },
-        message: "must have required property '" + 'quantity' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'quantity' || key0 === 'note')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err1]
-        } else {
-          vErrors.push(err1)
-        }
-        errors++
-      }
-    }
-    if (data.quantity !== undefined) {
-      let data0 = data.quantity
-      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-        const err2 = {
-          instancePath: instancePath + '/quantity',
-          schemaPath: '#/properties/quantity/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-      if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
-          const err3 = {
-            instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          }
-          if (vErrors === null) {
-            vErrors = [err3]
-          } else {
-            vErrors.push(err3)
-          }
-          errors++
-        }
-      }
-    }
-    if (data.note !== undefined) {
-      let data1 = data.note
-      if (typeof data1 !== 'string' && data1 !== null) {
-        const err4 = {
-          instancePath: instancePath + '/note',
-          schemaPath: '#/properties/note/type',
-          keyword: 'type',
-          params: { type: schema14.properties.note.type },
-          message: 'must be string,null',
-        }
-        if (vErrors === null) {
-          vErrors = [err4]
-        } else {
-          vErrors.push(err4)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err5]
-    } else {
-      vErrors.push(err5)
-    }
-    errors++
-  }
-  validate13.errors = vErrors
-  return errors === 0
-}
-export const nestedReplaceBody = validate14
-const schema15 = {
-  type: 'object',
-  properties: { quantity: { type: 'integer', minimum: 1 }, note: { type: ['string', 'null'] } },
-  required: ['quantity'],
-  additionalProperties: false,
-}
-function validate14(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.quantity === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'quantity' },
-        message: "must have required property '" + 'quantity' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'quantity' || key0 === 'note')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err1]
-        } else {
-          vErrors.push(err1)
-        }
-        errors++
-      }
-    }
-    if (data.quantity !== undefined) {
-      let data0 = data.quantity
-      if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0) && isFinite(data0))) {
-        const err2 = {
-          instancePath: instancePath + '/quantity',
-          schemaPath: '#/properties/quantity/type',
-          keyword: 'type',
-          params: { type: 'integer' },
-          message: 'must be integer',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-      if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
-          const err3 = {
-            instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
-          }
-          if (vErrors === null) {
-            vErrors = [err3]
-          } else {
-            vErrors.push(err3)
-          }
-          errors++
-        }
-      }
-    }
-    if (data.note !== undefined) {
-      let data1 = data.note
-      if (typeof data1 !== 'string' && data1 !== null) {
-        const err4 = {
-          instancePath: instancePath + '/note',
-          schemaPath: '#/properties/note/type',
-          keyword: 'type',
-          params: { type: schema15.properties.note.type },
-          message: 'must be string,null',
-        }
-        if (vErrors === null) {
-          vErrors = [err4]
-        } else {
-          vErrors.push(err4)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err5]
-    } else {
-      vErrors.push(err5)
-    }
-    errors++
-  }
-  validate14.errors = vErrors
-  return errors === 0
-}
-export const nestedUpdateBody = validate15
-const schema16 = {
-  type: 'object',
-  properties: { quantity: { type: 'integer', minimum: 1 }, note: { type: ['string', 'null'] } },
-  additionalProperties: false,
-}
-function validate15(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -852,7 +544,7 @@ function validate15(
           instancePath: instancePath + '/note',
           schemaPath: '#/properties/note/type',
           keyword: 'type',
-          params: { type: schema16.properties.note.type },
+          params: { type: schema14.properties.note.type },
           message: 'must be string,null',
         }
         if (vErrors === null) {
@@ -878,6 +570,8 @@ function validate15(
     }
     errors++
   }
-  validate15.errors = vErrors
+  validate13.errors = vErrors
   return errors === 0
 }
+export const replaceBody = createBody
+export const nestedReplaceBody = nestedCreateBody

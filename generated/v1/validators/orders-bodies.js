@@ -123,11 +123,11 @@ function validate10(
   validate10.errors = vErrors
   return errors === 0
 }
-export const replaceBody = validate11
+export const updateBody = validate11
 const schema12 = {
   type: 'object',
   properties: {
-    status: { type: 'string', enum: ['pending', 'paid', 'shipped'], default: 'pending' },
+    status: { type: 'string', enum: ['pending', 'paid', 'shipped'] },
     placed_on: { type: 'string', format: 'date' },
   },
   additionalProperties: false,
@@ -241,121 +241,4 @@ function validate11(
   validate11.errors = vErrors
   return errors === 0
 }
-export const updateBody = validate12
-const schema13 = {
-  type: 'object',
-  properties: {
-    status: { type: 'string', enum: ['pending', 'paid', 'shipped'] },
-    placed_on: { type: 'string', format: 'date' },
-  },
-  additionalProperties: false,
-}
-function validate12(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!(key0 === 'status' || key0 === 'placed_on')) {
-        const err0 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err0]
-        } else {
-          vErrors.push(err0)
-        }
-        errors++
-      }
-    }
-    if (data.status !== undefined) {
-      let data0 = data.status
-      if (typeof data0 !== 'string') {
-        const err1 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err1]
-        } else {
-          vErrors.push(err1)
-        }
-        errors++
-      }
-      if (!(data0 === 'pending' || data0 === 'paid' || data0 === 'shipped')) {
-        const err2 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema13.properties.status.enum },
-          message: 'must be equal to one of the allowed values',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-    }
-    if (data.placed_on !== undefined) {
-      let data1 = data.placed_on
-      if (typeof data1 === 'string') {
-        if (!formats0.validate(data1)) {
-          const err3 = {
-            instancePath: instancePath + '/placed_on',
-            schemaPath: '#/properties/placed_on/format',
-            keyword: 'format',
-            params: { format: 'date' },
-            message: 'must match format "' + 'date' + '"',
-          }
-          if (vErrors === null) {
-            vErrors = [err3]
-          } else {
-            vErrors.push(err3)
-          }
-          errors++
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + '/placed_on',
-          schemaPath: '#/properties/placed_on/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err4]
-        } else {
-          vErrors.push(err4)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err5]
-    } else {
-      vErrors.push(err5)
-    }
-    errors++
-  }
-  validate12.errors = vErrors
-  return errors === 0
-}
+export const replaceBody = createBody

@@ -209,211 +209,8 @@ function validate10(
   validate10.errors = vErrors
   return errors === 0
 }
-export const replaceBody = validate11
+export const updateBody = validate11
 const schema12 = {
-  type: 'object',
-  properties: {
-    title: { type: 'string', minLength: 1, maxLength: 300 },
-    body: { type: 'string' },
-    status: { type: 'string', enum: ['draft', 'published'], default: 'draft' },
-    published_at: { type: ['string', 'null'], format: 'date-time' },
-  },
-  required: ['title'],
-  additionalProperties: false,
-}
-function validate11(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.title === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'title' },
-        message: "must have required property '" + 'title' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'title' || key0 === 'body' || key0 === 'status' || key0 === 'published_at')) {
-        const err1 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err1]
-        } else {
-          vErrors.push(err1)
-        }
-        errors++
-      }
-    }
-    if (data.title !== undefined) {
-      let data0 = data.title
-      if (typeof data0 === 'string') {
-        if (func2(data0) > 300) {
-          const err2 = {
-            instancePath: instancePath + '/title',
-            schemaPath: '#/properties/title/maxLength',
-            keyword: 'maxLength',
-            params: { limit: 300 },
-            message: 'must NOT have more than 300 characters',
-          }
-          if (vErrors === null) {
-            vErrors = [err2]
-          } else {
-            vErrors.push(err2)
-          }
-          errors++
-        }
-        if (func2(data0) < 1) {
-          const err3 = {
-            instancePath: instancePath + '/title',
-            schemaPath: '#/properties/title/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-          }
-          if (vErrors === null) {
-            vErrors = [err3]
-          } else {
-            vErrors.push(err3)
-          }
-          errors++
-        }
-      } else {
-        const err4 = {
-          instancePath: instancePath + '/title',
-          schemaPath: '#/properties/title/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err4]
-        } else {
-          vErrors.push(err4)
-        }
-        errors++
-      }
-    }
-    if (data.body !== undefined) {
-      if (typeof data.body !== 'string') {
-        const err5 = {
-          instancePath: instancePath + '/body',
-          schemaPath: '#/properties/body/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err5]
-        } else {
-          vErrors.push(err5)
-        }
-        errors++
-      }
-    }
-    if (data.status !== undefined) {
-      let data2 = data.status
-      if (typeof data2 !== 'string') {
-        const err6 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err6]
-        } else {
-          vErrors.push(err6)
-        }
-        errors++
-      }
-      if (!(data2 === 'draft' || data2 === 'published')) {
-        const err7 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema12.properties.status.enum },
-          message: 'must be equal to one of the allowed values',
-        }
-        if (vErrors === null) {
-          vErrors = [err7]
-        } else {
-          vErrors.push(err7)
-        }
-        errors++
-      }
-    }
-    if (data.published_at !== undefined) {
-      let data3 = data.published_at
-      if (typeof data3 !== 'string' && data3 !== null) {
-        const err8 = {
-          instancePath: instancePath + '/published_at',
-          schemaPath: '#/properties/published_at/type',
-          keyword: 'type',
-          params: { type: schema12.properties.published_at.type },
-          message: 'must be string,null',
-        }
-        if (vErrors === null) {
-          vErrors = [err8]
-        } else {
-          vErrors.push(err8)
-        }
-        errors++
-      }
-      if (typeof data3 === 'string') {
-        if (!formats0.validate(data3)) {
-          const err9 = {
-            instancePath: instancePath + '/published_at',
-            schemaPath: '#/properties/published_at/format',
-            keyword: 'format',
-            params: { format: 'date-time' },
-            message: 'must match format "' + 'date-time' + '"',
-          }
-          if (vErrors === null) {
-            vErrors = [err9]
-          } else {
-            vErrors.push(err9)
-          }
-          errors++
-        }
-      }
-    }
-  } else {
-    const err10 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err10]
-    } else {
-      vErrors.push(err10)
-    }
-    errors++
-  }
-  validate11.errors = vErrors
-  return errors === 0
-}
-export const updateBody = validate12
-const schema13 = {
   type: 'object',
   properties: {
     title: { type: 'string', minLength: 1, maxLength: 300 },
@@ -423,7 +220,7 @@ const schema13 = {
   },
   additionalProperties: false,
 }
-function validate12(
+function validate11(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -535,7 +332,7 @@ function validate12(
           instancePath: instancePath + '/status',
           schemaPath: '#/properties/status/enum',
           keyword: 'enum',
-          params: { allowedValues: schema13.properties.status.enum },
+          params: { allowedValues: schema12.properties.status.enum },
           message: 'must be equal to one of the allowed values',
         }
         if (vErrors === null) {
@@ -553,7 +350,7 @@ function validate12(
           instancePath: instancePath + '/published_at',
           schemaPath: '#/properties/published_at/type',
           keyword: 'type',
-          params: { type: schema13.properties.published_at.type },
+          params: { type: schema12.properties.published_at.type },
           message: 'must be string,null',
         }
         if (vErrors === null) {
@@ -596,6 +393,7 @@ function validate12(
     }
     errors++
   }
-  validate12.errors = vErrors
+  validate11.errors = vErrors
   return errors === 0
 }
+export const replaceBody = createBody

@@ -155,159 +155,8 @@ function validate10(
   validate10.errors = vErrors
   return errors === 0
 }
-export const replaceBody = validate11
+export const updateBody = validate11
 const schema12 = {
-  type: 'object',
-  properties: {
-    title: { type: 'string' },
-    price: { type: 'number', minimum: 0 },
-    in_stock: { type: 'boolean', default: true },
-  },
-  required: ['title', 'price'],
-  additionalProperties: false,
-}
-function validate11(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    if (data.title === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'title' },
-        message: "must have required property '" + 'title' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
-      }
-      errors++
-    }
-    if (data.price === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: '#/required',
-        keyword: 'required',
-        params: { missingProperty: 'price' },
-        message: "must have required property '" + 'price' + "'",
-      }
-      if (vErrors === null) {
-        vErrors = [err1]
-      } else {
-        vErrors.push(err1)
-      }
-      errors++
-    }
-    for (const key0 in data) {
-      if (!(key0 === 'title' || key0 === 'price' || key0 === 'in_stock')) {
-        const err2 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
-        }
-        if (vErrors === null) {
-          vErrors = [err2]
-        } else {
-          vErrors.push(err2)
-        }
-        errors++
-      }
-    }
-    if (data.title !== undefined) {
-      if (typeof data.title !== 'string') {
-        const err3 = {
-          instancePath: instancePath + '/title',
-          schemaPath: '#/properties/title/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-        }
-        if (vErrors === null) {
-          vErrors = [err3]
-        } else {
-          vErrors.push(err3)
-        }
-        errors++
-      }
-    }
-    if (data.price !== undefined) {
-      let data1 = data.price
-      if (typeof data1 == 'number' && isFinite(data1)) {
-        if (data1 < 0 || isNaN(data1)) {
-          const err4 = {
-            instancePath: instancePath + '/price',
-            schemaPath: '#/properties/price/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
-          }
-          if (vErrors === null) {
-            vErrors = [err4]
-          } else {
-            vErrors.push(err4)
-          }
-          errors++
-        }
-      } else {
-        const err5 = {
-          instancePath: instancePath + '/price',
-          schemaPath: '#/properties/price/type',
-          keyword: 'type',
-          params: { type: 'number' },
-          message: 'must be number',
-        }
-        if (vErrors === null) {
-          vErrors = [err5]
-        } else {
-          vErrors.push(err5)
-        }
-        errors++
-      }
-    }
-    if (data.in_stock !== undefined) {
-      if (typeof data.in_stock !== 'boolean') {
-        const err6 = {
-          instancePath: instancePath + '/in_stock',
-          schemaPath: '#/properties/in_stock/type',
-          keyword: 'type',
-          params: { type: 'boolean' },
-          message: 'must be boolean',
-        }
-        if (vErrors === null) {
-          vErrors = [err6]
-        } else {
-          vErrors.push(err6)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err7 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
-    if (vErrors === null) {
-      vErrors = [err7]
-    } else {
-      vErrors.push(err7)
-    }
-    errors++
-  }
-  validate11.errors = vErrors
-  return errors === 0
-}
-export const updateBody = validate12
-const schema13 = {
   type: 'object',
   properties: {
     title: { type: 'string' },
@@ -316,7 +165,7 @@ const schema13 = {
   },
   additionalProperties: false,
 }
-function validate12(
+function validate11(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
 ) {
@@ -423,6 +272,7 @@ function validate12(
     }
     errors++
   }
-  validate12.errors = vErrors
+  validate11.errors = vErrors
   return errors === 0
 }
+export const replaceBody = createBody

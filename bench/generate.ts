@@ -1,0 +1,79 @@
+/**
+ * `npm run bench:generate`: generation time (cold and unchanged) for the
+ * example manifest and a synthetic 100-resource manifest, and the
+ * 100-resource server's time to its first response. Prints a table; asserts
+ * nothing (targets: cold ≤ 5 s, unchanged ≤ 1 s, first response ≤ 1 s).
+ */
+import { execFileSync, spawn } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { buildSyntheticManifest } from './synthetic-manifest.js'
+
+const root = join(import.meta.dirname, '..')
+const cli = join(root, 'bin', 'restmint.js')
+const cache = join(root, 'node_modules', '.cache', 'restmint')
+
+function timeCli(cwd: string, ...args: string[]): number {
+  const started = performance.now()
+  execFileSync(process.execPath, [cli, ...args], { cwd, stdio: 'ignore' })
+  return performance.now() - started
+}
+
+async function timeToFirstResponse(cwd: string, firstPath: string): Promise<number> {
+  const port = 41000 + Math.floor(Math.random() * 1000)
+  const started = performance.now()
+  const server = spawn(process.execPath, [cli, 'serve', '--db', 'sqlite::memory:', '--port', String(port)], {
+    cwd,
+    stdio: 'ignore',
+  })
+  try {
+    for (;;) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}${firstPath}`)
+        if (response.status === 200) return performance.now() - started
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      if (performance.now() - started > 30_000) throw new Error('server did not answer within 30 s')
+    }
+  } finally {
+    server.kill('SIGTERM')
+  }
+}
+
+const rows: string[][] = []
+// Inside the package, so generated code resolves `restmint/runtime` by self-reference.
+const scratch = mkdtempSync(join(root, 'bench', 'tmp-'))
+try {
+  const cases = [
+    { name: 'example (8 resources)', write: (dir: string) => copyFileSync(join(root, 'resources.yaml'), join(dir, 'resources.yaml')), first: '/v1/authors' },
+    { name: 'synthetic (100 resources)', write: (dir: string) => writeFileSync(join(dir, 'resources.yaml'), buildSyntheticManifest(100)), first: '/v1/widget-b-records' },
+  ]
+  for (const { name, write, first } of cases) {
+    const dir = join(scratch, name.split(' ')[0]!)
+    mkdirSync(dir)
+    write(dir)
+    rmSync(cache, { recursive: true, force: true })
+    const cold = timeCli(dir, 'generate')
+    const unchanged = timeCli(dir, 'generate')
+    const check = timeCli(dir, 'check')
+    const firstResponse = await timeToFirstResponse(dir, first)
+    rows.push([name, ms(cold), ms(unchanged), ms(check), ms(firstResponse)])
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true })
+}
+
+function ms(value: number): string {
+  return `${Math.round(value)} ms`
+}
+
+const header = ['manifest', 'cold generate', 'unchanged generate', 'check', 'serve → first 200']
+const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
+const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
+console.log(line(header))
+console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`)
+for (const row of rows) console.log(line(row))
+console.log('\nTargets: cold ≤ 5000 ms, unchanged ≤ 1000 ms, first response ≤ 1000 ms (times include Node start-up).')
