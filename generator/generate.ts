@@ -6,6 +6,7 @@ import { hasErrors, UserError } from './diagnostics/diagnostic.js'
 import { OUTPUT_INDEX, renderOutputIndex } from './emit/output-index.js'
 import { loadManifest } from './manifest/load-manifest.js'
 import { buildModel } from './model/build-model.js'
+import { createContentCache } from './render/content-cache.js'
 import { formatFiles } from './render/format-files.js'
 import { renderProject } from './render/render-project.js'
 import { validateManifest } from './validate/validate-manifest.js'
@@ -38,14 +39,14 @@ export async function generateFiles(options: {
     return { diagnostics, sources, files: null }
   }
   const model = buildModel(manifest, options.manifestFile)
-  const rendered = renderProject(model)
-  const files = await formatFiles(rendered, prettierCacheDirectory(options.cwd))
+  const cache = createContentCache(cacheDirectory(options.cwd))
+  const files = await formatFiles(renderProject(model, cache), cache)
   files.set(OUTPUT_INDEX, renderOutputIndex(model.manifestFile, files.keys()))
   return { diagnostics, sources, files }
 }
 
 /** In the nearest node_modules/.cache, the usual home of tool caches. */
-function prettierCacheDirectory(cwd: string): string | null {
+function cacheDirectory(cwd: string): string | null {
   if (process.env.RESTMINT_CACHE === 'off') return null
   for (let directory = resolve(cwd); ; directory = dirname(directory)) {
     if (existsSync(join(directory, 'node_modules'))) return join(directory, 'node_modules', '.cache', 'restmint')

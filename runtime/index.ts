@@ -15,6 +15,7 @@ export {
   MissingReferenceError,
   RowReferencedError,
   SchemaMismatchError,
+  StorageUrlError,
   UniqueViolationError,
 } from './storage/storage-errors.js'
 export type { ColumnDefinition, ColumnType, ColumnValue, Row, TableDefinition } from './table-definition.js'

@@ -8,6 +8,10 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
+  // A closed pipe (`restmint check | head`) is not an error worth a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+  })
   return {
     cwd: process.cwd(),
     stdout: (text) => process.stdout.write(text),

@@ -1,16 +1,11 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { tsImport } from 'tsx/esm/api'
 import type { FastifyInstance } from 'fastify'
 import { UserError } from '../diagnostics/diagnostic.js'
 import type { CliIo } from './cli-io.js'
+import { loadGeneratedServer } from './load-generated-server.js'
 
-interface GeneratedServerModule {
-  buildServer(options: { db: string; seed?: boolean; logger?: boolean }): Promise<FastifyInstance>
-}
-
-/** Loads `<out>/server.ts` (TypeScript, through tsx) and serves it until a signal stops it. */
+/** Loads `<out>/server.ts` and serves it until SIGINT or SIGTERM. */
 export async function runServe(
   options: { out: string; db: string; port: string; host: string; seed?: boolean },
   io: CliIo,
@@ -23,9 +18,9 @@ export async function runServe(
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UserError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(options.port)}`)
   }
-  const module = (await tsImport(pathToFileURL(entry).href, import.meta.url)) as GeneratedServerModule
-  const app = await module.buildServer({ db: options.db, seed: options.seed ?? false, logger: false })
-  const address = await app.listen({ port, host: options.host })
+  const server = await loadGeneratedServer(entry)
+  const app = await startServer(() => server.buildServer({ db: options.db, seed: options.seed ?? false, logger: false }))
+  const address = await listen(app, port, options.host)
   io.stdout(`restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${options.db}\n`)
   await new Promise<void>((done) => {
     const stop = (signal: NodeJS.Signals): void => {
@@ -38,4 +33,30 @@ export async function runServe(
     process.on('SIGTERM', stop)
   })
   return 0
+}
+
+// Errors a user can fix: a database that disagrees with the manifest, a bad --db URL.
+const USER_FACING_ERRORS = new Set(['SchemaMismatchError', 'StorageUrlError'])
+
+async function startServer(build: () => Promise<FastifyInstance>): Promise<FastifyInstance> {
+  try {
+    return await build()
+  } catch (error) {
+    if (error instanceof Error && USER_FACING_ERRORS.has(error.name)) {
+      throw new UserError(error.message)
+    }
+    throw error
+  }
+}
+
+async function listen(app: FastifyInstance, port: number, host: string): Promise<string> {
+  try {
+    return await app.listen({ port, host })
+  } catch (error) {
+    await app.close()
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new UserError(`port ${port} on ${host} is already in use; pass another with --port`)
+    }
+    throw error
+  }
 }

@@ -1,6 +1,10 @@
 import { Ajv, _ } from 'ajv'
 import addFormats from 'ajv-formats'
 import standaloneCode from 'ajv/dist/standalone/index.js'
+import ajvPackage from 'ajv/package.json' with { type: 'json' }
+import { hashKey, type ContentCache } from './content-cache.js'
+
+const AJV_VERSION = ajvPackage.version
 
 export type NamedSchemas = ReadonlyMap<string, object>
 
@@ -20,10 +24,26 @@ const FORMATS = ['date', 'date-time', 'email', 'uri', 'uuid'] as const
  * `coerce` is for path and query parameters, which arrive as strings; request
  * bodies are never coerced (`"12"` for an integer is a 400).
  */
-export function compileValidators(schemas: NamedSchemas, options: { coerce: boolean }): CompiledValidators {
+export function compileValidators(
+  schemas: NamedSchemas,
+  options: { coerce: boolean },
+  cache: ContentCache,
+): CompiledValidators {
+  const key = hashKey('ajv', AJV_VERSION, String(options.coerce), JSON.stringify([...schemas]))
+  const cached = cache.read(key)
+  if (cached !== null) return JSON.parse(cached) as CompiledValidators
+  const compiled = compileUncached(schemas, options)
+  cache.write(key, JSON.stringify(compiled))
+  return compiled
+}
+
+function compileUncached(schemas: NamedSchemas, options: { coerce: boolean }): CompiledValidators {
   const ajv = new Ajv({
     strict: true,
     allErrors: true,
+    // Messages are worded by the runtime (describe-validation-errors.ts); leaving
+    // them out keeps the generated code a third smaller.
+    messages: false,
     coerceTypes: options.coerce,
     useDefaults: options.coerce,
     code: { source: true, esm: true, formats: _`ajvRuntime.formats` },

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
+import { hashKey, type ContentCache } from './content-cache.js'
 import type { FormatJob } from './format-worker.js'
 import { formatSource, PRETTIER_OPTIONS, PRETTIER_VERSION } from './format-source.js'
 
@@ -16,11 +15,7 @@ const PARSERS: Record<string, string> = { ts: 'typescript', js: 'babel', json: '
  * prettier fixed point (test/render/format-files.test.ts checks it), and
  * prettier would spend seconds on a large OpenAPI document to change nothing.
  */
-export async function formatFiles(
-  files: ReadonlyMap<string, string>,
-  cacheDirectory: string | null,
-): Promise<Map<string, string>> {
-  if (cacheDirectory) mkdirSync(cacheDirectory, { recursive: true })
+export async function formatFiles(files: ReadonlyMap<string, string>, cache: ContentCache): Promise<Map<string, string>> {
   const formatted = new Map<string, string>()
   const pending: { path: string; source: string; parser: string; key: string }[] = []
   for (const [path, source] of files) {
@@ -31,8 +26,8 @@ export async function formatFiles(
     }
     const parser = PARSERS[extension]
     if (!parser) throw new Error(`internal error: no formatter for ${path}`)
-    const key = cacheKey(source, parser)
-    const cached = cacheDirectory ? readCache(`${cacheDirectory}/${key}`) : null
+    const key = hashKey('prettier', PRETTIER_VERSION, parser, JSON.stringify(PRETTIER_OPTIONS), source)
+    const cached = cache.read(key)
     if (cached !== null) formatted.set(path, cached)
     else pending.push({ path, source, parser, key })
   }
@@ -41,22 +36,8 @@ export async function formatFiles(
   const outputs = await formatAll(distinct)
   const byKey = new Map(distinct.map(({ key }, index) => [key, outputs[index]!]))
   for (const { path, key } of pending) formatted.set(path, byKey.get(key)!)
-  if (cacheDirectory) for (const [key, output] of byKey) writeFileSync(`${cacheDirectory}/${key}`, output)
+  for (const [key, output] of byKey) cache.write(key, output)
   return new Map([...files.keys()].map((path) => [path, formatted.get(path)!]))
-}
-
-function cacheKey(source: string, parser: string): string {
-  return createHash('sha256')
-    .update(`${PRETTIER_VERSION}\0${parser}\0${JSON.stringify(PRETTIER_OPTIONS)}\0${source}`)
-    .digest('hex')
-}
-
-function readCache(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return null
-  }
 }
 
 const WORKER_URL = new URL('./format-worker.js', import.meta.url)

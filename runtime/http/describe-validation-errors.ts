@@ -34,7 +34,7 @@ export function describeValidationErrors(
 function describeOne(error: ErrorObject, context: ValidationContext): InvalidParam {
   const params = error.params as Record<string, unknown>
   let path = error.instancePath
-  let detail = error.message ?? 'is invalid'
+  let detail: string
   if (error.keyword === 'additionalProperties') {
     const name = String(params.additionalProperty)
     path = `${path}/${escapePointer(name)}`
@@ -42,13 +42,41 @@ function describeOne(error: ErrorObject, context: ValidationContext): InvalidPar
   } else if (error.keyword === 'required') {
     path = `${path}/${escapePointer(String(params.missingProperty))}`
     detail = 'is required'
-  } else if (error.keyword === 'enum') {
-    detail = `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`
   } else if (error.keyword === 'type' && error.instancePath === '' && context.in === 'body') {
     detail = 'the body must be a JSON object'
+  } else {
+    detail = describeKeyword(error.keyword, params)
   }
   if (context.in === 'body') return { in: 'body', pointer: path, detail }
   return { in: context.in, name: unescapePointer(path.slice(1)), detail }
+}
+
+/**
+ * The generated validators carry no message strings (ajv `messages: false`
+ * keeps them small); the wording lives here, once.
+ */
+function describeKeyword(keyword: string, params: Record<string, unknown>): string {
+  switch (keyword) {
+    case 'type':
+      return `must be ${String(params.type).split(',').join(' or ')}`
+    case 'enum':
+      return `must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `must be ${String(params.comparison)} ${String(params.limit)}`
+    case 'minLength':
+      return `must be at least ${String(params.limit)} characters long`
+    case 'maxLength':
+      return `must be at most ${String(params.limit)} characters long`
+    case 'pattern':
+      return `must match the pattern ${String(params.pattern)}`
+    case 'format':
+      return `must be a valid ${String(params.format)}`
+    default:
+      return `fails the ${keyword} rule`
+  }
 }
 
 function describeUnknown(name: string, context: ValidationContext): string {

@@ -1,3 +1,4 @@
+import { StorageUrlError } from './storage-errors.js'
 import type { TableDefinition } from '../table-definition.js'
 import { KyselyStorage } from './kysely-storage.js'
 import { createPostgresDialect } from './postgres/postgres-dialect.js'
@@ -31,7 +32,7 @@ function openDialect(url: string, options: CreateStorageOptions): StorageDialect
   if (url.startsWith('sqlite:') && url.length > 'sqlite:'.length)
     return createSqliteDialect(url.slice('sqlite:'.length))
   if (/^postgres(ql)?:\/\//.test(url)) return createPostgresDialect(url, options.schema)
-  throw new Error(`Unsupported database URL "${hidePassword(url)}": use ${ACCEPTED_URLS}.`)
+  throw new StorageUrlError(`Unsupported database URL "${hidePassword(url)}": use ${ACCEPTED_URLS}.`)
 }
 
 /** Keeps credentials out of error messages. */

@@ -44,3 +44,8 @@ export class SchemaMismatchError extends Error {
     this.name = 'SchemaMismatchError'
   }
 }
+
+/** A --db / DATABASE_URL that names no supported database. */
+export class StorageUrlError extends Error {
+  override name = 'StorageUrlError'
+}

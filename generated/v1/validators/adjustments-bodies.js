@@ -34,7 +34,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'reason' },
-        message: "must have required property '" + 'reason' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -49,7 +48,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'amount' },
-        message: "must have required property '" + 'amount' + "'",
       }
       if (vErrors === null) {
         vErrors = [err1]
@@ -64,7 +62,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'item_id' },
-        message: "must have required property '" + 'item_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err2]
@@ -80,7 +77,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -99,7 +95,6 @@ function validate10(
             schemaPath: '#/properties/reason/maxLength',
             keyword: 'maxLength',
             params: { limit: 500 },
-            message: 'must NOT have more than 500 characters',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -114,7 +109,6 @@ function validate10(
           schemaPath: '#/properties/reason/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -132,7 +126,6 @@ function validate10(
           schemaPath: '#/properties/amount/type',
           keyword: 'type',
           params: { type: 'number' },
-          message: 'must be number',
         }
         if (vErrors === null) {
           vErrors = [err6]
@@ -150,7 +143,6 @@ function validate10(
           schemaPath: '#/properties/item_id/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err7]
@@ -166,7 +158,6 @@ function validate10(
             schemaPath: '#/properties/item_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err8]
@@ -181,7 +172,6 @@ function validate10(
             schemaPath: '#/properties/item_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err9]
@@ -198,7 +188,6 @@ function validate10(
       schemaPath: '#/type',
       keyword: 'type',
       params: { type: 'object' },
-      message: 'must be object',
     }
     if (vErrors === null) {
       vErrors = [err10]
@@ -239,7 +228,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -258,7 +246,6 @@ function validate11(
             schemaPath: '#/properties/reason/maxLength',
             keyword: 'maxLength',
             params: { limit: 500 },
-            message: 'must NOT have more than 500 characters',
           }
           if (vErrors === null) {
             vErrors = [err1]
@@ -273,7 +260,6 @@ function validate11(
           schemaPath: '#/properties/reason/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -291,7 +277,6 @@ function validate11(
           schemaPath: '#/properties/amount/type',
           keyword: 'type',
           params: { type: 'number' },
-          message: 'must be number',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -309,7 +294,6 @@ function validate11(
           schemaPath: '#/properties/item_id/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -325,7 +309,6 @@ function validate11(
             schemaPath: '#/properties/item_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err5]
@@ -340,7 +323,6 @@ function validate11(
             schemaPath: '#/properties/item_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err6]
@@ -352,13 +334,7 @@ function validate11(
       }
     }
   } else {
-    const err7 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err7]
     } else {
@@ -389,7 +365,6 @@ function validate12(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'reason' },
-        message: "must have required property '" + 'reason' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -404,7 +379,6 @@ function validate12(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'amount' },
-        message: "must have required property '" + 'amount' + "'",
       }
       if (vErrors === null) {
         vErrors = [err1]
@@ -420,7 +394,6 @@ function validate12(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -439,7 +412,6 @@ function validate12(
             schemaPath: '#/properties/reason/maxLength',
             keyword: 'maxLength',
             params: { limit: 500 },
-            message: 'must NOT have more than 500 characters',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -454,7 +426,6 @@ function validate12(
           schemaPath: '#/properties/reason/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -472,7 +443,6 @@ function validate12(
           schemaPath: '#/properties/amount/type',
           keyword: 'type',
           params: { type: 'number' },
-          message: 'must be number',
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -483,13 +453,7 @@ function validate12(
       }
     }
   } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err6 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err6]
     } else {
@@ -520,7 +484,6 @@ function validate13(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -539,7 +502,6 @@ function validate13(
             schemaPath: '#/properties/reason/maxLength',
             keyword: 'maxLength',
             params: { limit: 500 },
-            message: 'must NOT have more than 500 characters',
           }
           if (vErrors === null) {
             vErrors = [err1]
@@ -554,7 +516,6 @@ function validate13(
           schemaPath: '#/properties/reason/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -572,7 +533,6 @@ function validate13(
           schemaPath: '#/properties/amount/type',
           keyword: 'type',
           params: { type: 'number' },
-          message: 'must be number',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -583,13 +543,7 @@ function validate13(
       }
     }
   } else {
-    const err4 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err4 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err4]
     } else {

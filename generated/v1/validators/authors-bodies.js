@@ -30,7 +30,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'name' },
-        message: "must have required property '" + 'name' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -46,7 +45,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -65,7 +63,6 @@ function validate10(
             schemaPath: '#/properties/name/maxLength',
             keyword: 'maxLength',
             params: { limit: 200 },
-            message: 'must NOT have more than 200 characters',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -80,7 +77,6 @@ function validate10(
           schemaPath: '#/properties/name/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -99,7 +95,6 @@ function validate10(
             schemaPath: '#/properties/email/format',
             keyword: 'format',
             params: { format: 'email' },
-            message: 'must match format "' + 'email' + '"',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -114,7 +109,6 @@ function validate10(
           schemaPath: '#/properties/email/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -125,13 +119,7 @@ function validate10(
       }
     }
   } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err6 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err6]
     } else {
@@ -165,7 +153,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -184,7 +171,6 @@ function validate11(
             schemaPath: '#/properties/name/maxLength',
             keyword: 'maxLength',
             params: { limit: 200 },
-            message: 'must NOT have more than 200 characters',
           }
           if (vErrors === null) {
             vErrors = [err1]
@@ -199,7 +185,6 @@ function validate11(
           schemaPath: '#/properties/name/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -218,7 +203,6 @@ function validate11(
             schemaPath: '#/properties/email/format',
             keyword: 'format',
             params: { format: 'email' },
-            message: 'must match format "' + 'email' + '"',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -233,7 +217,6 @@ function validate11(
           schemaPath: '#/properties/email/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -244,13 +227,7 @@ function validate11(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {

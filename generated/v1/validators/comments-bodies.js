@@ -35,7 +35,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'body' },
-        message: "must have required property '" + 'body' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -50,7 +49,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'post_id' },
-        message: "must have required property '" + 'post_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err1]
@@ -66,7 +64,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -83,7 +80,6 @@ function validate10(
           schemaPath: '#/properties/body/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -102,7 +98,6 @@ function validate10(
             schemaPath: '#/properties/author_email/format',
             keyword: 'format',
             params: { format: 'email' },
-            message: 'must match format "' + 'email' + '"',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -117,7 +112,6 @@ function validate10(
           schemaPath: '#/properties/author_email/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -135,7 +129,6 @@ function validate10(
           schemaPath: '#/properties/post_id/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err6]
@@ -151,7 +144,6 @@ function validate10(
             schemaPath: '#/properties/post_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err7]
@@ -166,7 +158,6 @@ function validate10(
             schemaPath: '#/properties/post_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err8]
@@ -178,13 +169,7 @@ function validate10(
       }
     }
   } else {
-    const err9 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err9 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err9]
     } else {
@@ -224,7 +209,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -241,7 +225,6 @@ function validate11(
           schemaPath: '#/properties/body/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -260,7 +243,6 @@ function validate11(
             schemaPath: '#/properties/author_email/format',
             keyword: 'format',
             params: { format: 'email' },
-            message: 'must match format "' + 'email' + '"',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -275,7 +257,6 @@ function validate11(
           schemaPath: '#/properties/author_email/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -293,7 +274,6 @@ function validate11(
           schemaPath: '#/properties/post_id/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -309,7 +289,6 @@ function validate11(
             schemaPath: '#/properties/post_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err5]
@@ -324,7 +303,6 @@ function validate11(
             schemaPath: '#/properties/post_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err6]
@@ -336,13 +314,7 @@ function validate11(
       }
     }
   } else {
-    const err7 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err7]
     } else {
@@ -373,7 +345,6 @@ function validate12(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'body' },
-        message: "must have required property '" + 'body' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -389,7 +360,6 @@ function validate12(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -406,7 +376,6 @@ function validate12(
           schemaPath: '#/properties/body/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -425,7 +394,6 @@ function validate12(
             schemaPath: '#/properties/author_email/format',
             keyword: 'format',
             params: { format: 'email' },
-            message: 'must match format "' + 'email' + '"',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -440,7 +408,6 @@ function validate12(
           schemaPath: '#/properties/author_email/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -451,13 +418,7 @@ function validate12(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {
@@ -488,7 +449,6 @@ function validate13(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -505,7 +465,6 @@ function validate13(
           schemaPath: '#/properties/body/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -524,7 +483,6 @@ function validate13(
             schemaPath: '#/properties/author_email/format',
             keyword: 'format',
             params: { format: 'email' },
-            message: 'must match format "' + 'email' + '"',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -539,7 +497,6 @@ function validate13(
           schemaPath: '#/properties/author_email/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -550,13 +507,7 @@ function validate13(
       }
     }
   } else {
-    const err4 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err4 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err4]
     } else {

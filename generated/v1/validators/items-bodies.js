@@ -33,7 +33,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'quantity' },
-        message: "must have required property '" + 'quantity' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -48,7 +47,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'order_id' },
-        message: "must have required property '" + 'order_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err1]
@@ -64,7 +62,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -82,7 +79,6 @@ function validate10(
           schemaPath: '#/properties/quantity/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -98,7 +94,6 @@ function validate10(
             schemaPath: '#/properties/quantity/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -117,7 +112,6 @@ function validate10(
           schemaPath: '#/properties/note/type',
           keyword: 'type',
           params: { type: schema11.properties.note.type },
-          message: 'must be string,null',
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -135,7 +129,6 @@ function validate10(
           schemaPath: '#/properties/order_id/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err6]
@@ -151,7 +144,6 @@ function validate10(
             schemaPath: '#/properties/order_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err7]
@@ -166,7 +158,6 @@ function validate10(
             schemaPath: '#/properties/order_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err8]
@@ -178,13 +169,7 @@ function validate10(
       }
     }
   } else {
-    const err9 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err9 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err9]
     } else {
@@ -224,7 +209,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -242,7 +226,6 @@ function validate11(
           schemaPath: '#/properties/quantity/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -258,7 +241,6 @@ function validate11(
             schemaPath: '#/properties/quantity/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -277,7 +259,6 @@ function validate11(
           schemaPath: '#/properties/note/type',
           keyword: 'type',
           params: { type: schema12.properties.note.type },
-          message: 'must be string,null',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -295,7 +276,6 @@ function validate11(
           schemaPath: '#/properties/order_id/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -311,7 +291,6 @@ function validate11(
             schemaPath: '#/properties/order_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err5]
@@ -326,7 +305,6 @@ function validate11(
             schemaPath: '#/properties/order_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err6]
@@ -338,13 +316,7 @@ function validate11(
       }
     }
   } else {
-    const err7 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err7]
     } else {
@@ -375,7 +347,6 @@ function validate12(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'quantity' },
-        message: "must have required property '" + 'quantity' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -391,7 +362,6 @@ function validate12(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -409,7 +379,6 @@ function validate12(
           schemaPath: '#/properties/quantity/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -425,7 +394,6 @@ function validate12(
             schemaPath: '#/properties/quantity/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -444,7 +412,6 @@ function validate12(
           schemaPath: '#/properties/note/type',
           keyword: 'type',
           params: { type: schema13.properties.note.type },
-          message: 'must be string,null',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -455,13 +422,7 @@ function validate12(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {
@@ -492,7 +453,6 @@ function validate13(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -510,7 +470,6 @@ function validate13(
           schemaPath: '#/properties/quantity/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -526,7 +485,6 @@ function validate13(
             schemaPath: '#/properties/quantity/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -545,7 +503,6 @@ function validate13(
           schemaPath: '#/properties/note/type',
           keyword: 'type',
           params: { type: schema14.properties.note.type },
-          message: 'must be string,null',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -556,13 +513,7 @@ function validate13(
       }
     }
   } else {
-    const err4 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err4 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err4]
     } else {

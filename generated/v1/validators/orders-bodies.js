@@ -28,7 +28,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -46,7 +45,6 @@ function validate10(
           schemaPath: '#/properties/status/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -61,7 +59,6 @@ function validate10(
           schemaPath: '#/properties/status/enum',
           keyword: 'enum',
           params: { allowedValues: schema11.properties.status.enum },
-          message: 'must be equal to one of the allowed values',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -80,7 +77,6 @@ function validate10(
             schemaPath: '#/properties/placed_on/format',
             keyword: 'format',
             params: { format: 'date' },
-            message: 'must match format "' + 'date' + '"',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -95,7 +91,6 @@ function validate10(
           schemaPath: '#/properties/placed_on/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -106,13 +101,7 @@ function validate10(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {
@@ -146,7 +135,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -164,7 +152,6 @@ function validate11(
           schemaPath: '#/properties/status/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -179,7 +166,6 @@ function validate11(
           schemaPath: '#/properties/status/enum',
           keyword: 'enum',
           params: { allowedValues: schema12.properties.status.enum },
-          message: 'must be equal to one of the allowed values',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -198,7 +184,6 @@ function validate11(
             schemaPath: '#/properties/placed_on/format',
             keyword: 'format',
             params: { format: 'date' },
-            message: 'must match format "' + 'date' + '"',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -213,7 +198,6 @@ function validate11(
           schemaPath: '#/properties/placed_on/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -224,13 +208,7 @@ function validate11(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {

@@ -31,7 +31,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'title' },
-        message: "must have required property '" + 'title' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -47,7 +46,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -66,7 +64,6 @@ function validate10(
             schemaPath: '#/properties/title/maxLength',
             keyword: 'maxLength',
             params: { limit: 300 },
-            message: 'must NOT have more than 300 characters',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -81,7 +78,6 @@ function validate10(
             schemaPath: '#/properties/title/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -96,7 +92,6 @@ function validate10(
           schemaPath: '#/properties/title/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -113,7 +108,6 @@ function validate10(
           schemaPath: '#/properties/body/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -131,7 +125,6 @@ function validate10(
           schemaPath: '#/properties/status/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err6]
@@ -146,7 +139,6 @@ function validate10(
           schemaPath: '#/properties/status/enum',
           keyword: 'enum',
           params: { allowedValues: schema11.properties.status.enum },
-          message: 'must be equal to one of the allowed values',
         }
         if (vErrors === null) {
           vErrors = [err7]
@@ -164,7 +156,6 @@ function validate10(
           schemaPath: '#/properties/published_at/type',
           keyword: 'type',
           params: { type: schema11.properties.published_at.type },
-          message: 'must be string,null',
         }
         if (vErrors === null) {
           vErrors = [err8]
@@ -180,7 +171,6 @@ function validate10(
             schemaPath: '#/properties/published_at/format',
             keyword: 'format',
             params: { format: 'date-time' },
-            message: 'must match format "' + 'date-time' + '"',
           }
           if (vErrors === null) {
             vErrors = [err9]
@@ -197,7 +187,6 @@ function validate10(
       schemaPath: '#/type',
       keyword: 'type',
       params: { type: 'object' },
-      message: 'must be object',
     }
     if (vErrors === null) {
       vErrors = [err10]
@@ -234,7 +223,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -253,7 +241,6 @@ function validate11(
             schemaPath: '#/properties/title/maxLength',
             keyword: 'maxLength',
             params: { limit: 300 },
-            message: 'must NOT have more than 300 characters',
           }
           if (vErrors === null) {
             vErrors = [err1]
@@ -268,7 +255,6 @@ function validate11(
             schemaPath: '#/properties/title/minLength',
             keyword: 'minLength',
             params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -283,7 +269,6 @@ function validate11(
           schemaPath: '#/properties/title/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -300,7 +285,6 @@ function validate11(
           schemaPath: '#/properties/body/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -318,7 +302,6 @@ function validate11(
           schemaPath: '#/properties/status/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -333,7 +316,6 @@ function validate11(
           schemaPath: '#/properties/status/enum',
           keyword: 'enum',
           params: { allowedValues: schema12.properties.status.enum },
-          message: 'must be equal to one of the allowed values',
         }
         if (vErrors === null) {
           vErrors = [err6]
@@ -351,7 +333,6 @@ function validate11(
           schemaPath: '#/properties/published_at/type',
           keyword: 'type',
           params: { type: schema12.properties.published_at.type },
-          message: 'must be string,null',
         }
         if (vErrors === null) {
           vErrors = [err7]
@@ -367,7 +348,6 @@ function validate11(
             schemaPath: '#/properties/published_at/format',
             keyword: 'format',
             params: { format: 'date-time' },
-            message: 'must match format "' + 'date-time' + '"',
           }
           if (vErrors === null) {
             vErrors = [err8]
@@ -379,13 +359,7 @@ function validate11(
       }
     }
   } else {
-    const err9 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err9 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err9]
     } else {

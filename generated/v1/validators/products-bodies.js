@@ -28,7 +28,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'title' },
-        message: "must have required property '" + 'title' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -43,7 +42,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'price' },
-        message: "must have required property '" + 'price' + "'",
       }
       if (vErrors === null) {
         vErrors = [err1]
@@ -59,7 +57,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -76,7 +73,6 @@ function validate10(
           schemaPath: '#/properties/title/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -95,7 +91,6 @@ function validate10(
             schemaPath: '#/properties/price/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -110,7 +105,6 @@ function validate10(
           schemaPath: '#/properties/price/type',
           keyword: 'type',
           params: { type: 'number' },
-          message: 'must be number',
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -127,7 +121,6 @@ function validate10(
           schemaPath: '#/properties/in_stock/type',
           keyword: 'type',
           params: { type: 'boolean' },
-          message: 'must be boolean',
         }
         if (vErrors === null) {
           vErrors = [err6]
@@ -138,13 +131,7 @@ function validate10(
       }
     }
   } else {
-    const err7 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err7]
     } else {
@@ -179,7 +166,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -196,7 +182,6 @@ function validate11(
           schemaPath: '#/properties/title/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -215,7 +200,6 @@ function validate11(
             schemaPath: '#/properties/price/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 0 },
-            message: 'must be >= 0',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -230,7 +214,6 @@ function validate11(
           schemaPath: '#/properties/price/type',
           keyword: 'type',
           params: { type: 'number' },
-          message: 'must be number',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -247,7 +230,6 @@ function validate11(
           schemaPath: '#/properties/in_stock/type',
           keyword: 'type',
           params: { type: 'boolean' },
-          message: 'must be boolean',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -258,13 +240,7 @@ function validate11(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {

@@ -24,7 +24,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'quantity' },
-        message: "must have required property '" + 'quantity' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -40,7 +39,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -58,7 +56,6 @@ function validate10(
           schemaPath: '#/properties/quantity/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -74,7 +71,6 @@ function validate10(
             schemaPath: '#/properties/quantity/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -86,13 +82,7 @@ function validate10(
       }
     }
   } else {
-    const err4 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err4 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err4]
     } else {
@@ -123,7 +113,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -141,7 +130,6 @@ function validate11(
           schemaPath: '#/properties/quantity/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -157,7 +145,6 @@ function validate11(
             schemaPath: '#/properties/quantity/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -169,13 +156,7 @@ function validate11(
       }
     }
   } else {
-    const err3 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err3 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err3]
     } else {

@@ -24,7 +24,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'id' },
-        message: "must have required property '" + 'id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -40,7 +39,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -68,7 +66,6 @@ function validate10(
               schemaPath: '#/properties/id/type',
               keyword: 'type',
               params: { type: 'integer' },
-              message: 'must be integer',
             }
             if (vErrors === null) {
               vErrors = [err2]
@@ -92,7 +89,6 @@ function validate10(
             schemaPath: '#/properties/id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -107,7 +103,6 @@ function validate10(
             schemaPath: '#/properties/id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -119,13 +114,7 @@ function validate10(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {

@@ -32,7 +32,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'amount' },
-        message: "must have required property '" + 'amount' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -47,7 +46,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'item_id' },
-        message: "must have required property '" + 'item_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err1]
@@ -63,7 +61,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -81,7 +78,6 @@ function validate10(
           schemaPath: '#/properties/amount/type',
           keyword: 'type',
           params: { type: 'number' },
-          message: 'must be number',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -99,7 +95,6 @@ function validate10(
           schemaPath: '#/properties/item_id/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -115,7 +110,6 @@ function validate10(
             schemaPath: '#/properties/item_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err5]
@@ -130,7 +124,6 @@ function validate10(
             schemaPath: '#/properties/item_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err6]
@@ -142,13 +135,7 @@ function validate10(
       }
     }
   } else {
-    const err7 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err7]
     } else {
@@ -187,7 +174,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -205,7 +191,6 @@ function validate11(
           schemaPath: '#/properties/amount/type',
           keyword: 'type',
           params: { type: 'number' },
-          message: 'must be number',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -223,7 +208,6 @@ function validate11(
           schemaPath: '#/properties/item_id/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -239,7 +223,6 @@ function validate11(
             schemaPath: '#/properties/item_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -254,7 +237,6 @@ function validate11(
             schemaPath: '#/properties/item_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -266,13 +248,7 @@ function validate11(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {
@@ -303,7 +279,6 @@ function validate12(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'amount' },
-        message: "must have required property '" + 'amount' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -319,7 +294,6 @@ function validate12(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -337,7 +311,6 @@ function validate12(
           schemaPath: '#/properties/amount/type',
           keyword: 'type',
           params: { type: 'number' },
-          message: 'must be number',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -348,13 +321,7 @@ function validate12(
       }
     }
   } else {
-    const err3 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err3 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err3]
     } else {
@@ -385,7 +352,6 @@ function validate13(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -403,7 +369,6 @@ function validate13(
           schemaPath: '#/properties/amount/type',
           keyword: 'type',
           params: { type: 'number' },
-          message: 'must be number',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -414,13 +379,7 @@ function validate13(
       }
     }
   } else {
-    const err2 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err2 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err2]
     } else {

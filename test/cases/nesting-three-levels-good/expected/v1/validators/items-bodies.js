@@ -32,7 +32,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'quantity' },
-        message: "must have required property '" + 'quantity' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -47,7 +46,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'order_id' },
-        message: "must have required property '" + 'order_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err1]
@@ -63,7 +61,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -81,7 +78,6 @@ function validate10(
           schemaPath: '#/properties/quantity/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -97,7 +93,6 @@ function validate10(
             schemaPath: '#/properties/quantity/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -116,7 +111,6 @@ function validate10(
           schemaPath: '#/properties/order_id/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -132,7 +126,6 @@ function validate10(
             schemaPath: '#/properties/order_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err6]
@@ -147,7 +140,6 @@ function validate10(
             schemaPath: '#/properties/order_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err7]
@@ -159,13 +151,7 @@ function validate10(
       }
     }
   } else {
-    const err8 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err8 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err8]
     } else {
@@ -204,7 +190,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -222,7 +207,6 @@ function validate11(
           schemaPath: '#/properties/quantity/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -238,7 +222,6 @@ function validate11(
             schemaPath: '#/properties/quantity/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -257,7 +240,6 @@ function validate11(
           schemaPath: '#/properties/order_id/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -273,7 +255,6 @@ function validate11(
             schemaPath: '#/properties/order_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -288,7 +269,6 @@ function validate11(
             schemaPath: '#/properties/order_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err5]
@@ -300,13 +280,7 @@ function validate11(
       }
     }
   } else {
-    const err6 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err6 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err6]
     } else {
@@ -337,7 +311,6 @@ function validate12(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'quantity' },
-        message: "must have required property '" + 'quantity' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -353,7 +326,6 @@ function validate12(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -371,7 +343,6 @@ function validate12(
           schemaPath: '#/properties/quantity/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -387,7 +358,6 @@ function validate12(
             schemaPath: '#/properties/quantity/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -399,13 +369,7 @@ function validate12(
       }
     }
   } else {
-    const err4 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err4 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err4]
     } else {
@@ -436,7 +400,6 @@ function validate13(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -454,7 +417,6 @@ function validate13(
           schemaPath: '#/properties/quantity/type',
           keyword: 'type',
           params: { type: 'integer' },
-          message: 'must be integer',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -470,7 +432,6 @@ function validate13(
             schemaPath: '#/properties/quantity/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -482,13 +443,7 @@ function validate13(
       }
     }
   } else {
-    const err3 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err3 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err3]
     } else {

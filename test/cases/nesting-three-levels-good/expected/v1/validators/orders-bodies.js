@@ -24,7 +24,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -42,7 +41,6 @@ function validate10(
           schemaPath: '#/properties/status/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -57,7 +55,6 @@ function validate10(
           schemaPath: '#/properties/status/enum',
           keyword: 'enum',
           params: { allowedValues: schema11.properties.status.enum },
-          message: 'must be equal to one of the allowed values',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -68,13 +65,7 @@ function validate10(
       }
     }
   } else {
-    const err3 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err3 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err3]
     } else {
@@ -105,7 +96,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -123,7 +113,6 @@ function validate11(
           schemaPath: '#/properties/status/type',
           keyword: 'type',
           params: { type: 'string' },
-          message: 'must be string',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -138,7 +127,6 @@ function validate11(
           schemaPath: '#/properties/status/enum',
           keyword: 'enum',
           params: { allowedValues: schema12.properties.status.enum },
-          message: 'must be equal to one of the allowed values',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -149,13 +137,7 @@ function validate11(
       }
     }
   } else {
-    const err3 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err3 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err3]
     } else {

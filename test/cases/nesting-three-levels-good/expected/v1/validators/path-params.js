@@ -24,7 +24,6 @@ function validate10(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'id' },
-        message: "must have required property '" + 'id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -40,7 +39,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -68,7 +66,6 @@ function validate10(
               schemaPath: '#/properties/id/type',
               keyword: 'type',
               params: { type: 'integer' },
-              message: 'must be integer',
             }
             if (vErrors === null) {
               vErrors = [err2]
@@ -92,7 +89,6 @@ function validate10(
             schemaPath: '#/properties/id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -107,7 +103,6 @@ function validate10(
             schemaPath: '#/properties/id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -119,13 +114,7 @@ function validate10(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {
@@ -156,7 +145,6 @@ function validate11(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'order_id' },
-        message: "must have required property '" + 'order_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -172,7 +160,6 @@ function validate11(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -200,7 +187,6 @@ function validate11(
               schemaPath: '#/properties/order_id/type',
               keyword: 'type',
               params: { type: 'integer' },
-              message: 'must be integer',
             }
             if (vErrors === null) {
               vErrors = [err2]
@@ -224,7 +210,6 @@ function validate11(
             schemaPath: '#/properties/order_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -239,7 +224,6 @@ function validate11(
             schemaPath: '#/properties/order_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -251,13 +235,7 @@ function validate11(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {
@@ -291,7 +269,6 @@ function validate12(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'order_id' },
-        message: "must have required property '" + 'order_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -306,7 +283,6 @@ function validate12(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'item_id' },
-        message: "must have required property '" + 'item_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err1]
@@ -322,7 +298,6 @@ function validate12(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -350,7 +325,6 @@ function validate12(
               schemaPath: '#/properties/order_id/type',
               keyword: 'type',
               params: { type: 'integer' },
-              message: 'must be integer',
             }
             if (vErrors === null) {
               vErrors = [err3]
@@ -374,7 +348,6 @@ function validate12(
             schemaPath: '#/properties/order_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -389,7 +362,6 @@ function validate12(
             schemaPath: '#/properties/order_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err5]
@@ -418,7 +390,6 @@ function validate12(
               schemaPath: '#/properties/item_id/type',
               keyword: 'type',
               params: { type: 'integer' },
-              message: 'must be integer',
             }
             if (vErrors === null) {
               vErrors = [err6]
@@ -442,7 +413,6 @@ function validate12(
             schemaPath: '#/properties/item_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err7]
@@ -457,7 +427,6 @@ function validate12(
             schemaPath: '#/properties/item_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err8]
@@ -469,13 +438,7 @@ function validate12(
       }
     }
   } else {
-    const err9 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err9 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err9]
     } else {
@@ -506,7 +469,6 @@ function validate13(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'item_id' },
-        message: "must have required property '" + 'item_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -522,7 +484,6 @@ function validate13(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err1]
@@ -550,7 +511,6 @@ function validate13(
               schemaPath: '#/properties/item_id/type',
               keyword: 'type',
               params: { type: 'integer' },
-              message: 'must be integer',
             }
             if (vErrors === null) {
               vErrors = [err2]
@@ -574,7 +534,6 @@ function validate13(
             schemaPath: '#/properties/item_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -589,7 +548,6 @@ function validate13(
             schemaPath: '#/properties/item_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -601,13 +559,7 @@ function validate13(
       }
     }
   } else {
-    const err5 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err5]
     } else {
@@ -641,7 +593,6 @@ function validate14(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'item_id' },
-        message: "must have required property '" + 'item_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -656,7 +607,6 @@ function validate14(
         schemaPath: '#/required',
         keyword: 'required',
         params: { missingProperty: 'adjustment_id' },
-        message: "must have required property '" + 'adjustment_id' + "'",
       }
       if (vErrors === null) {
         vErrors = [err1]
@@ -672,7 +622,6 @@ function validate14(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -700,7 +649,6 @@ function validate14(
               schemaPath: '#/properties/item_id/type',
               keyword: 'type',
               params: { type: 'integer' },
-              message: 'must be integer',
             }
             if (vErrors === null) {
               vErrors = [err3]
@@ -724,7 +672,6 @@ function validate14(
             schemaPath: '#/properties/item_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -739,7 +686,6 @@ function validate14(
             schemaPath: '#/properties/item_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err5]
@@ -768,7 +714,6 @@ function validate14(
               schemaPath: '#/properties/adjustment_id/type',
               keyword: 'type',
               params: { type: 'integer' },
-              message: 'must be integer',
             }
             if (vErrors === null) {
               vErrors = [err6]
@@ -792,7 +737,6 @@ function validate14(
             schemaPath: '#/properties/adjustment_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-            message: 'must be <= 9007199254740991',
           }
           if (vErrors === null) {
             vErrors = [err7]
@@ -807,7 +751,6 @@ function validate14(
             schemaPath: '#/properties/adjustment_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
-            message: 'must be >= 1',
           }
           if (vErrors === null) {
             vErrors = [err8]
@@ -819,13 +762,7 @@ function validate14(
       }
     }
   } else {
-    const err9 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err9 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err9]
     } else {

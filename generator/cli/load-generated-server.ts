@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
+import type { FastifyInstance } from 'fastify'
+
+export interface GeneratedServerModule {
+  buildServer(options: { db: string; seed?: boolean; logger?: boolean }): Promise<FastifyInstance>
+}
+
+/**
+ * Loads a generated server.ts. The generated tree is TypeScript, and a
+ * 100-resource API is ~300 modules: bundling it with esbuild into one module
+ * (~100 ms) starts far faster than loading each file through a TypeScript
+ * loader. `restmint/runtime` is pointed at this CLI's own runtime; every other
+ * package import stays external.
+ */
+export async function loadGeneratedServer(entry: string): Promise<GeneratedServerModule> {
+  const runtimeUrl = new URL('../../runtime/index.js', import.meta.url).href
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'silent',
+    plugins: [
+      {
+        name: 'restmint-runtime',
+        setup(bundler) {
+          bundler.onResolve({ filter: /^restmint\/runtime$/ }, () => ({ path: runtimeUrl, external: true }))
+        },
+      },
+    ],
+  })
+  const directory = mkdtempSync(join(tmpdir(), 'restmint-serve-'))
+  const bundle = join(directory, 'server.mjs')
+  try {
+    writeFileSync(bundle, result.outputFiles[0]!.contents)
+    return (await import(pathToFileURL(bundle).href)) as GeneratedServerModule
+  } finally {
+    rmSync(directory, { recursive: true, force: true })
+  }
+}
