@@ -1,10 +1,14 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Ajv, _ } from 'ajv'
 import addFormats from 'ajv-formats'
 import standaloneCode from 'ajv/dist/standalone/index.js'
 import ajvPackage from 'ajv/package.json' with { type: 'json' }
 import { hashKey, type ContentCache } from './content-cache.js'
 
-const AJV_VERSION = ajvPackage.version
+// Cached results depend on ajv and on how this module drives it (options,
+// runtime linking): both go into the cache key.
+const COMPILER_FINGERPRINT = hashKey(ajvPackage.version, readFileSync(fileURLToPath(import.meta.url), 'utf8'))
 
 export type NamedSchemas = ReadonlyMap<string, object>
 
@@ -29,7 +33,7 @@ export function compileValidators(
   options: { coerce: boolean },
   cache: ContentCache,
 ): CompiledValidators {
-  const key = hashKey('ajv', AJV_VERSION, String(options.coerce), JSON.stringify([...schemas]))
+  const key = hashKey('ajv', COMPILER_FINGERPRINT, String(options.coerce), JSON.stringify([...schemas]))
   const cached = cache.read(key)
   if (cached !== null) return JSON.parse(cached) as CompiledValidators
   const compiled = compileUncached(schemas, options)

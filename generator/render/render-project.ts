@@ -1,4 +1,5 @@
 import { stringify as stringifyYaml } from 'yaml'
+import yamlPackage from 'yaml/package.json' with { type: 'json' }
 import type { ApiModel, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
 import { buildOpenApiDocument } from './openapi-document.js'
 import { buildParamsSchema, buildResourceSchemas } from './json-schemas.js'
@@ -207,10 +208,11 @@ function orderByReference(resources: readonly ResourceModel[]): ResourceModel[] 
 
 /** YAML of a large OpenAPI document costs ~0.5 s for 100 resources; reuse it while the document is unchanged. */
 function toYaml(document: object, cache: ContentCache): string {
-  const key = hashKey('yaml', JSON.stringify(document))
+  const options = { aliasDuplicateObjects: false, lineWidth: 0 }
+  const key = hashKey('yaml', yamlPackage.version, JSON.stringify(options), JSON.stringify(document))
   const cached = cache.read(key)
   if (cached !== null) return cached
-  const yaml = stringifyYaml(document, { aliasDuplicateObjects: false, lineWidth: 0 })
+  const yaml = stringifyYaml(document, options)
   cache.write(key, yaml)
   return yaml
 }

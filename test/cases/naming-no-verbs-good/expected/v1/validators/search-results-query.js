@@ -45,7 +45,6 @@ function validate10(
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
-          message: 'must NOT have additional properties',
         }
         if (vErrors === null) {
           vErrors = [err0]
@@ -72,7 +71,6 @@ function validate10(
             schemaPath: '#/properties/page/type',
             keyword: 'type',
             params: { type: 'integer' },
-            message: 'must be integer',
           }
           if (vErrors === null) {
             vErrors = [err1]
@@ -96,7 +94,6 @@ function validate10(
           schemaPath: '#/properties/page/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 90071992547409 },
-          message: 'must be <= 90071992547409',
         }
         if (vErrors === null) {
           vErrors = [err2]
@@ -111,7 +108,6 @@ function validate10(
           schemaPath: '#/properties/page/minimum',
           keyword: 'minimum',
           params: { comparison: '>=', limit: 1 },
-          message: 'must be >= 1',
         }
         if (vErrors === null) {
           vErrors = [err3]
@@ -138,7 +134,6 @@ function validate10(
             schemaPath: '#/properties/per_page/type',
             keyword: 'type',
             params: { type: 'integer' },
-            message: 'must be integer',
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -162,7 +157,6 @@ function validate10(
           schemaPath: '#/properties/per_page/maximum',
           keyword: 'maximum',
           params: { comparison: '<=', limit: 100 },
-          message: 'must be <= 100',
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -177,7 +171,6 @@ function validate10(
           schemaPath: '#/properties/per_page/minimum',
           keyword: 'minimum',
           params: { comparison: '>=', limit: 1 },
-          message: 'must be >= 1',
         }
         if (vErrors === null) {
           vErrors = [err6]
@@ -188,13 +181,7 @@ function validate10(
       }
     }
   } else {
-    const err7 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err7]
     } else {
@@ -220,7 +207,6 @@ function validate11(
         schemaPath: '#/additionalProperties',
         keyword: 'additionalProperties',
         params: { additionalProperty: key0 },
-        message: 'must NOT have additional properties',
       }
       if (vErrors === null) {
         vErrors = [err0]
@@ -230,13 +216,7 @@ function validate11(
       errors++
     }
   } else {
-    const err1 = {
-      instancePath,
-      schemaPath: '#/type',
-      keyword: 'type',
-      params: { type: 'object' },
-      message: 'must be object',
-    }
+    const err1 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
       vErrors = [err1]
     } else {
