@@ -43,7 +43,13 @@ export const authors: TableDefinition = {
       default: null,
     },
   ],
-  referencedBy: [],
+  referencedBy: [{ table: 'posts', resource: 'posts', column: 'author_id', onDelete: 'restrict' }],
+  relations: [{ name: 'posts', kind: 'has-many', table: 'posts', column: 'author_id' }],
+  indexes: [
+    { columns: ['name', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
 }
 
 /** Table behind `/products`. */
@@ -94,7 +100,14 @@ export const products: TableDefinition = {
       default: null,
     },
   ],
-  referencedBy: [],
+  referencedBy: [{ table: 'items', resource: 'items', column: 'product_id', onDelete: 'restrict' }],
+  relations: [],
+  indexes: [
+    { columns: ['price', 'id'] },
+    { columns: ['in_stock', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
 }
 
 /** Table behind `/orders`. */
@@ -139,6 +152,13 @@ export const orders: TableDefinition = {
     },
   ],
   referencedBy: [{ table: 'items', resource: 'items', column: 'order_id', onDelete: 'restrict' }],
+  relations: [{ name: 'items', kind: 'has-many', table: 'items', column: 'order_id' }],
+  indexes: [
+    { columns: ['status', 'id'] },
+    { columns: ['placed_on', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
 }
 
 /** Table behind `/items`. */
@@ -167,6 +187,15 @@ export const items: TableDefinition = {
       references: { table: 'orders', onDelete: 'restrict' },
     },
     {
+      name: 'product_id',
+      type: 'integer',
+      nullable: true,
+      unique: false,
+      readOnly: false,
+      default: null,
+      references: { table: 'products', onDelete: 'restrict' },
+    },
+    {
       name: 'created_at',
       type: 'datetime',
       nullable: false,
@@ -185,6 +214,12 @@ export const items: TableDefinition = {
   ],
   referencedBy: [
     { table: 'adjustments', resource: 'adjustments', column: 'item_id', onDelete: 'cascade' },
+  ],
+  relations: [{ name: 'product', kind: 'belongs-to', table: 'products', column: 'product_id' }],
+  indexes: [
+    { columns: ['quantity', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
   ],
 }
 
@@ -238,6 +273,13 @@ export const adjustments: TableDefinition = {
     },
   ],
   referencedBy: [],
+  relations: [],
+  indexes: [
+    { columns: ['reason', 'id'] },
+    { columns: ['amount', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
 }
 
 /** Table behind `/categories`. */
@@ -265,7 +307,11 @@ export const categories: TableDefinition = {
       default: null,
     },
   ],
-  referencedBy: [],
+  referencedBy: [
+    { table: 'posts', resource: 'posts', column: 'category_id', onDelete: 'restrict' },
+  ],
+  relations: [],
+  indexes: [{ columns: ['created_at', 'id'] }, { columns: ['updated_at', 'id'] }],
 }
 
 /** Table behind `/posts`. */
@@ -285,6 +331,14 @@ export const posts: TableDefinition = {
     },
     { name: 'body', type: 'string', nullable: true, unique: false, readOnly: false, default: null },
     {
+      name: 'price',
+      type: 'number',
+      nullable: true,
+      unique: false,
+      readOnly: false,
+      default: null,
+    },
+    {
       name: 'status',
       type: 'string',
       nullable: false,
@@ -300,6 +354,24 @@ export const posts: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+    },
+    {
+      name: 'author_id',
+      type: 'integer',
+      nullable: true,
+      unique: false,
+      readOnly: false,
+      default: null,
+      references: { table: 'authors', onDelete: 'restrict' },
+    },
+    {
+      name: 'category_id',
+      type: 'integer',
+      nullable: false,
+      unique: false,
+      readOnly: false,
+      default: null,
+      references: { table: 'categories', onDelete: 'restrict' },
     },
     {
       name: 'created_at',
@@ -320,6 +392,18 @@ export const posts: TableDefinition = {
   ],
   referencedBy: [
     { table: 'comments', resource: 'comments', column: 'post_id', onDelete: 'cascade' },
+  ],
+  relations: [
+    { name: 'author', kind: 'belongs-to', table: 'authors', column: 'author_id' },
+    { name: 'category', kind: 'belongs-to', table: 'categories', column: 'category_id' },
+    { name: 'comments', kind: 'has-many', table: 'comments', column: 'post_id' },
+  ],
+  indexes: [
+    { columns: ['created_at', 'id'] },
+    { columns: ['published_at', 'id'] },
+    { columns: ['price', 'id'] },
+    { columns: ['title', 'id'] },
+    { columns: ['status', 'id'] },
   ],
 }
 
@@ -374,6 +458,8 @@ export const comments: TableDefinition = {
     },
   ],
   referencedBy: [],
+  relations: [],
+  indexes: [{ columns: ['created_at', 'id'] }, { columns: ['updated_at', 'id'] }],
 }
 
 /** Every table, referenced tables before the tables that point at them. */

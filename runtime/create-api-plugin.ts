@@ -17,7 +17,7 @@ const MERGE_PATCH = 'application/merge-patch+json'
  */
 export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPluginOptions> {
   return async (app, options) => {
-    const routes = createRouteFactory(options.storage, api.limits)
+    const routes = createRouteFactory(options.storage, api.limits, api.tables)
     for (const version of api.versions) {
       await app.register(
         async (scope) => {

@@ -8,9 +8,10 @@ export { createApiPlugin, type ApiPluginOptions } from './create-api-plugin.js'
 export { defineApi, type ApiDefinition, type ApiLimits, type ApiVersion } from './define-api.js'
 export { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './http/problem-catalogue.js'
 export { ProblemError, type InvalidParam, type ProblemDetails } from './http/problem-error.js'
+export type { QueryRules } from './http/query-rules.js'
 export type { RouteFactory, RouteScope } from './http/route-factory.js'
 export { createStorage } from './storage/create-storage.js'
-export type { ListOptions, ListResult, Scope, Storage } from './storage/storage.js'
+export type { Filter, FilterOperator, ListOptions, ListResult, Scope, SortKey, Storage } from './storage/storage.js'
 export {
   MissingReferenceError,
   RowReferencedError,

@@ -34,6 +34,26 @@ export interface ReferenceDefinition {
   readonly onDelete: OnDelete
 }
 
+/** A relation that `?include=` can embed (issue #3). */
+export interface RelationDefinition {
+  /** The embedded member's name: `author`, `comments`. */
+  readonly name: string
+  /**
+   * `belongs-to`: this table's `column` holds the target's id (embeds one
+   * object or null). `has-many`: the target's `column` holds this table's id
+   * (embeds an array).
+   */
+  readonly kind: 'belongs-to' | 'has-many'
+  /** Target table name. */
+  readonly table: string
+  readonly column: string
+}
+
+/** An index the storage creates (missing ones are added even to existing tables). */
+export interface IndexDefinition {
+  readonly columns: readonly string[]
+}
+
 export interface TableDefinition {
   /** SQL table name, lower_snake_case: `order_items`. */
   readonly name: string
@@ -45,4 +65,12 @@ export interface TableDefinition {
   readonly columns: readonly ColumnDefinition[]
   /** Foreign keys elsewhere that point at this table; DELETE consults them. */
   readonly referencedBy: readonly ReferenceDefinition[]
+  /** Relations clients may include; absent means none. */
+  readonly relations?: readonly RelationDefinition[]
+  /**
+   * Indexes beyond the primary key, unique constraints and foreign keys (which
+   * are always indexed): one per sortable field as `[field, id]` and one per
+   * filterable field, so keyset cursors and common filters do not scan.
+   */
+  readonly indexes?: readonly IndexDefinition[]
 }

@@ -6,11 +6,9 @@ export interface Validator<T> {
   errors?: ErrorObject[] | null
 }
 
-/** Query parameters of a collection GET, after validation (defaults applied). */
-export interface ListQuery {
-  page: number
-  per_page: number
-}
+export type { ListQueryParameters as ListQuery } from './http/parse-list-query.js'
 
-/** Query parameters of a single-resource GET: none yet. */
-export type ItemQuery = Record<string, never>
+/** Query parameters of a single-resource GET. */
+export interface ItemQuery {
+  include?: string
+}

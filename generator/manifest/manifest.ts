@@ -6,6 +6,7 @@
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime'
 export type StringFormat = 'email' | 'uri' | 'uuid'
 export type OnDelete = 'restrict' | 'cascade'
+export type FilterOperator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains' | 'starts_with' | 'null'
 
 export interface ManifestField {
   type: FieldType
@@ -22,11 +23,33 @@ export interface ManifestField {
   unique?: boolean
 }
 
+/**
+ * `relations:` entry. Without `many` it is a belongs-to (adds `<name>_id`);
+ * with `many: true` a has-many, the inverse of a link on the target.
+ */
+export interface ManifestRelation {
+  resource: string
+  required?: boolean
+  many?: boolean
+  /** Has-many only: the target's belongs-to relation, or its parent key, that points back. */
+  via?: string
+  on_delete?: OnDelete
+}
+
+export interface ManifestCache {
+  max_age: number
+}
+
 export interface ManifestResource {
   singular?: string
   parent?: string
   on_delete?: OnDelete
   fields?: Record<string, ManifestField>
+  relations?: Record<string, ManifestRelation>
+  include?: string[]
+  sort?: string[]
+  filter?: Record<string, FilterOperator[]>
+  cache?: ManifestCache
 }
 
 export interface Manifest {
@@ -41,4 +64,6 @@ export interface Manifest {
   }
   versions: Record<string, Record<string, never>>
   resources: Record<string, ManifestResource>
+  /** Service-wide default of `resources.<name>.cache`. */
+  cache?: ManifestCache
 }

@@ -1,4 +1,4 @@
-import type { FieldType, OnDelete, StringFormat } from '../manifest/manifest.js'
+import type { FieldType, FilterOperator, OnDelete, StringFormat } from '../manifest/manifest.js'
 
 /**
  * The normalized API model: what the manifest means, with every name and
@@ -56,8 +56,16 @@ export interface FieldModel {
   readonly unique: boolean
   /** Server-managed: `id`, `created_at`, `updated_at`. */
   readonly readOnly: boolean
-  /** Foreign key (parent, later relations): the referenced resource name. */
-  readonly references: { readonly resource: string; readonly onDelete: OnDelete } | null
+  /** Foreign key (the parent key, a belongs-to's `<relation>_id`): what it references. */
+  readonly references: ReferencesModel | null
+}
+
+export interface ReferencesModel {
+  /** The referenced resource's name. */
+  readonly resource: string
+  readonly onDelete: OnDelete
+  /** The belongs-to relation that adds this key; null for the parent key. */
+  readonly relation: string | null
 }
 
 export interface ResourceModel {
@@ -73,11 +81,21 @@ export interface ResourceModel {
   readonly identifier: string
   /** Foreign key / nested path parameter naming one of these: `order_item_id`. */
   readonly idParam: string
-  /** `id`, declared fields in order, the parent key, `created_at`, `updated_at`. */
+  /** `id`, declared fields in order, the parent key, relation keys, `created_at`, `updated_at`. */
   readonly fields: readonly FieldModel[]
   readonly parent: ParentModel | null
-  /** Resources whose `parent` is this one. */
-  readonly children: readonly ChildModel[]
+  /** Foreign keys of other resources (children and belongs-to relations) that point at this one. */
+  readonly referencedBy: readonly ReferenceModel[]
+  /** Every declared relation, in manifest order: what `?include=` paths walk through. */
+  readonly relations: readonly RelationModel[]
+  /** Include paths clients may ask for (`author`, `items.product`); empty when none. */
+  readonly includes: readonly string[]
+  /** Fields `?sort=` may name, `id` always among them (last unless listed). */
+  readonly sortable: readonly string[]
+  /** Filterable fields with their operators, in manifest (or field) order. */
+  readonly filters: readonly FilterModel[]
+  /** `Cache-Control` of GET responses: `no-cache` or `max-age=<seconds>`. */
+  readonly cacheControl: string
   /** Every route of this resource, top-level first. Paths exclude the version prefix. */
   readonly routes: readonly RouteModel[]
 }
@@ -89,10 +107,30 @@ export interface ParentModel {
   readonly onDelete: OnDelete
 }
 
-export interface ChildModel {
+/** A foreign key elsewhere pointing at a resource: DELETE of a referenced record obeys its `onDelete`. */
+export interface ReferenceModel {
+  /** The resource holding the key. */
   readonly resource: string
   readonly foreignKey: string
   readonly onDelete: OnDelete
+}
+
+export interface RelationModel {
+  /** The relation's name, and the member `?include=` embeds: `author`, `comments`. */
+  readonly name: string
+  /** `belongs-to` embeds one record (or null), `has-many` an array. */
+  readonly kind: 'belongs-to' | 'has-many'
+  /** The related resource's name. */
+  readonly resource: string
+  /** belongs-to: this resource's `<relation>_id`; has-many: the target's key pointing back. */
+  readonly foreignKey: string
+  /** has-many: the link on the target it inverts (a relation name or the parent key); null for belongs-to. */
+  readonly via: string | null
+}
+
+export interface FilterModel {
+  readonly field: string
+  readonly operators: readonly FilterOperator[]
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'

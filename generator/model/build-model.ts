@@ -1,30 +1,34 @@
-import type { Manifest, ManifestField, ManifestResource } from '../manifest/manifest.js'
+import type { Manifest, ManifestField, ManifestRelation, ManifestResource } from '../manifest/manifest.js'
 import { DEFAULT_LIMITS } from '../manifest/default-limits.js'
+import { foreignKeyOf } from '../manifest/foreign-key-of.js'
+import { relationKeyOf } from '../manifest/relation-key-of.js'
 import { singularOf } from '../manifest/singular-of.js'
 import type {
   ApiModel,
-  ChildModel,
   FieldModel,
   HttpMethod,
   LimitsModel,
   ParentModel,
+  ReferenceModel,
   ResourceModel,
   RouteModel,
 } from './api-model.js'
+import { buildQueryRules } from './build-query-rules.js'
+import { buildRelations } from './build-relations.js'
 
 const COLLECTION_METHODS: readonly HttpMethod[] = ['GET', 'POST']
 const ITEM_METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'PATCH', 'DELETE']
 
 /**
  * Expands a validated manifest into the normalized model. Assumes
- * validateManifest found no errors: names are safe and parents exist.
+ * validateManifest found no errors: names are safe, parents and relation
+ * targets exist, and every has-many has its link back.
  */
 export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
   const entries = Object.entries(manifest.resources)
-  const idParams = new Map(entries.map(([name, resource]) => [name, idParamOf(name, resource)]))
-  const resources = entries.map(([name, resource]) =>
-    buildResource(name, resource, manifest.resources, idParams),
-  )
+  const idParams = new Map(entries.map(([name, resource]) => [name, foreignKeyOf(name, resource.singular)]))
+  const drafts = entries.map(([name, resource]) => buildResource(name, resource, manifest, idParams))
+  const resources = drafts.map((draft) => ({ ...draft, referencedBy: findReferences(draft.name, drafts) }))
   return {
     manifestFile,
     service: {
@@ -48,12 +52,13 @@ function buildLimits(limits: Required<NonNullable<Manifest['limits']>>): LimitsM
   }
 }
 
+/** A resource without `referencedBy`, which needs every resource's fields. */
 function buildResource(
   name: string,
   resource: ManifestResource,
-  all: Manifest['resources'],
+  manifest: Manifest,
   idParams: ReadonlyMap<string, string>,
-): ResourceModel {
+): Omit<ResourceModel, 'referencedBy'> {
   const singular = singularOf(name, resource.singular)
   const parent: ParentModel | null = resource.parent
     ? {
@@ -62,20 +67,17 @@ function buildResource(
         onDelete: resource.on_delete ?? 'restrict',
       }
     : null
-  const children: ChildModel[] = Object.entries(all)
-    .filter(([, candidate]) => candidate.parent === name)
-    .map(([childName, child]) => ({
-      resource: childName,
-      foreignKey: idParams.get(name)!,
-      onDelete: child.on_delete ?? 'restrict',
-    }))
   const declared = Object.entries(resource.fields ?? {}).map(([fieldName, field]) =>
     buildField(fieldName, field),
   )
+  const relations = buildRelations(name, resource, manifest.resources)
   const fields: FieldModel[] = [
     systemField('id', 'integer'),
     ...declared,
     ...(parent ? [foreignKeyField(parent)] : []),
+    ...Object.entries(resource.relations ?? {})
+      .filter(([, relation]) => relation.many !== true)
+      .map(([relationName, relation]) => relationKeyField(relationName, relation)),
     systemField('created_at', 'datetime'),
     systemField('updated_at', 'datetime'),
   ]
@@ -88,9 +90,24 @@ function buildResource(
     idParam: idParams.get(name)!,
     fields,
     parent,
-    children,
-    routes: buildRoutes(name, parent, idParams.get(name)!, all),
+    relations,
+    ...buildQueryRules(resource, fields, manifest.cache),
+    routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources),
   }
+}
+
+/** Every foreign key among `resources` that points at resource `name`, in field order. */
+function findReferences(
+  name: string,
+  resources: readonly Pick<ResourceModel, 'name' | 'fields'>[],
+): ReferenceModel[] {
+  return resources.flatMap((other) =>
+    other.fields.flatMap((field) =>
+      field.references?.resource === name
+        ? [{ resource: other.name, foreignKey: field.name, onDelete: field.references.onDelete }]
+        : [],
+    ),
+  )
 }
 
 /**
@@ -163,12 +180,17 @@ function systemField(name: string, type: FieldModel['type']): FieldModel {
 function foreignKeyField(parent: ParentModel): FieldModel {
   return {
     ...buildField(parent.foreignKey, { type: 'integer', required: true, minimum: 1 }),
-    references: { resource: parent.resource, onDelete: parent.onDelete },
+    references: { resource: parent.resource, onDelete: parent.onDelete, relation: null },
   }
 }
 
-function idParamOf(name: string, resource: ManifestResource): string {
-  return `${snakeCase(singularOf(name, resource.singular))}_id`
+/** A belongs-to's `<relation>_id`: required and not null with `required: true`, else optional and nullable. */
+function relationKeyField(name: string, relation: ManifestRelation): FieldModel {
+  const required = relation.required ?? false
+  return {
+    ...buildField(relationKeyOf(name), { type: 'integer', required, nullable: !required, minimum: 1 }),
+    references: { resource: relation.resource, onDelete: relation.on_delete ?? 'restrict', relation: name },
+  }
 }
 
 function snakeCase(hyphenated: string): string {

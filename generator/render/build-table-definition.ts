@@ -1,9 +1,23 @@
-import type { ColumnDefinition, TableDefinition } from '../../runtime/table-definition.js'
-import type { ApiModel, ResourceModel } from '../model/api-model.js'
+import type {
+  ColumnDefinition,
+  IndexDefinition,
+  RelationDefinition,
+  TableDefinition,
+} from '../../runtime/table-definition.js'
+import type { ApiModel, FieldModel, ResourceModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
+
+/**
+ * Longest `max_length` of a string column that gets a sort or filter index.
+ * PostgreSQL refuses B-tree entries over about 2.7 kB, so an index on
+ * unbounded text would turn a long value into a failed insert; 500
+ * characters stay under that even at 4 bytes each.
+ */
+const INDEXED_STRING_LENGTH = 500
 
 /** The runtime's view of a resource's table (written into generated schema.ts). */
 export function buildTableDefinition(resource: ResourceModel, model: ApiModel): TableDefinition {
+  const tableOf = (name: string): string => findResource(model, name).table
   const columns: ColumnDefinition[] = resource.fields.map((field) => ({
     name: field.name,
     type: field.type,
@@ -14,23 +28,54 @@ export function buildTableDefinition(resource: ResourceModel, model: ApiModel): 
     ...(field.enum ? { enum: field.enum } : {}),
     ...(field.format ? { format: field.format } : {}),
     ...(field.references
-      ? { references: { table: findResource(model, field.references.resource).table, onDelete: field.references.onDelete } }
+      ? { references: { table: tableOf(field.references.resource), onDelete: field.references.onDelete } }
       : {}),
+  }))
+  const relations: RelationDefinition[] = resource.relations.map((relation) => ({
+    name: relation.name,
+    kind: relation.kind,
+    table: tableOf(relation.resource),
+    column: relation.foreignKey,
   }))
   return {
     name: resource.table,
     resource: resource.name,
     singular: resource.singular,
     columns,
-    referencedBy: model.resources.flatMap((other) =>
-      other.fields
-        .filter((field) => field.references?.resource === resource.name)
-        .map((field) => ({
-          table: other.table,
-          resource: other.name,
-          column: field.name,
-          onDelete: field.references!.onDelete,
-        })),
-    ),
+    referencedBy: resource.referencedBy.map((reference) => ({
+      table: tableOf(reference.resource),
+      resource: reference.resource,
+      column: reference.foreignKey,
+      onDelete: reference.onDelete,
+    })),
+    relations,
+    indexes: buildIndexes(resource),
   }
+}
+
+/**
+ * `[field, id]` per sortable field, so keyset pages seek instead of scanning,
+ * then `[field]` per filterable field no index covers yet: neither `id`, a
+ * unique or foreign key column (the storage indexes those), nor the first
+ * column of a sort index. Strings of unbounded length are left out (see
+ * INDEXED_STRING_LENGTH).
+ */
+function buildIndexes(resource: ResourceModel): IndexDefinition[] {
+  const fieldOf = (name: string): FieldModel | undefined => resource.fields.find((field) => field.name === name)
+  const indexes: IndexDefinition[] = []
+  for (const name of resource.sortable) {
+    const field = fieldOf(name)
+    if (name !== 'id' && field !== undefined && isIndexable(field)) indexes.push({ columns: [name, 'id'] })
+  }
+  for (const { field: name } of resource.filters) {
+    const field = fieldOf(name)
+    if (field === undefined || !isIndexable(field) || field.name === 'id' || field.unique || field.references) continue
+    if (!indexes.some((index) => index.columns[0] === name)) indexes.push({ columns: [name] })
+  }
+  return indexes
+}
+
+function isIndexable(field: FieldModel): boolean {
+  if (field.type !== 'string' || field.enum !== null || field.format === 'uuid') return true
+  return field.maxLength !== null && field.maxLength <= INDEXED_STRING_LENGTH
 }

@@ -30,6 +30,9 @@ export type JsonSchema = {
   readonly required?: readonly string[]
   readonly additionalProperties?: boolean
   readonly items?: JsonSchema
+  readonly uniqueItems?: boolean
+  readonly maxItems?: number
+  readonly anyOf?: readonly JsonSchema[]
 }
 
 /**
@@ -51,9 +54,15 @@ export interface ResourceSchemas {
   readonly nestedCreateBody: JsonSchema | null
   readonly nestedReplaceBody: JsonSchema | null
   readonly nestedUpdateBody: JsonSchema | null
-  /** Collection GET query string: offset pagination. */
+  /**
+   * Collection GET query string: `page`, `per_page` (coerced, defaulted),
+   * `cursor`, `sort`, `include` (when the resource has includes), `filter`
+   * (when it has filters) and one exact filter per field that takes `eq`.
+   * Everything but pagination arrives as a string and is interpreted by the
+   * runtime against the route's QueryRules.
+   */
   readonly listQuery: JsonSchema
-  /** Item GET query string: no parameters yet (issue #3 adds `include`). */
+  /** Item GET query string: `include`, when the resource has includes. */
   readonly itemQuery: JsonSchema
 }
 
@@ -82,8 +91,8 @@ export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): 
     nestedCreateBody: nested ? fullBodySchema(nestedWritable, describe) : null,
     nestedReplaceBody: nested ? fullBodySchema(nestedWritable, describe) : null,
     nestedUpdateBody: nested ? updateBodySchema(nestedWritable, describe) : null,
-    listQuery: buildListQuerySchema(model),
-    itemQuery: objectSchema([], []),
+    listQuery: buildListQuerySchema(resource, model),
+    itemQuery: objectSchema(includeProperty(resource, model), []),
   }
 }
 
@@ -99,14 +108,16 @@ export function buildParamsSchema(route: RouteModel): JsonSchema {
   )
 }
 
-function buildListQuerySchema(model: ApiModel): JsonSchema {
+function buildListQuerySchema(resource: ResourceModel, model: ApiModel): JsonSchema {
   const { perPageDefault, perPageMax } = model.limits
+  const plural = resource.name.replaceAll('-', ' ')
+  const exactFilters = resource.filters.filter((filter) => filter.operators.includes('eq'))
   return objectSchema(
     [
       [
         'page',
         {
-          description: 'Page number, from 1. A page past the end is empty.',
+          description: 'Page number, from 1. A page past the end is empty. Not with `cursor`.',
           type: 'integer',
           minimum: 1,
           // Keeps the row offset, (page - 1) * per_page, a safe integer.
@@ -124,9 +135,70 @@ function buildListQuerySchema(model: ApiModel): JsonSchema {
           default: perPageDefault,
         },
       ],
+      [
+        'cursor',
+        {
+          description:
+            'Continues a cursor walk: `meta.next_cursor` of the previous page, unchanged, with the same `sort` ' +
+            'and filters. Rows inserted or deleted meanwhile are never skipped or repeated. Not with `page`.',
+          type: 'string',
+        },
+      ],
+      [
+        'sort',
+        {
+          description:
+            `Comma-separated fields to sort by, in order, each ascending or, prefixed with \`-\`, descending: ` +
+            `${resource.sortable.join(', ')}. \`id\` is always the last key, so the order is total.`,
+          type: 'string',
+        },
+      ],
+      ...includeProperty(resource, model),
+      ...exactFilters.map(
+        (filter) =>
+          [
+            filter.field,
+            {
+              description: `Only ${plural} whose \`${filter.field}\` equals this value.`,
+              type: 'string',
+            },
+          ] as const,
+      ),
+      ...(resource.filters.length > 0
+        ? ([
+            [
+              'filter',
+              {
+                description:
+                  `Operator filters, \`filter[<field>][<operator>]=<value>\`; all must match. ` +
+                  resource.filters
+                    .map((filter) => `${filter.field}: ${filter.operators.join(', ')}`)
+                    .join('; ') +
+                  '.',
+                type: 'object',
+              },
+            ],
+          ] as const)
+        : []),
     ],
     [],
   )
+}
+
+/** `include`, for the resource's whitelisted paths; none when it has none. */
+function includeProperty(resource: ResourceModel, model: ApiModel): (readonly [string, JsonSchema])[] {
+  if (resource.includes.length === 0) return []
+  return [
+    [
+      'include',
+      {
+        description:
+          `Comma-separated relations to embed in each record, under their names, at most ${model.limits.includeMax}: ` +
+          `${resource.includes.join(', ')}.`,
+        type: 'string',
+      },
+    ],
+  ]
 }
 
 /** Create and replace: required fields must be present; omitted ones take their default. */
@@ -175,10 +247,18 @@ function describeField(
   const system = field.readOnly ? SYSTEM_FIELD_DESCRIPTIONS[field.name] : undefined
   if (system) return { description: system }
   if (field.references) {
-    const parent = findResource(model, field.references.resource).singular.replaceAll('-', ' ')
-    return { description: `Identifier of the ${parent} this belongs to.` }
+    const target = findResource(model, field.references.resource).singular.replaceAll('-', ' ')
+    const { relation } = field.references
+    if (relation === null) return { description: `Identifier of the ${target} this belongs to.` }
+    const embed = resource.includes.includes(relation) ? `; \`?include=${relation}\` embeds it` : ''
+    return {
+      description: `Identifier of the related ${target} (relation \`${relation}\`)${embed}.`,
+    }
   }
-  if (field.unique) return { description: `Unique among ${resource.name.replaceAll('-', ' ')}.` }
+  if (field.unique)
+    return {
+      description: `Unique among ${resource.name.replaceAll('-', ' ')}.`,
+    }
   return {}
 }
 
@@ -188,14 +268,24 @@ const SYSTEM_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   updated_at: 'When the record was last changed (RFC 3339, UTC). Set by the server.',
 }
 
+/** The type and format of a field's values, without constraints: what a query operand is checked against. */
+export function buildOperandSchema(field: FieldModel): JsonSchema {
+  const { type, format } = typeOf(field)
+  return { type, ...(format !== null ? { format } : {}) }
+}
+
+function typeOf(field: FieldModel): { type: JsonType; format: string | null } {
+  const { type, format } = TYPE_SCHEMAS[field.type]
+  return { type, format: format ?? field.format }
+}
+
 /** The type and constraints of a field's values; `nullable` adds `null` to type and enum. */
 function valueSchema(field: FieldModel, nullable: boolean): JsonSchema {
-  const { type, format } = TYPE_SCHEMAS[field.type]
-  const fieldFormat = format ?? field.format
+  const { type, format } = typeOf(field)
   const maximum = field.maximum ?? (field.references ? ID_MAXIMUM : null)
   return {
     type: nullable ? [type, 'null'] : type,
-    ...(fieldFormat !== null ? { format: fieldFormat } : {}),
+    ...(format !== null ? { format } : {}),
     ...(field.enum !== null ? { enum: nullable ? [...field.enum, null] : field.enum } : {}),
     ...(field.minimum !== null ? { minimum: field.minimum } : {}),
     ...(maximum !== null ? { maximum } : {}),

@@ -1,4 +1,5 @@
 import type { ApiModel, ResourceModel } from '../model/api-model.js'
+import { findResource } from '../model/find-resource.js'
 import type { JsonSchema, ResourceSchemas } from './json-schemas.js'
 import type {
   OpenApiComponents,
@@ -46,7 +47,7 @@ export function refResponse(name: ErrorResponseName): OpenApiReference {
   return { $ref: `#/components/responses/${name}` }
 }
 
-export function refHeader(name: 'Location'): OpenApiReference {
+export function refHeader(name: 'Location' | 'Vary'): OpenApiReference {
   return { $ref: `#/components/headers/${name}` }
 }
 
@@ -68,7 +69,7 @@ export function buildComponents(
   for (const resource of model.resources) {
     const names = nameResourceComponents(resource)
     const resourceSchemas = schemasOf(resource)
-    addComponent(schemas, names.record, resourceSchemas.record, resource)
+    addComponent(schemas, names.record, buildRecordSchema(resourceSchemas.record, resource, model), resource)
     addComponent(schemas, names.create, resourceSchemas.createBody, resource)
     addComponent(schemas, names.replace, resourceSchemas.replaceBody, resource)
     addComponent(schemas, names.update, resourceSchemas.updateBody, resource)
@@ -89,7 +90,7 @@ export function buildComponents(
   return {
     schemas,
     responses: buildErrorResponses(model, usesConflict),
-    headers: { Location: LOCATION },
+    headers: { Location: LOCATION, Vary: VARY },
   }
 }
 
@@ -112,7 +113,44 @@ function addComponent(
   schemas[name] = schema
 }
 
-/** The collection envelope; issue #3 adds `meta.next_cursor` in PageMeta, so every page gains it at once. */
+/**
+ * A record as responses show it: the fields of the request-validator schema,
+ * plus each relation as an optional member, present when an `include` path
+ * names it (a has-many as an array; a belongs-to as the record, or null when
+ * its key is null). Records refer to each other, so this lives only here, not
+ * in the self-contained validator schemas.
+ */
+function buildRecordSchema(record: JsonSchema, resource: ResourceModel, model: ApiModel): JsonSchema {
+  if (resource.relations.length === 0) return record
+  const members = resource.relations.map((relation): [string, JsonSchema] => {
+    const target = refSchema(nameResourceComponents(findResource(model, relation.resource)).record)
+    const embedded = 'Embedded only when an `include` path names it.'
+    if (relation.kind === 'has-many') {
+      return [
+        relation.name,
+        {
+          description: `Its ${relation.resource.replaceAll('-', ' ')}. ${embedded}`,
+          type: 'array',
+          items: target,
+        },
+      ]
+    }
+    const key = resource.fields.find((field) => field.name === relation.foreignKey)
+    const description = `The record \`${relation.foreignKey}\` names. ${embedded}`
+    return [
+      relation.name,
+      key?.storedNullable === false
+        ? { description, ...target }
+        : {
+            description: `${description} Null when \`${relation.foreignKey}\` is null.`,
+            anyOf: [target, { type: 'null' }],
+          },
+    ]
+  })
+  return { ...record, properties: { ...record.properties, ...Object.fromEntries(members) } }
+}
+
+/** The collection envelope: data, then PageMeta and PageLinks, shared by every collection. */
 function buildPageSchema(resource: ResourceModel, recordName: string): JsonSchema {
   return {
     description: `One page of ${resource.name}.`,
@@ -128,19 +166,34 @@ function buildPageSchema(resource: ResourceModel, recordName: string): JsonSchem
 }
 
 const PAGE_META: JsonSchema = {
-  description: 'Offset pagination of a collection response.',
+  description:
+    'Where this page lies. Offset requests (`page`) get page, total and total_pages; cursor requests (`cursor`) ' +
+    'leave them out, since counting would cost what the cursor saves.',
   type: 'object',
   properties: {
-    page: { description: 'This page number, from 1.', type: 'integer', minimum: 1 },
+    page: {
+      description: 'This page number, from 1. Omitted on cursor requests.',
+      type: 'integer',
+      minimum: 1,
+    },
     per_page: { description: 'Records per page.', type: 'integer', minimum: 1 },
-    total: { description: 'Records in the whole collection.', type: 'integer', minimum: 0 },
-    total_pages: {
-      description: 'Pages in the whole collection; 0 when it is empty.',
+    total: {
+      description: 'Records matching the filters. Omitted on cursor requests.',
       type: 'integer',
       minimum: 0,
     },
+    total_pages: {
+      description: 'Pages of matching records; 0 when there are none. Omitted on cursor requests.',
+      type: 'integer',
+      minimum: 0,
+    },
+    next_cursor: {
+      description:
+        'Pass it as `cursor` (with the same sort and filters) for the next page; null on the last page. Opaque.',
+      type: ['string', 'null'],
+    },
   },
-  required: ['page', 'per_page', 'total', 'total_pages'],
+  required: ['per_page', 'next_cursor'],
   additionalProperties: false,
 }
 
@@ -154,9 +207,12 @@ const PAGE_LINKS: JsonSchema = {
   properties: {
     self: linkSchema('This page.', false),
     first: linkSchema('The first page.', false),
-    prev: linkSchema('The previous page; null on the first page.', true),
-    next: linkSchema('The next page; null on the last page.', true),
-    last: linkSchema('The last page.', false),
+    prev: linkSchema('The previous page; null on the first page and on cursor requests.', true),
+    next: linkSchema(
+      'The next page (by `page`, or by `cursor` on cursor requests); null on the last page.',
+      true,
+    ),
+    last: linkSchema('The last page; null on cursor requests.', true),
   },
   required: ['self', 'first', 'prev', 'next', 'last'],
   additionalProperties: false,
@@ -220,6 +276,12 @@ function buildErrorResponses(model: ApiModel, usesConflict: boolean): Record<str
       'The body is not JSON: send `Content-Type: application/json` (PATCH also takes `application/merge-patch+json`).',
     ),
   }
+}
+
+const VARY: OpenApiHeader = {
+  description: 'Responses differ by `Accept`; a URL with `include` is a cache key of its own anyway.',
+  required: true,
+  schema: { type: 'string', enum: ['Accept'] },
 }
 
 const LOCATION: OpenApiHeader = {

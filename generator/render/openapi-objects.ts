@@ -46,6 +46,9 @@ export interface OpenApiParameter {
   readonly in: 'path' | 'query'
   readonly description: string
   readonly required?: true
+  /** With `explode: false`, an array is one comma-separated value: `?include=author,category`. */
+  readonly style?: 'form'
+  readonly explode?: false
   readonly schema: JsonSchema
 }
 

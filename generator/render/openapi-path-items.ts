@@ -1,6 +1,7 @@
 import type { ApiModel, HttpMethod, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
 import { buildParamsSchema, type JsonSchema, type ResourceSchemas } from './json-schemas.js'
+import { buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
 import {
   nameResourceComponents,
   refHeader,
@@ -14,6 +15,7 @@ import type {
   OpenApiOperation,
   OpenApiParameter,
   OpenApiPathItem,
+  OpenApiResponse,
 } from './openapi-objects.js'
 
 /** What an operation does, by route kind and method. */
@@ -119,13 +121,16 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
     const { perPageDefault, perPageMax } = model.limits
     return {
       description:
-        `Returns one page of ${describeScope(context)}, ordered by id ascending. ` +
+        `Returns one page of ${describeScope(context)}, filtered by the exact and \`filter[…]\` parameters ` +
+        '(all must match) and ordered by `sort` (default: id ascending). ' +
         `\`page\` and \`per_page\` (default ${perPageDefault}, at most ${perPageMax}) select the page; ` +
-        `\`links\` lead to the others. A page past the end is empty.` +
+        'or walk the collection with `cursor`, which never skips or repeats a record when others change. ' +
+        '`links` lead to the others. A page past the end is empty.' +
+        describeIncludes(resource) +
         parentMissing(context),
-      parameters: buildQueryParameters(context.schemas.listQuery),
+      parameters: buildListParameters(resource, context.schemas, model),
       responses: {
-        200: { description: `One page of ${words(resource.name)}.`, content: json(refSchema(names.page)) },
+        200: readResponse(context, `One page of ${words(resource.name)}.`, refSchema(names.page)),
         400: refResponse('BadRequest'),
         ...(parent ? { 404: refResponse('NotFound') } : {}),
       },
@@ -137,7 +142,8 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
       description:
         `Creates one ${words(resource.singular)} from the body and returns it; \`Location\` gives its path. ` +
         'Omitted optional fields take their default, or null.' +
-        describeParentKey(context),
+        describeParentKey(context) +
+        describeRelationKeys(resource),
       requestBody: { required: true, content: json(refSchema(parent ? names.nestedCreate : names.create)) },
       responses: {
         201: {
@@ -150,13 +156,14 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
     }
   },
   get: (context) => ({
-    description: `Returns ${describeRecord(context)}.`,
-    ...optionalParameters(buildQueryParameters(context.schemas.itemQuery)),
+    description: `Returns ${describeRecord(context)}.${describeIncludes(context.resource)}`,
+    ...optionalParameters(buildItemParameters(context.resource, context.schemas, context.model)),
     responses: {
-      200: {
-        description: `The ${words(context.resource.singular)}.`,
-        content: json(dataEnvelope(context.names.record)),
-      },
+      200: readResponse(
+        context,
+        `The ${words(context.resource.singular)}.`,
+        dataEnvelope(context.names.record),
+      ),
       400: refResponse('BadRequest'),
       404: refResponse('NotFound'),
     },
@@ -186,17 +193,23 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
     }
   },
   delete: (context) => {
-    const { children } = context.resource
-    const restricting = children
-      .filter((child) => child.onDelete === 'restrict')
-      .map((child) => child.resource)
-    const cascading = children.filter((child) => child.onDelete === 'cascade').map((child) => child.resource)
+    const { referencedBy } = context.resource
+    const restricting = unique(
+      referencedBy
+        .filter((reference) => reference.onDelete === 'restrict')
+        .map((reference) => reference.resource),
+    )
+    const cascading = unique(
+      referencedBy
+        .filter((reference) => reference.onDelete === 'cascade')
+        .map((reference) => reference.resource),
+    )
     return {
       description:
         `Deletes ${describeRecord(context)} permanently; deleting it again is 404.` +
         (restricting.length > 0 ? ` 409 while ${restricting.join(', ')} still reference it.` : '') +
         (cascading.length > 0
-          ? ` Its ${cascading.join(', ')} are deleted with it, in the same transaction.`
+          ? ` The ${cascading.join(', ')} referencing it are deleted with it, in the same transaction.`
           : ''),
       responses: {
         204: { description: 'Deleted; no body.' },
@@ -227,15 +240,41 @@ function updatedResponse(context: OperationContext): OpenApiOperation['responses
   }
 }
 
-function buildQueryParameters(schema: JsonSchema): OpenApiParameter[] {
-  const required = schema.required ?? []
-  return Object.entries(schema.properties ?? {}).map(([name, { description, ...valueSchema }]) => ({
-    name,
-    in: 'query',
-    description: description ?? name,
-    ...(required.includes(name) ? { required: true } : {}),
-    schema: valueSchema,
-  }))
+/**
+ * A GET answer: the body, with `Cache-Control` from the manifest's `cache`
+ * and `Vary`. A URL with `include` is a different URL, so it is cached apart.
+ */
+function readResponse(
+  { resource }: OperationContext,
+  description: string,
+  schema: JsonSchema,
+): OpenApiResponse {
+  return {
+    description,
+    headers: {
+      'Cache-Control': {
+        description:
+          resource.cacheControl === 'no-cache'
+            ? 'Caches must revalidate before reusing the response.'
+            : 'How long the response may be reused, from the manifest.',
+        required: true,
+        schema: { type: 'string', enum: [resource.cacheControl] },
+      },
+      Vary: refHeader('Vary'),
+    },
+    content: json(schema),
+  }
+}
+
+/** ` \`?include=\` embeds: author, category.` */
+function describeIncludes(resource: ResourceModel): string {
+  return resource.includes.length > 0
+    ? ` \`include\` embeds related records: ${resource.includes.join(', ')}.`
+    : ''
+}
+
+function unique(names: readonly string[]): string[] {
+  return [...new Set(names)]
 }
 
 /** Operations without query parameters leave `parameters` out rather than list none. */
@@ -282,6 +321,15 @@ function describeParentKey(context: OperationContext): string {
   if (parent) return ` \`${resource.parent.foreignKey}\` comes from the path.${parentMissing(context)}`
   const parentName = words(findResource(model, resource.parent.resource).singular)
   return ` \`${resource.parent.foreignKey}\` must name an existing ${parentName} (400 otherwise).`
+}
+
+/** ` \`author_id\`, \`category_id\` must name existing records (400 otherwise).` */
+function describeRelationKeys(resource: ResourceModel): string {
+  const keys = resource.fields
+    .filter((field) => (field.references?.relation ?? null) !== null)
+    .map((field) => `\`${field.name}\``)
+  if (keys.length === 0) return ''
+  return ` ${keys.join(', ')} must name existing records when set (400 otherwise).`
 }
 
 /** `order-items` → `order items`, for prose. */

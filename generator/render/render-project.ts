@@ -98,6 +98,7 @@ function renderVersion(
       render('routes.ts', {
         ...view,
         functionName: routesFunctionName(resource),
+        rules: buildRuntimeRules(resource),
         routes: resource.routes.map((route) => buildRouteView(model, resource, route, version)),
       }),
     )
@@ -179,6 +180,16 @@ function buildRouteView(model: ApiModel, resource: ResourceModel, route: RouteMo
     replaceBody: nested ? 'nestedReplaceBody' : 'replaceBody',
     updateBody: nested ? 'nestedUpdateBody' : 'updateBody',
     methods: route.methods,
+  }
+}
+
+/** The runtime's QueryRules of a resource (restmint/runtime), as routes files declare them. */
+function buildRuntimeRules(resource: ResourceModel) {
+  return {
+    sortable: resource.sortable,
+    filters: Object.fromEntries(resource.filters.map((filter) => [filter.field, filter.operators])),
+    includes: resource.includes,
+    cacheControl: resource.cacheControl,
   }
 }
 

@@ -1,20 +1,23 @@
-import { singularOf } from '../manifest/singular-of.js'
-import { asRecord } from './as-record.js'
+import { asRecord } from '../manifest/as-record.js'
+import { relationKeyOf } from '../manifest/relation-key-of.js'
 import type { CheckContext } from './check-context.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
 import { findCaseProblem } from './find-case-problem.js'
-import { listFields } from './list-fields.js'
+import { findParentKey, type ParentKey } from './find-parent-key.js'
+import { listResourceEntries } from './list-resource-entries.js'
 import { QUERY_PARAMETER_NAMES, SERVER_MANAGED_FIELDS } from './rules.js'
 import { splitWords } from './split-words.js'
 
 /**
  * UNSAFE_NAME, FIELD_LOWER_SNAKE_CASE and FIELD_RESERVED for field names, at
  * the field's key. A badly cased name whose fix is reserved (`createdAt`) is
- * reported as FIELD_RESERVED, since renaming it would not help.
+ * reported as FIELD_RESERVED, since renaming it would not help. A field that
+ * repeats a generated foreign key (the parent key, a relation's `<name>_id`)
+ * is reported here, at the field: removing it is the fix.
  */
 export function checkFieldNames(context: CheckContext, data: unknown): void {
   const resources = asRecord(asRecord(data)?.resources) ?? {}
-  for (const field of listFields(data)) {
+  for (const field of listResourceEntries(data, 'fields')) {
     const at = context.atKey(field.path)
     const unsafe = explainUnsafeName(field.name, 'field')
     if (unsafe !== null) {
@@ -22,7 +25,7 @@ export function checkFieldNames(context: CheckContext, data: unknown): void {
       continue
     }
     const fix = splitWords(field.name).join('_')
-    const reserved = explainReserved(fix, findParentKey(field.resourceValue, resources))
+    const reserved = explainReserved(fix, findParentKey(field.resourceValue, resources), field.resourceValue)
     if (reserved !== null) {
       const looksLike = fix === field.name ? '' : ` looks like "${fix}", which`
       context.report('FIELD_RESERVED', `field "${field.name}"${looksLike} ${reserved}`, at)
@@ -35,32 +38,32 @@ export function checkFieldNames(context: CheckContext, data: unknown): void {
   }
 }
 
-interface ParentKey {
-  readonly parent: string
-  readonly key: string
-}
-
-/** The foreign key a resource's `parent` generates (`order_id`), when the parent exists. */
-function findParentKey(
+function explainReserved(
+  name: string,
+  parentKey: ParentKey | null,
   resource: Readonly<Record<string, unknown>>,
-  resources: Readonly<Record<string, unknown>>,
-): ParentKey | null {
-  const parent = resource.parent
-  if (typeof parent !== 'string' || !Object.hasOwn(resources, parent)) return null
-  const declared = asRecord(resources[parent])?.singular
-  const singular = singularOf(parent, typeof declared === 'string' ? declared : undefined)
-  return { parent, key: `${singular.replaceAll('-', '_')}_id` }
-}
-
-function explainReserved(name: string, parentKey: ParentKey | null): string | null {
+): string | null {
   if (SERVER_MANAGED_FIELDS.includes(name)) {
     return `is managed by the server: every resource has ${SERVER_MANAGED_FIELDS.join(', ')} and clients cannot set them; remove it`
   }
   if (name === parentKey?.key) {
     return `is the foreign key generated from parent "${parentKey.parent}" (set from the path or the body); remove it`
   }
+  const relation = findBelongsToWithKey(resource, name)
+  if (relation !== null) {
+    return `is the foreign key generated from relation "${relation}"; remove it (the relation adds it, with the same type)`
+  }
   if (QUERY_PARAMETER_NAMES.includes(name)) {
     return `would clash with the collection query parameter ?${name}=; rename it`
   }
   return null
+}
+
+/** The belongs-to relation of `resource` whose generated key is `key`, if any. */
+function findBelongsToWithKey(resource: Readonly<Record<string, unknown>>, key: string): string | null {
+  const relations = asRecord(resource.relations) ?? {}
+  const found = Object.keys(relations).find(
+    (name) => relationKeyOf(name) === key && asRecord(relations[name])?.many !== true,
+  )
+  return found ?? null
 }

@@ -2,7 +2,7 @@ import type { CheckContext } from './check-context.js'
 import { compilePattern } from './compile-pattern.js'
 import { describeValue } from './describe-value.js'
 import { explainValueMismatch } from './explain-value-mismatch.js'
-import { listFields, type ListedField } from './list-fields.js'
+import { listResourceEntries, type ListedEntry } from './list-resource-entries.js'
 
 const NUMERIC_TYPES: readonly unknown[] = ['integer', 'number']
 const ENUM_TYPES: readonly unknown[] = ['string', 'integer', 'number']
@@ -16,7 +16,7 @@ const STRING_OPTIONS = ['min_length', 'max_length', 'pattern', 'format'] as cons
  * schema check.
  */
 export function checkFieldOptions(context: CheckContext, data: unknown): void {
-  for (const field of listFields(data)) {
+  for (const field of listResourceEntries(data, 'fields')) {
     if (field.options === null || !FIELD_TYPES.includes(field.options.type)) continue
     checkRanges(context, field, field.options)
     checkEnum(context, field, field.options)
@@ -24,7 +24,7 @@ export function checkFieldOptions(context: CheckContext, data: unknown): void {
   }
 }
 
-function checkRanges(context: CheckContext, field: ListedField, options: Readonly<Record<string, unknown>>): void {
+function checkRanges(context: CheckContext, field: ListedEntry, options: Readonly<Record<string, unknown>>): void {
   const type = String(options.type)
   const at = (option: string) => [...field.path, option]
   for (const option of NUMBER_OPTIONS) {
@@ -73,7 +73,7 @@ function checkRanges(context: CheckContext, field: ListedField, options: Readonl
   }
 }
 
-function checkEnum(context: CheckContext, field: ListedField, options: Readonly<Record<string, unknown>>): void {
+function checkEnum(context: CheckContext, field: ListedEntry, options: Readonly<Record<string, unknown>>): void {
   if (!Array.isArray(options.enum)) return
   if (!ENUM_TYPES.includes(options.type)) {
     context.report(
@@ -100,7 +100,7 @@ function checkEnum(context: CheckContext, field: ListedField, options: Readonly<
   })
 }
 
-function checkDefault(context: CheckContext, field: ListedField, options: Readonly<Record<string, unknown>>): void {
+function checkDefault(context: CheckContext, field: ListedEntry, options: Readonly<Record<string, unknown>>): void {
   if (!Object.hasOwn(options, 'default')) return
   const value = options.default
   const at = context.atValue([...field.path, 'default'])

@@ -1,5 +1,5 @@
 import { DEFAULT_LIMITS } from '../manifest/default-limits.js'
-import { asRecord } from './as-record.js'
+import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
 
 /**

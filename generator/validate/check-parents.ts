@@ -1,6 +1,6 @@
-import { didYouMean } from '../diagnostics/did-you-mean.js'
-import { asRecord } from './as-record.js'
+import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
+import { hintUnknownName } from './hint-unknown-name.js'
 
 /**
  * PARENT_UNKNOWN (with a did-you-mean), PARENT_CYCLE (one diagnostic per loop,
@@ -28,11 +28,9 @@ export function checkParents(context: CheckContext, data: unknown): void {
       parents.set(name, parent)
       continue
     }
-    const suggestion = didYouMean(parent, names)
-    const hint = suggestion === null ? `; declared resources: ${names.join(', ')}` : `; did you mean "${suggestion}"?`
     context.report(
       'PARENT_UNKNOWN',
-      `parent ${JSON.stringify(parent)} of resource "${name}" is not a resource in this manifest${hint}`,
+      `parent ${JSON.stringify(parent)} of resource "${name}" is not a resource in this manifest${hintUnknownName(parent, names, 'declared resources')}`,
       context.atValue(['resources', name, 'parent']),
     )
   }

@@ -1,5 +1,5 @@
 import { singularOf } from '../manifest/singular-of.js'
-import { asRecord } from './as-record.js'
+import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
 import { findCaseProblem } from './find-case-problem.js'

@@ -3,7 +3,7 @@ import formatsModule from 'ajv-formats'
 import schema from '../../manifest.schema.json' with { type: 'json' }
 import { didYouMean } from '../diagnostics/did-you-mean.js'
 import type { ManifestPath } from '../manifest/source-ranges.js'
-import { asRecord } from './as-record.js'
+import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
 import { describePath } from './describe-path.js'
 import { describeValue } from './describe-value.js'
@@ -78,8 +78,9 @@ function reportMissingKey(context: CheckContext, path: ManifestPath, error: Erro
 }
 
 function reportDuplicateItem(context: CheckContext, path: ManifestPath, error: ErrorObject): void {
-  // ajv names the later duplicate `i`: that is the one to remove.
-  const index = Number(error.params.i)
+  // The later duplicate is the one to remove. ajv calls it `i` or `j` depending on
+  // whether the items have a scalar type (a hash lookup) or not (pairwise comparison).
+  const index = Math.max(Number(error.params.i), Number(error.params.j))
   const item: unknown = Array.isArray(error.data) ? error.data[index] : undefined
   context.report(
     'SCHEMA',
@@ -101,7 +102,10 @@ function reportBadValue(context: CheckContext, path: ManifestPath, error: ErrorO
   const expected = describeExpected(asSchema(error.parentSchema))
   const choices = asSchema(error.parentSchema).enum
   const near = typeof value === 'string' && Array.isArray(choices) ? didYouMean(value, choices.map(String)) : null
-  const hint = near === null ? '' : `; did you mean "${near}"?`
+  let hint = near === null ? '' : `; did you mean "${near}"?`
+  // `[eq, null]`: YAML reads a bare null as no value at all.
+  if (value === null && Array.isArray(choices) && choices.includes('null'))
+    hint = '; write "null" in quotes, or YAML reads it as no value'
   const message =
     expected === null
       ? `${describePath(path)} ${error.message ?? 'is invalid'}`

@@ -1,4 +1,4 @@
-import { asRecord } from './as-record.js'
+import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
 
 const VERSION_NAME = /^v[1-9][0-9]*$/

@@ -11,7 +11,7 @@ export const RULES = {
   VERSION_NAME: 'Version names are path prefixes of the form v<major>: v1, v2, ...',
   LIMITS_RANGE: 'limits.per_page_default must not exceed limits.per_page_max (defaults included).',
   UNSAFE_NAME:
-    'Resource, field and singular names must not be able to escape a path, a file name or an identifier: only letters, digits, hyphens and underscores, starting with a letter; not __proto__, constructor or prototype; field names not JavaScript reserved words.',
+    'Resource, field, relation and singular names must not be able to escape a path, a file name or an identifier: only letters, digits, hyphens and underscores, starting with a letter; not __proto__, constructor or prototype; field and relation names not JavaScript reserved words.',
   NAMING_LOWERCASE: 'Resource names are entirely lowercase.',
   NAMING_HYPHENS: 'Multi-word resource names are separated by single hyphens, never underscores, spaces or camelCase.',
   NAMING_NO_VERBS: 'Resource names contain no verbs: the HTTP method carries the action (see ACTION_VERBS).',
@@ -21,14 +21,33 @@ export const RULES = {
   PARENT_UNKNOWN: '`parent` names a resource declared in the manifest.',
   PARENT_CYCLE: 'Parent chains end: no resource is its own parent or ancestor.',
   ON_DELETE_WITHOUT_PARENT: '`on_delete` is only meaningful on a resource with a `parent`.',
-  FIELD_LOWER_SNAKE_CASE: 'Field names are lower_snake_case.',
+  FIELD_LOWER_SNAKE_CASE: 'Field and relation names are lower_snake_case.',
   FIELD_RESERVED:
-    'Generated fields (id, created_at, updated_at, the parent foreign key) and query parameter names (page, per_page, sort, include, cursor, filter) cannot be declared as fields.',
+    "Generated fields (id, created_at, updated_at, the parent foreign key, a relation's <name>_id) and query parameter names (page, per_page, sort, include, cursor, filter) cannot be declared as fields.",
   RANGE:
     'Field options fit the field type and each other: bounds for numbers, lengths/pattern/format for strings, minimum <= maximum, min_length <= max_length, pattern a valid regular expression.',
   ENUM_TYPE:
     'An enum belongs to a string, integer or number field, and every value in it fits the field type and bounds.',
   DEFAULT_TYPE: 'A default fits the field type, enum and bounds; `default: null` only on a nullable field.',
+  RELATION_TARGET_UNKNOWN: "A relation's `resource` names a resource declared in the manifest.",
+  RELATION_NAME_CLASH:
+    "A relation's name, and a belongs-to's generated <name>_id, are not already names of the resource's fields (declared, generated, or another relation's key).",
+  RELATION_OPTIONS: '`required` and `on_delete` belong to belongs-to relations; `via` to has-many ones (`many: true`).',
+  RELATION_CYCLE:
+    'Foreign keys (parents and belongs-to relations) do not loop between resources, or no order of CREATE TABLE could satisfy them.',
+  HAS_MANY_INVERSE_MISSING:
+    'A has-many relation needs a link back on its target: a belongs-to relation or `parent` pointing at this resource.',
+  HAS_MANY_INVERSE_AMBIGUOUS: 'A has-many relation whose target has several links back names one with `via`.',
+  HAS_MANY_VIA:
+    '`via` names a link back on the target: one of its belongs-to relations to this resource, or its parent key.',
+  INCLUDE_UNKNOWN:
+    "Each segment of an include path names a relation: of this resource first, then of the previous segment's target.",
+  INCLUDE_PREFIX: 'A nested include path (`items.product`) needs its prefix (`items`) in the list too.',
+  INCLUDE_DEPTH: 'An include path has at most `limits.include_depth` segments.',
+  SORT_UNKNOWN_FIELD: '`sort` lists fields of the resource.',
+  FILTER_UNKNOWN_FIELD: '`filter` keys are fields of the resource.',
+  FILTER_OPERATOR:
+    'Filter operators fit the field type: contains and starts_with only on strings; gt, gte, lt, lte and in not on booleans.',
 } as const satisfies Readonly<Record<string, string>>
 
 export type RuleId = keyof typeof RULES

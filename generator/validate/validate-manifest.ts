@@ -4,10 +4,16 @@ import type { LoadedManifest } from '../manifest/load-manifest.js'
 import type { Manifest } from '../manifest/manifest.js'
 import { checkFieldNames } from './check-field-names.js'
 import { checkFieldOptions } from './check-field-options.js'
+import { checkFilters } from './check-filters.js'
+import { checkHasMany } from './check-has-many.js'
+import { checkIncludes } from './check-includes.js'
 import { checkLimits } from './check-limits.js'
 import { checkParents } from './check-parents.js'
+import { checkReferenceCycles } from './check-reference-cycles.js'
+import { checkRelations } from './check-relations.js'
 import { checkResourceNames } from './check-resource-names.js'
 import { checkSchema } from './check-schema.js'
+import { checkSort } from './check-sort.js'
 import { createCheckContext } from './check-context.js'
 import { checkVersions } from './check-versions.js'
 
@@ -33,6 +39,12 @@ export function validateManifest(loaded: LoadedManifest): { manifest: Manifest |
       checkParents,
       checkFieldNames,
       checkFieldOptions,
+      checkRelations,
+      checkHasMany,
+      checkReferenceCycles,
+      checkIncludes,
+      checkSort,
+      checkFilters,
     ]) {
       check(context, loaded.data)
     }

@@ -3,7 +3,7 @@ export interface PageLinks {
   first: string
   prev: string | null
   next: string | null
-  last: string
+  last: string | null
 }
 
 /**
@@ -26,5 +26,24 @@ export function buildPageLinks(requestUrl: string, page: number, perPage: number
     prev: page > 1 ? at(Math.min(page - 1, lastPage)) : null,
     next: page < lastPage ? at(page + 1) : null,
     last: at(lastPage),
+  }
+}
+
+/** Links of a cursor page: `next` continues from `next_cursor`; cursor pages have no `prev` or `last`. */
+export function buildCursorLinks(requestUrl: string, nextCursor: string | null): PageLinks {
+  const [path, search = ''] = requestUrl.split('?', 2) as [string, string?]
+  const withCursor = (cursor: string | null): string => {
+    const params = new URLSearchParams(search)
+    if (cursor === null) params.delete('cursor')
+    else params.set('cursor', cursor)
+    const query = params.toString()
+    return query ? `${path}?${query}` : path
+  }
+  return {
+    self: requestUrl,
+    first: withCursor(null),
+    prev: null,
+    next: nextCursor === null ? null : withCursor(nextCursor),
+    last: null,
   }
 }

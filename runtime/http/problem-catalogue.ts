@@ -6,6 +6,7 @@
 export const PROBLEM_CATALOGUE = {
   validation_failed: { status: 400, title: 'Invalid request' },
   malformed_body: { status: 400, title: 'Malformed request body' },
+  invalid_cursor: { status: 400, title: 'Invalid cursor' },
   bad_request: { status: 400, title: 'Bad request' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },

@@ -4,8 +4,14 @@ import { MissingReferenceError, RowReferencedError, UniqueViolationError } from 
 import type { Row, TableDefinition } from '../table-definition.js'
 import type { ItemQuery, ListQuery, Validator } from '../validator.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
-import { buildPageLinks } from './page-links.js'
+import qs from 'qs'
+import type { ApiLimits } from '../define-api.js'
+import { includeRelations, parseInclude } from './include-relations.js'
+import { encodeCursor } from './page-cursor.js'
+import { buildCursorLinks, buildPageLinks } from './page-links.js'
+import { parseListQuery } from './parse-list-query.js'
 import { ProblemError, type InvalidParam } from './problem-error.js'
+import type { QueryRules } from './query-rules.js'
 
 /** A nested route's link to its parent: `/orders/:order_id/items` → orders, order_id. */
 export interface RouteScope {
@@ -31,9 +37,9 @@ interface ItemRouteOptions extends RouteOptions {
  * the storage call and shapes the response.
  */
 export interface RouteFactory {
-  list(app: FastifyInstance, url: string, options: RouteOptions & { query: Validator<ListQuery> }): void
+  list(app: FastifyInstance, url: string, options: RouteOptions & { query: Validator<ListQuery>; rules: QueryRules }): void
   create(app: FastifyInstance, url: string, options: RouteOptions & { body: Validator<object> }): void
-  read(app: FastifyInstance, url: string, options: ItemRouteOptions & { query: Validator<ItemQuery> }): void
+  read(app: FastifyInstance, url: string, options: ItemRouteOptions & { query: Validator<ItemQuery>; rules: QueryRules }): void
   replace(app: FastifyInstance, url: string, options: ItemRouteOptions & { body: Validator<object> }): void
   update(app: FastifyInstance, url: string, options: ItemRouteOptions & { body: Validator<object> }): void
   remove(app: FastifyInstance, url: string, options: ItemRouteOptions): void
@@ -42,24 +48,58 @@ export interface RouteFactory {
 }
 
 const ANSWERED_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
-const LIST_PARAMETERS = ['page', 'per_page']
 const MERGE_PATCH = 'application/merge-patch+json'
 
-export function createRouteFactory(storage: Storage, limits: { bodyMaxBytes: number }): RouteFactory {
+export function createRouteFactory(
+  storage: Storage,
+  limits: Pick<ApiLimits, 'bodyMaxBytes' | 'includeMax' | 'includeDepth'>,
+  tables: readonly TableDefinition[],
+): RouteFactory {
   const bodyLimit = limits.bodyMaxBytes
+  const tablesByName = new Map(tables.map((table) => [table.name, table]))
   return {
     list(app, url, options) {
-      app.get(url, async (request) => {
+      const known = knownListParameters(options.table, options.rules)
+      app.get(url, async (request, reply) => {
         const params = validateParams(request, options)
-        const query = validate(options.query, { ...request.query as object }, queryContext(options.table, LIST_PARAMETERS))
+        const raw = parseQueryString(request.url)
+        // Before validation, which fills in the default page.
+        const given = Object.keys(raw)
+        const query = validate(options.query, raw, queryContext(options.table, known))
         const scope = await resolveScope(storage, options, params)
-        const offset = (query.page - 1) * query.per_page
-        const { rows, total } = await storage.list(options.table, { scope, limit: query.per_page, offset })
-        const totalPages = Math.ceil(total / query.per_page)
+        const parsed = parseListQuery(query, given, options.table, options.rules, JSON.stringify(scope))
+        const include = parseInclude(query.include, options.rules, limits, parsed.errors)
+        rejectInvalid(parsed.errors)
+        const result = await storage.list(options.table, {
+          scope,
+          filters: parsed.filters,
+          sort: parsed.sort,
+          // One row more than the page tells whether there is a next one.
+          limit: parsed.perPage + 1,
+          ...(parsed.after ? { after: parsed.after } : { offset: (parsed.page! - 1) * parsed.perPage }),
+          count: parsed.page !== null,
+        })
+        const rows = result.rows.slice(0, parsed.perPage)
+        const last = rows.at(-1)
+        const nextCursor =
+          result.rows.length > parsed.perPage && last
+            ? encodeCursor(parsed.shape, [...parsed.sort.map((key) => last[key.column]!), last.id!])
+            : null
+        await includeRelations(storage, tablesByName, options.table, rows, include)
+        reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
+        if (parsed.page === null) {
+          return {
+            data: rows,
+            meta: { per_page: parsed.perPage, next_cursor: nextCursor },
+            links: buildCursorLinks(request.url, nextCursor),
+          }
+        }
+        const total = result.total ?? 0
+        const totalPages = Math.ceil(total / parsed.perPage)
         return {
           data: rows,
-          meta: { page: query.page, per_page: query.per_page, total, total_pages: totalPages },
-          links: buildPageLinks(request.url, query.page, query.per_page, totalPages),
+          meta: { page: parsed.page, per_page: parsed.perPage, total, total_pages: totalPages, next_cursor: nextCursor },
+          links: buildPageLinks(request.url, parsed.page, parsed.perPage, totalPages),
         }
       })
     },
@@ -79,10 +119,17 @@ export function createRouteFactory(storage: Storage, limits: { bodyMaxBytes: num
     },
 
     read(app, url, options) {
-      app.get(url, async (request) => {
+      const known = options.rules.includes.length > 0 ? ['include'] : []
+      app.get(url, async (request, reply) => {
         const params = validateParams(request, options)
-        validate(options.query, { ...request.query as object }, queryContext(options.table, []))
-        return { data: await findOrFail(storage, options, params) }
+        const query = validate(options.query, parseQueryString(request.url), queryContext(options.table, known))
+        const errors: InvalidParam[] = []
+        const include = parseInclude(query.include, options.rules, limits, errors)
+        rejectInvalid(errors)
+        const row = await findOrFail(storage, options, params)
+        await includeRelations(storage, tablesByName, options.table, [row], include)
+        reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
+        return { data: row }
       })
     },
 
@@ -180,6 +227,28 @@ function bodyContext(options: RouteOptions): ValidationContext {
     known: options.table.columns.filter((column) => !column.readOnly && column.name !== pathKey).map((column) => column.name),
     ...(pathKey ? { pathKey } : {}),
   }
+}
+
+/** Query strings are parsed with qs (`filter[price][gte]=10` nests), whatever the host app's own parser. */
+function parseQueryString(url: string): Record<string, unknown> {
+  const search = url.indexOf('?')
+  return search === -1 ? {} : qs.parse(url.slice(search + 1), { depth: 2, parameterLimit: 200 })
+}
+
+function knownListParameters(table: TableDefinition, rules: QueryRules): string[] {
+  const exact = Object.entries(rules.filters).filter(([, operators]) => operators.includes('eq')).map(([field]) => field)
+  return ['page', 'per_page', 'cursor', 'sort', ...(rules.includes.length > 0 ? ['include'] : []), 'filter', ...exact]
+}
+
+/** A bad cursor is its own problem (`invalid_cursor`); anything else is a validation failure. */
+function rejectInvalid(errors: readonly InvalidParam[]): void {
+  if (errors.length === 0) return
+  const cursorOnly = errors.every((error) => error.name === 'cursor')
+  throw new ProblemError(
+    cursorOnly ? 'invalid_cursor' : 'validation_failed',
+    cursorOnly ? 'The cursor is malformed, edited, or was issued for another sort or filters.' : summarize('query'),
+    { errors: [...errors] },
+  )
 }
 
 /** Endpoints without query parameters still reject unknown ones, as collections do. */

@@ -1,18 +1,20 @@
-import type { Compilable, CreateTableBuilder, Kysely } from 'kysely'
-import type { TableDefinition } from '../table-definition.js'
-import { nameConstraint } from './constraint-names.js'
-import type { ColumnTypeMapping } from './storage-dialect.js'
+import { sql, type Compilable, type CreateTableBuilder, type Kysely } from 'kysely'
+import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
+import { nameConstraint, nameIndex } from './constraint-names.js'
+import type { ColumnTypeMapping, DialectSyntax } from './storage-dialect.js'
 
 /**
  * Builds, in the given order (referenced tables first), CREATE TABLE IF NOT
- * EXISTS for each table and CREATE INDEX IF NOT EXISTS for each foreign key
- * column. Existing tables and indexes are left as they are: nothing here
- * alters or drops.
+ * EXISTS for each table, then CREATE INDEX IF NOT EXISTS for each foreign key
+ * column and each of the table's `indexes`. Existing tables and indexes are
+ * left as they are: nothing here alters or drops. Run on every start, so an
+ * index added to the definition is created on an existing table too.
  */
 export function buildCreateStatements(
   db: Kysely<any>,
   tables: readonly TableDefinition[],
   types: ColumnTypeMapping,
+  syntax: DialectSyntax,
 ): Compilable[] {
   return tables.flatMap((table) => {
     let createTable: CreateTableBuilder<string, string> = db.schema.createTable(table.name).ifNotExists()
@@ -47,6 +49,42 @@ export function buildCreateStatements(
           .on(table.name)
           .column(column.name),
       )
-    return [createTable, ...createIndexes]
+    const declaredIndexes = listIndexes(table).map((columns) =>
+      db.schema
+        .createIndex(
+          nameIndex(
+            table.name,
+            columns.map((column) => column.name),
+          ),
+        )
+        .ifNotExists()
+        .on(table.name)
+        .expression(sql.join(columns.map((column) => syntax.indexColumn(column)))),
+    )
+    return [createTable, ...createIndexes, ...declaredIndexes]
   })
+}
+
+/**
+ * The table's declared indexes, each column once, without duplicates and
+ * without the bare primary key. Throws for a column the table lacks.
+ */
+function listIndexes(table: TableDefinition): ColumnDefinition[][] {
+  const columns = new Map(table.columns.map((column) => [column.name, column]))
+  const seen = new Set<string>()
+  const indexes: ColumnDefinition[][] = []
+  for (const index of table.indexes ?? []) {
+    const names = [...new Set(index.columns)]
+    const key = names.join(',')
+    if (names.length === 0 || key === 'id' || seen.has(key)) continue
+    seen.add(key)
+    indexes.push(
+      names.map((name) => {
+        const column = columns.get(name)
+        if (column === undefined) throw new Error(`index on "${table.name}" names unknown column "${name}"`)
+        return column
+      }),
+    )
+  }
+  return indexes
 }

@@ -26,6 +26,16 @@ export function nameConstraint(table: string, column: string, kind: ConstraintKi
 }
 
 /**
+ * Names an index on `columns` like a one-column constraint (`posts_price_idx`,
+ * the same name as the foreign-key index on that column), joining several
+ * columns with `__` (`posts_created_at__id_idx`), which no lower_snake_case
+ * column name contains, so different column lists never share a name.
+ */
+export function nameIndex(table: string, columns: readonly string[]): string {
+  return nameConstraint(table, columns.join('__'), 'idx')
+}
+
+/**
  * Maps the name of every unique and foreign-key constraint of `tables` to its
  * column, so a driver error that names only the constraint can name the column.
  */

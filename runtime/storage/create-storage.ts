@@ -9,6 +9,17 @@ import type { StorageDialect } from './storage-dialect.js'
 export interface CreateStorageOptions {
   /** PostgreSQL schema holding every table (default `public`); ignored for SQLite. */
   readonly schema?: string
+  /**
+   * Called with the SQL text of every statement sent to the database, once
+   * per statement, just before it runs (whether or not it then fails): the
+   * storage's queries, transaction control (`begin`/`begin immediate`,
+   * `commit`, `rollback`), and what prepare() runs (CREATE SCHEMA, schema
+   * introspection, CREATE TABLE/INDEX; for SQLite also the connection's
+   * pragmas when the storage is created). For tests that bound the number of
+   * statements a request issues. Kysely reports its own statements (prepare's
+   * introspection and CREATE SCHEMA) just after they run.
+   */
+  readonly onStatement?: (sql: string) => void
 }
 
 const ACCEPTED_URLS = 'sqlite:./path/to/file.db, sqlite::memory: or postgres://user@host:5432/database'
@@ -28,10 +39,10 @@ export function createStorage(
 }
 
 function openDialect(url: string, options: CreateStorageOptions): StorageDialect {
-  if (url === 'sqlite::memory:') return createSqliteDialect(':memory:')
+  if (url === 'sqlite::memory:') return createSqliteDialect(':memory:', options.onStatement)
   if (url.startsWith('sqlite:') && url.length > 'sqlite:'.length)
-    return createSqliteDialect(url.slice('sqlite:'.length))
-  if (/^postgres(ql)?:\/\//.test(url)) return createPostgresDialect(url, options.schema)
+    return createSqliteDialect(url.slice('sqlite:'.length), options.onStatement)
+  if (/^postgres(ql)?:\/\//.test(url)) return createPostgresDialect(url, options.schema, options.onStatement)
   throw new StorageUrlError(`Unsupported database URL "${hidePassword(url)}": use ${ACCEPTED_URLS}.`)
 }
 

@@ -3,10 +3,20 @@ import { collectRestrictChecks, type RestrictCheck } from './collect-restrict-ch
 import { mapConstraintNames, type ConstrainedColumn } from './constraint-names.js'
 import { buildCreateStatements } from './build-create-statements.js'
 import { findSchemaDifferences } from './find-schema-differences.js'
+import { afterName } from './keyset-condition.js'
+import {
+  afterKey,
+  filtersKey,
+  likePattern,
+  resolveFilters,
+  resolveSortKeys,
+  sortKey,
+  type ListShape,
+} from './list-shape.js'
 import { QueryCache, type CachedQuery } from './query-cache.js'
-import { bindParameters, type QueryArguments } from './query-parameter.js'
+import { bindParameters, type ParameterEncoding, type QueryArguments } from './query-parameter.js'
 import { sortTablesByDependency } from './sort-tables-by-dependency.js'
-import type { ListOptions, ListResult, Scope, Storage } from './storage.js'
+import type { Filter, ListOptions, ListResult, Scope, SortKey, Storage } from './storage.js'
 import type { SqlExecutor, SqlRow, StorageDialect } from './storage-dialect.js'
 import {
   MissingReferenceError,
@@ -23,16 +33,21 @@ import {
   buildListQuery,
   buildRestrictCountQuery,
   buildUpdateQuery,
+  buildWhereInQuery,
+  filterName,
   ID,
   LIMIT,
   OFFSET,
   scopeName,
   valueName,
+  VALUES,
 } from './table-queries.js'
-import { createRowDecoder, createValueEncoder, type RowDecoder, type ValueEncoder } from './value-codec.js'
+import { createRowDecoder, createValueEncoder, type RowDecoder } from './value-codec.js'
 
 const CREATED_AT = 'created_at'
 const UPDATED_AT = 'updated_at'
+const NO_FILTERS: readonly Filter[] = []
+const NO_SORT: readonly SortKey[] = []
 
 /** What the storage derives once from each table definition. */
 interface TableContext {
@@ -57,13 +72,13 @@ export class KyselyStorage implements Storage {
   readonly #contexts: ReadonlyMap<string, TableContext>
   readonly #constraints: ReadonlyMap<string, ConstrainedColumn>
   readonly #queries = new QueryCache()
-  readonly #encode: ValueEncoder
+  readonly #encoding: ParameterEncoding
   #closed = false
 
   constructor(dialect: StorageDialect, tables: readonly TableDefinition[]) {
     this.#dialect = dialect
     this.#tables = tables
-    this.#encode = createValueEncoder(dialect.columnTypes)
+    this.#encoding = { encode: createValueEncoder(dialect.columnTypes), bindList: dialect.syntax.bindList }
     this.#constraints = mapConstraintNames(tables)
     const tablesByName = new Map(tables.map((table) => [table.name, table]))
     this.#contexts = new Map(tables.map((table) => [table.name, this.#createContext(table, tablesByName)]))
@@ -79,7 +94,7 @@ export class KyselyStorage implements Storage {
     if (differences.length > 0) throw new SchemaMismatchError(differences)
 
     await this.#dialect.createNamespace()
-    const statements = buildCreateStatements(this.#dialect.db, ordered, this.#dialect.columnTypes)
+    const statements = buildCreateStatements(this.#dialect.db, ordered, this.#dialect.columnTypes, this.#dialect.syntax)
     await this.#dialect.driver.transaction(async (transaction) => {
       for (const statement of statements) {
         const { sql, parameters } = statement.compile()
@@ -88,17 +103,77 @@ export class KyselyStorage implements Storage {
     })
   }
 
+  /**
+   * The page query and (unless `count` is false) the count query, each
+   * compiled once per shape: scope columns, filter columns and operators (and
+   * IS NULL vs IS NOT NULL), sort keys and directions, offset vs keyset (and
+   * which keyset values are NULL). An `in` list is one parameter whatever its
+   * length. Both statements are issued at once.
+   */
   async list(table: TableDefinition, options: ListOptions): Promise<ListResult> {
     const context = this.#context(table)
-    const scope = this.#scopeColumns(table, context, options.scope)
-    const shape = `${table.name}|${shapeOf(scope)}`
+    const { scope, after } = options
+    const filters = options.filters ?? NO_FILTERS
+    const sort = options.sort ?? NO_SORT
+    if (after !== undefined) {
+      if (options.offset) throw new Error('list takes either offset or after, not both')
+      if (after.length !== sort.length + 1) {
+        throw new Error(`after takes ${sort.length + 1} values (one per sort key, then id), got ${after.length}`)
+      }
+    }
+    const scopeNames = Object.keys(scope)
+    if (scopeNames.length > 1) scopeNames.sort()
+
     const db = this.#dialect.db
-    const rowsQuery = this.#queries.get(`list|${shape}`, () => buildListQuery(db, table, scope))
-    const countQuery = this.#queries.get(`count|${shape}`, () => buildCountQuery(db, table, scope))
-    const args = { ...scopeArguments(options.scope), [LIMIT]: options.limit, [OFFSET]: options.offset }
+    const syntax = this.#dialect.syntax
+    let shape: ListShape | undefined
+    const resolve = () => (shape ??= this.#resolveListShape(table, context, scopeNames, filters, sort, after))
+    const base = `${table.name}|${scopeNames.join(',')}|${filtersKey(filters)}`
+    const pagination = after === undefined ? 'offset' : afterKey(after)
+    const rowsQuery = this.#queries.get(`list|${base}|${sortKey(sort)}|${pagination}`, () =>
+      buildListQuery(db, syntax, table, resolve()),
+    )
+    const countQuery =
+      options.count === false
+        ? undefined
+        : this.#queries.get(`count|${base}`, () => buildCountQuery(db, syntax, table, resolve()))
+
+    const args: Record<string, ColumnValue | readonly ColumnValue[]> = {}
+    for (const name of scopeNames) args[scopeName(name)] = scope[name]!
+    for (let index = 0; index < filters.length; index++) {
+      const { operator, value } = filters[index]!
+      if (operator === 'null') continue
+      args[filterName(index)] =
+        operator === 'contains' || operator === 'starts_with' ? likePattern(value, operator) : value
+    }
+    args[LIMIT] = options.limit
+    if (after === undefined) args[OFFSET] = options.offset ?? 0
+    else
+      for (let index = 0; index < after.length; index++)
+        if (after[index] !== null) args[afterName(index)] = after[index]!
+
     const driver = this.#dialect.driver
+    if (countQuery === undefined) {
+      const rows = await this.#run(driver, rowsQuery, args)
+      for (const row of rows) context.decode(row)
+      return { rows: rows as Row[], total: null }
+    }
     const [rows, count] = await Promise.all([this.#run(driver, rowsQuery, args), this.#run(driver, countQuery, args)])
-    return { rows: rows.map(context.decode), total: Number(count[0]?.total ?? 0) }
+    for (const row of rows) context.decode(row)
+    return { rows: rows as Row[], total: Number(count[0]?.total ?? 0) }
+  }
+
+  async findWhereIn(table: TableDefinition, column: string, values: readonly number[]): Promise<Row[]> {
+    const context = this.#context(table)
+    if (values.length === 0) return []
+    const query = this.#queries.get(`where-in|${table.name}|${column}`, () => {
+      const definition = context.columns.get(column)
+      if (definition === undefined) throw new Error(`findWhereIn names unknown column "${table.name}.${column}"`)
+      return buildWhereInQuery(this.#dialect.db, this.#dialect.syntax, table, definition)
+    })
+    const rows = await this.#run(this.#dialect.driver, query, { [VALUES]: values })
+    for (const row of rows) context.decode(row)
+    return rows as Row[]
   }
 
   async find(table: TableDefinition, id: number, scope: Scope = {}): Promise<Row | undefined> {
@@ -223,8 +298,31 @@ export class KyselyStorage implements Storage {
     }
   }
 
+  /** What a list call's shape key names, resolved against the table (once per shape). */
+  #resolveListShape(
+    table: TableDefinition,
+    context: TableContext,
+    scopeNames: readonly string[],
+    filters: readonly Filter[],
+    sort: readonly SortKey[],
+    after: ListOptions['after'],
+  ): ListShape {
+    const columns = context.columns
+    const keys = resolveSortKeys(table, columns, sort)
+    return {
+      scope: scopeNames.map((name) => {
+        const column = columns.get(name)
+        if (column === undefined) throw new Error(`scope names unknown column "${table.name}.${name}"`)
+        return column
+      }),
+      filters: resolveFilters(table, columns, filters),
+      keys,
+      afterNulls: after === undefined ? undefined : keys.map((_, index) => after[index] === null),
+    }
+  }
+
   #run(executor: SqlExecutor, query: CachedQuery, args: QueryArguments): Promise<SqlRow[]> {
-    return executor.execute(query.sql, bindParameters(query.parameters, args, this.#encode))
+    return executor.execute(query.sql, bindParameters(query.parameters, args, this.#encoding))
   }
 
   /** Throws RowReferencedError for the first restrict reference that still points into the delete. */

@@ -9,31 +9,56 @@ import type { ValueEncoder } from './value-codec.js'
 export class QueryParameter {
   constructor(
     readonly name: string,
-    /** The column type the value is encoded as. */
+    /** The column type the value (each value, for a list) is encoded as. */
     readonly type: ColumnType,
+    /**
+     * Stands for a whole list of values bound as ONE parameter (see
+     * DialectSyntax.inList), so the SQL does not depend on the list's length.
+     */
+    readonly list = false,
   ) {}
 }
 
-/** Values for a query's placeholders, by placeholder name. */
-export type QueryArguments = Readonly<Record<string, ColumnValue | undefined>>
+/** Values for a query's placeholders, by placeholder name: an array for a list placeholder. */
+export type QueryArguments = Readonly<Record<string, ColumnValue | readonly ColumnValue[] | undefined>>
 
 /** Creates a placeholder for the value named `name`, encoded as `type`. */
 export function parameter(name: string, type: ColumnType): QueryParameter {
   return new QueryParameter(name, type)
 }
 
+/** Creates a placeholder for a list of values named `name`, each encoded as `type`. */
+export function listParameter(name: string, type: ColumnType): QueryParameter {
+  return new QueryParameter(name, type, true)
+}
+
+/** How bound values are encoded: one value, and a list placeholder's encoded values. */
+export interface ParameterEncoding {
+  readonly encode: ValueEncoder
+  readonly bindList: (values: unknown[]) => unknown
+}
+
 /**
  * Returns the positional values for `placeholders`, encoded for the driver.
- * A placeholder without a value is a bug in the caller, so it throws.
+ * A placeholder without a value, or a list where one value belongs (or the
+ * reverse), is a bug in the caller, so it throws.
  */
 export function bindParameters(
   placeholders: readonly QueryParameter[],
   args: QueryArguments,
-  encode: ValueEncoder,
+  encoding: ParameterEncoding,
 ): unknown[] {
-  return placeholders.map(({ name, type }) => {
+  const bound = new Array<unknown>(placeholders.length)
+  for (let index = 0; index < placeholders.length; index++) {
+    const { name, type, list } = placeholders[index]!
     const value = args[name]
     if (value === undefined) throw new Error(`no value for query parameter "${name}"`)
-    return encode(type, value)
-  })
+    if (Array.isArray(value) !== list) {
+      throw new Error(`query parameter "${name}" takes ${list ? 'an array of values' : 'one value, not an array'}`)
+    }
+    bound[index] = list
+      ? encoding.bindList((value as readonly ColumnValue[]).map((item) => encoding.encode(type, item)))
+      : encoding.encode(type, value as ColumnValue)
+  }
+  return bound
 }

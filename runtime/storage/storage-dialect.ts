@@ -1,5 +1,6 @@
-import type { ColumnDataType, ColumnDefinitionBuilder, Kysely, TableMetadata } from 'kysely'
-import type { ColumnType, ColumnValue } from '../table-definition.js'
+import type { ColumnDataType, ColumnDefinitionBuilder, Expression, Kysely, SqlBool, TableMetadata } from 'kysely'
+import type { ColumnDefinition, ColumnType, ColumnValue } from '../table-definition.js'
+import type { QueryParameter } from './query-parameter.js'
 
 /** A row as the driver returns it, before decoding. */
 export type SqlRow = Record<string, unknown>
@@ -40,6 +41,37 @@ export interface ColumnTypeMapping {
 }
 
 /**
+ * The SQL that differs between dialects in list queries and indexes. Each
+ * returns a Kysely expression; values only ever enter as the placeholders given.
+ */
+export interface DialectSyntax {
+  /**
+   * The column as sorting and range comparisons see it. Strings compare by
+   * code point on every dialect (PostgreSQL: `COLLATE "C"`, SQLite's default
+   * BINARY), so both order alike whatever the database's locale. ORDER BY,
+   * keyset conditions, comparison filters and indexes all use this form, so
+   * they agree with each other and the indexes serve them.
+   */
+  compared(column: ColumnDefinition): Expression<unknown>
+  /**
+   * The column as equality filters (`eq`, `ne`, `in`) see it: the same truth
+   * as `compared` (equality ignores a deterministic collation), in the form
+   * the column's index is built for. PostgreSQL: a unique string column is
+   * indexed by its constraint under the database collation, so it is compared
+   * plainly; other strings as `compared`, like their declared indexes.
+   */
+  equated(column: ColumnDefinition): Expression<unknown>
+  /** `equated(column)` equals one of the values of a list placeholder (bound whole, as one parameter). */
+  inList(column: ColumnDefinition, list: QueryParameter): Expression<SqlBool>
+  /** Case-insensitive LIKE of the raw column against a pattern whose escape character is `\`. */
+  likeInsensitive(column: ColumnDefinition, pattern: QueryParameter): Expression<SqlBool>
+  /** One column of a CREATE INDEX, ordered as `compared` and with NULLs first (as list queries sort them). */
+  indexColumn(column: ColumnDefinition): Expression<unknown>
+  /** Turns the encoded values of a list placeholder into the one value the driver binds. */
+  bindList(values: unknown[]): unknown
+}
+
+/**
  * A driver error recognised as a constraint failure. `column` is set when the
  * driver names it; otherwise `constraint` names the violated constraint.
  */
@@ -56,6 +88,7 @@ export interface StorageDialect {
   readonly db: Kysely<any>
   readonly driver: SqlDriver
   readonly columnTypes: ColumnTypeMapping
+  readonly syntax: DialectSyntax
   /** Creates the namespace the tables live in, when the dialect has one and it is missing. */
   createNamespace(): Promise<void>
   /** Base tables (no views) that exist in the storage's namespace. */

@@ -1,17 +1,53 @@
-import type { Row, TableDefinition } from '../table-definition.js'
+import type { ColumnValue, Row, TableDefinition } from '../table-definition.js'
 
 /** Equality conditions on columns, e.g. `{ order_id: 3 }` for a nested route. */
 export type Scope = Readonly<Record<string, string | number | boolean>>
 
+export type FilterOperator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains' | 'starts_with' | 'null'
+
+/** One filter condition, already parsed to the column's type. Filters combine with AND. */
+export interface Filter {
+  readonly column: string
+  readonly operator: FilterOperator
+  /**
+   * `in`: a non-empty array of values; `null`: true for IS NULL, false for IS
+   * NOT NULL; `contains`/`starts_with`: a string matched case-insensitively,
+   * with `%` and `_` taken literally; otherwise one value of the column's type.
+   */
+  readonly value: ColumnValue | readonly ColumnValue[]
+}
+
+export interface SortKey {
+  readonly column: string
+  readonly direction: 'asc' | 'desc'
+}
+
 export interface ListOptions {
   readonly scope: Scope
+  readonly filters?: readonly Filter[]
+  /**
+   * Sort keys in order (default: none). The storage always appends `id`, in
+   * the direction of the last key (ascending when there is none), so the order
+   * is total. NULL sorts before every value ascending, after every value
+   * descending, on every dialect.
+   */
+  readonly sort?: readonly SortKey[]
   readonly limit: number
-  readonly offset: number
+  /** Offset pagination; not combined with `after`. */
+  readonly offset?: number
+  /**
+   * Keyset pagination: the values of the sort keys of the last row already
+   * seen, then its id. Rows strictly after that position are returned.
+   */
+  readonly after?: readonly ColumnValue[]
+  /** Count the rows matching scope and filters (default true; cursor pages skip it). */
+  readonly count?: boolean
 }
 
 export interface ListResult {
   readonly rows: Row[]
-  readonly total: number
+  /** Rows matching scope and filters; null when `count` was false. */
+  readonly total: number | null
 }
 
 /**
@@ -31,6 +67,11 @@ export interface Storage {
    */
   prepare(): Promise<void>
   list(table: TableDefinition, options: ListOptions): Promise<ListResult>
+  /**
+   * Rows whose `column` holds one of `values`, ordered by id, in ONE statement
+   * whatever the number of values: how includes load relations without N+1.
+   */
+  findWhereIn(table: TableDefinition, column: string, values: readonly number[]): Promise<Row[]>
   find(table: TableDefinition, id: number, scope?: Scope): Promise<Row | undefined>
   /** Inserts, stamping `created_at`/`updated_at`; returns the stored row. */
   insert(table: TableDefinition, values: Row): Promise<Row>

@@ -1,7 +1,17 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely'
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely'
 import type { ColumnDefinition, ReferenceDefinition, TableDefinition } from '../table-definition.js'
-import { parameter } from './query-parameter.js'
+import { listParameter, parameter } from './query-parameter.js'
 import type { RestrictCheck } from './collect-restrict-checks.js'
+import { buildKeysetCondition } from './keyset-condition.js'
+import type { ListShape, ShapedFilter } from './list-shape.js'
+import type { DialectSyntax } from './storage-dialect.js'
 
 /**
  * The SQL shapes KyselyStorage runs, one builder per shape. Values are always
@@ -9,12 +19,16 @@ import type { RestrictCheck } from './collect-restrict-checks.js'
  * shape compiles once and is cached by the caller.
  */
 
-// Placeholder names: `value:<column>` for written values, `scope:<column>` for scope conditions.
+// Placeholder names: `value:<column>` for written values, `scope:<column>` for scope conditions,
+// `filter:<index>` for the value of the index-th filter, `after:<index>` (keyset-condition.ts)
+// for the keyset position, `values` for findWhereIn's list.
 export const ID = 'id'
 export const LIMIT = 'limit'
 export const OFFSET = 'offset'
+export const VALUES = 'values'
 export const valueName = (column: string): string => `value:${column}`
 export const scopeName = (column: string): string => `scope:${column}`
+export const filterName = (index: number): string => `filter:${index}`
 
 type AnySelect = SelectQueryBuilder<any, any, any>
 
@@ -25,21 +39,94 @@ export function buildFindQuery(db: Kysely<any>, table: TableDefinition, scope: r
     .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
 }
 
-/** A page of rows within scope, by id ascending. */
-export function buildListQuery(db: Kysely<any>, table: TableDefinition, scope: readonly ColumnDefinition[]) {
-  return selectRows(db, table)
-    .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
-    .orderBy(ID)
-    .limit(integerParameter(LIMIT))
-    .offset(integerParameter(OFFSET))
+/**
+ * A page of rows within scope and filters, in the order of `shape.keys`, after
+ * OFFSET rows or, for keyset pagination, after the position given as
+ * `after:<index>` values. NULLs sort first ascending and last descending on
+ * every dialect: explicit `NULLS FIRST/LAST` on nullable columns; a NOT NULL
+ * column gets none, so PostgreSQL can use plain indexes (primary key, unique,
+ * foreign keys) for it as well.
+ */
+export function buildListQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
+  const conditions = listConditions(syntax, shape)
+  if (shape.afterNulls !== undefined) conditions.push(buildKeysetCondition(syntax, shape.keys, shape.afterNulls))
+  let query = selectRows(db, table).$if(conditions.length > 0, (select) => select.where((eb) => eb.and(conditions)))
+  for (const { column, direction } of shape.keys) {
+    query = query.orderBy(syntax.compared(column), (order) => {
+      if (direction === 'asc') return column.nullable ? order.asc().nullsFirst() : order.asc()
+      return column.nullable ? order.desc().nullsLast() : order.desc()
+    })
+  }
+  query = query.limit(integerParameter(LIMIT))
+  return shape.afterNulls === undefined ? query.offset(integerParameter(OFFSET)) : query
 }
 
-/** `total`: the number of rows within scope. */
-export function buildCountQuery(db: Kysely<any>, table: TableDefinition, scope: readonly ColumnDefinition[]) {
+/** `total`: the number of rows within scope and filters. */
+export function buildCountQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
+  const conditions = listConditions(syntax, shape)
   return db
     .selectFrom(table.name)
     .select((eb) => eb.fn.countAll().as('total'))
-    .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
+    .$if(conditions.length > 0, (query) => query.where((eb) => eb.and(conditions)))
+}
+
+/** Rows whose `column` holds one of the `values` list placeholder, by id: one statement for any number. */
+export function buildWhereInQuery(
+  db: Kysely<any>,
+  syntax: DialectSyntax,
+  table: TableDefinition,
+  column: ColumnDefinition,
+) {
+  return selectRows(db, table)
+    .where(syntax.inList(column, listParameter(VALUES, column.type)))
+    .orderBy(ID)
+}
+
+function listConditions(syntax: DialectSyntax, shape: ListShape): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = shape.scope.map(
+    (column) => sql<SqlBool>`${sql.ref(column.name)} = ${parameter(scopeName(column.name), column.type)}`,
+  )
+  shape.filters.forEach((filter, index) => conditions.push(matchFilter(syntax, filter, index)))
+  return conditions
+}
+
+/**
+ * One filter. Range comparisons use the dialect's compared form of the column,
+ * like the sort, so string ranges agree across dialects; equality its equated
+ * form, which its index serves (DialectSyntax). `ne` keeps NULLs (NULL is
+ * not equal to the value); `gt`…`lte`, `in`, `contains` and `starts_with`
+ * never match NULL.
+ */
+function matchFilter(syntax: DialectSyntax, filter: ShapedFilter, index: number): Expression<SqlBool> {
+  const { column } = filter
+  const compared = syntax.compared(column)
+  const equated = syntax.equated(column)
+  const value = parameter(filterName(index), column.type)
+  switch (filter.operator) {
+    case 'eq':
+      return sql<SqlBool>`${equated} = ${value}`
+    case 'ne':
+      return column.nullable
+        ? sql<SqlBool>`(${equated} <> ${value} or ${sql.ref(column.name)} is null)`
+        : sql<SqlBool>`${equated} <> ${value}`
+    case 'gt':
+      return sql<SqlBool>`${compared} > ${value}`
+    case 'gte':
+      return sql<SqlBool>`${compared} >= ${value}`
+    case 'lt':
+      return sql<SqlBool>`${compared} < ${value}`
+    case 'lte':
+      return sql<SqlBool>`${compared} <= ${value}`
+    case 'in':
+      return syntax.inList(column, listParameter(filterName(index), column.type))
+    case 'contains':
+    case 'starts_with':
+      return syntax.likeInsensitive(column, parameter(filterName(index), 'string'))
+    case 'null':
+      return filter.isNull
+        ? sql<SqlBool>`${sql.ref(column.name)} is null`
+        : sql<SqlBool>`${sql.ref(column.name)} is not null`
+  }
 }
 
 /** Inserts every given column and returns the stored row. */

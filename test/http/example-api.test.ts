@@ -32,7 +32,7 @@ for (const dialect of DIALECTS) {
       expect(response.status).toBe(200)
       expect(response.body).toEqual({
         data: [],
-        meta: { page: 1, per_page: 20, total: 0, total_pages: 0 },
+        meta: { page: 1, per_page: 20, total: 0, total_pages: 0, next_cursor: null },
         links: {
           self: '/v1/categories?page=1&per_page=20',
           first: '/v1/categories?page=1&per_page=20',
@@ -109,7 +109,11 @@ for (const dialect of DIALECTS) {
       const unknown = await call({ method: 'GET', url: '/v1/authors?colour=red' })
       expect(unknown.status).toBe(400)
       expect(unknown.body.errors).toEqual([
-        { in: 'query', name: 'colour', detail: 'is not a known query parameter; allowed: page, per_page' },
+        {
+          in: 'query',
+          name: 'colour',
+          detail: 'is not a known query parameter; allowed: page, per_page, cursor, sort, include, filter, id, name, email, created_at, updated_at',
+        },
       ])
       for (const query of ['per_page=101', 'per_page=0', 'page=0', 'page=x']) {
         const response = await call({ method: 'GET', url: `/v1/authors?${query}` })
@@ -124,7 +128,7 @@ for (const dialect of DIALECTS) {
       const page = await call({ method: 'GET', url: '/v1/categories?page=3&per_page=10' })
       expect(page.status).toBe(200)
       expect(page.body.data.map((row: { name: string }) => row.name)).toEqual([20, 21, 22, 23, 24].map((index) => `category ${index}`))
-      expect(page.body.meta).toEqual({ page: 3, per_page: 10, total: 25, total_pages: 3 })
+      expect(page.body.meta).toEqual({ page: 3, per_page: 10, total: 25, total_pages: 3, next_cursor: null })
       expect(page.body.links).toMatchObject({ prev: '/v1/categories?page=2&per_page=10', next: null, last: '/v1/categories?page=3&per_page=10' })
       const past = await call({ method: 'GET', url: '/v1/categories?page=9&per_page=10' })
       expect(past.status).toBe(200)
@@ -134,13 +138,14 @@ for (const dialect of DIALECTS) {
     })
 
     it('replaces with PUT: omitted optional fields reset, missing required fields are 400', async () => {
-      const created = (await post('/v1/posts', { title: 'Hello', body: 'text', status: 'published' })).body.data
-      const replaced = await call({ method: 'PUT', url: `/v1/posts/${created.id}`, payload: { title: 'Hi' } })
+      const category = (await post('/v1/categories', { name: 'Replacements' })).body.data
+      const created = (await post('/v1/posts', { title: 'Hello', body: 'text', status: 'published', category_id: category.id })).body.data
+      const replaced = await call({ method: 'PUT', url: `/v1/posts/${created.id}`, payload: { title: 'Hi', category_id: category.id } })
       expect(replaced.status).toBe(200)
       expect(replaced.body.data).toMatchObject({ id: created.id, title: 'Hi', body: null, status: 'draft', published_at: null })
       expect(replaced.body.data.created_at).toBe(created.created_at)
       expect((await call({ method: 'PUT', url: `/v1/posts/${created.id}`, payload: { body: 'x' } })).status).toBe(400)
-      expect((await call({ method: 'PUT', url: '/v1/posts/999999', payload: { title: 'x' } })).status).toBe(404)
+      expect((await call({ method: 'PUT', url: '/v1/posts/999999', payload: { title: 'x', category_id: category.id } })).status).toBe(404)
     })
 
     it('patches only the fields present, with application/json and merge-patch; null clears nullables', async () => {

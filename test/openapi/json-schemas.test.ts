@@ -89,9 +89,10 @@ describe('JSON Schemas', () => {
     expect(authors({ name: 'x'.repeat(201) })).toBe(false)
     expect(authors({ name: 'Ann', email: 'not an email' })).toBe(false)
     const posts = compile(schemasOf('posts').createBody, { coerce: false })
-    expect(posts({ title: 'Hi', slug: 'Not A Slug' })).toBe(false)
-    expect(posts({ title: '' })).toBe(false)
-    expect(posts({ title: 'Hi', published_at: '2024-01-01T10:00:00Z' })).toBe(true)
+    expect(posts({ title: 'Hi', category_id: 1, slug: 'Not A Slug' })).toBe(false)
+    expect(posts({ title: '', category_id: 1 })).toBe(false)
+    expect(posts({ title: 'Hi', category_id: 1, published_at: '2024-01-01T10:00:00Z' })).toBe(true)
+    expect(posts({ title: 'Hi' })).toBe(false) // category is a required relation
   })
 
   it('take the parent key from the body only on top-level routes', () => {
@@ -109,6 +110,7 @@ describe('JSON Schemas', () => {
       'quantity',
       'note',
       'order_id',
+      'product_id',
       'created_at',
       'updated_at',
     ])
@@ -132,8 +134,43 @@ describe('JSON Schemas', () => {
     expect(list({ page: '2', per_page: '50' })).toBe(true)
     expect(list({ per_page: '51' })).toBe(false)
     expect(list({ page: '0' })).toBe(false)
-    expect(list({ sort: 'name' })).toBe(false)
+    expect(list({ bogus: '1' })).toBe(false)
     expect(compile(schemasOf('authors').itemQuery, { coerce: true })({ page: '1' })).toBe(false)
+  })
+
+  it('take cursor, sort, include, filter and exact filters as strings for the runtime to parse', () => {
+    const list = compile(schemasOf('posts').listQuery, { coerce: true })
+    const query = {
+      cursor: 'abc',
+      sort: '-created_at,title',
+      include: 'author,comments',
+      filter: { published_at: { gte: '2024-01-01' } },
+      status: 'published',
+      author_id: '3',
+    }
+    expect(list(query)).toBe(true)
+    expect(query.author_id).toBe('3')
+    // title takes only `contains`, so it has no exact filter; slug is not filterable at all.
+    expect(list({ title: 'Hi' })).toBe(false)
+    expect(list({ slug: 'hi' })).toBe(false)
+    expect(list({ filter: 'price' })).toBe(false)
+    expect(list({ status: ['draft', 'published'] })).toBe(false)
+  })
+
+  it('take include only where the resource whitelists some', () => {
+    expect(compile(schemasOf('posts').itemQuery, { coerce: true })({ include: 'author' })).toBe(true)
+    expect(compile(schemasOf('products').itemQuery, { coerce: true })({ include: 'items' })).toBe(false)
+    expect(compile(schemasOf('products').listQuery, { coerce: true })({ include: 'items' })).toBe(false)
+    expect(schemasOf('products').itemQuery.properties).toEqual({})
+  })
+
+  it('filter every field by default, and only the listed ones with filter:', () => {
+    const names = (resource: string) => Object.keys(schemasOf(resource).listQuery.properties!)
+    // Every field of the record takes eq by default, so every one has an exact filter.
+    const fields = Object.keys(schemasOf('items').record.properties!)
+    expect(names('items')).toEqual(['page', 'per_page', 'cursor', 'sort', ...fields, 'filter'])
+    expect(names('posts')).toEqual(['page', 'per_page', 'cursor', 'sort', 'include', 'status', 'author_id', 'filter'])
+    expect(schemasOf('posts').listQuery.properties!.sort!.description).toContain('created_at, title, id')
   })
 
   it('coerce path parameters to positive integers', () => {

@@ -138,11 +138,13 @@ describe('OpenAPI document: paths and operations', () => {
 
   it('takes page and per_page on collections, with the manifest limits', () => {
     const parameters = document.paths['/v1/authors']!.get!.parameters!
-    expect(parameters.map((parameter) => [parameter.name, parameter.in])).toEqual([
+    expect(parameters.slice(0, 3).map((parameter) => [parameter.name, parameter.in])).toEqual([
       ['page', 'query'],
       ['per_page', 'query'],
+      ['cursor', 'query'],
     ])
     expect(parameters[1]!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 50, default: 10 })
+    expect(parameters[2]!.schema).toEqual({ type: 'string' })
   })
 
   it('answers POST with 201, a Location header and the record', () => {
@@ -205,6 +207,116 @@ describe('OpenAPI document: paths and operations', () => {
   })
 })
 
+describe('OpenAPI document: query parameters and caching', () => {
+  const parameter = (path: string, name: string) =>
+    document.paths[path]!.get!.parameters?.find((candidate) => candidate.name === name)
+
+  it('lists every query parameter of a collection, in order', () => {
+    expect(document.paths['/v1/posts']!.get!.parameters!.map((candidate) => candidate.name)).toEqual([
+      'page',
+      'per_page',
+      'cursor',
+      'sort',
+      'include',
+      'status',
+      'author_id',
+      'filter[status][eq]',
+      'filter[status][in]',
+      'filter[published_at][gte]',
+      'filter[published_at][lte]',
+      'filter[published_at][null]',
+      'filter[author_id][eq]',
+      'filter[title][contains]',
+    ])
+  })
+
+  it('describes sort as a comma-separated list of sortable keys, ascending or descending', () => {
+    expect(parameter('/v1/posts', 'sort')).toMatchObject({
+      style: 'form',
+      explode: false,
+      schema: {
+        type: 'array',
+        items: { enum: ['created_at', '-created_at', 'title', '-title', 'id', '-id'] },
+        uniqueItems: true,
+      },
+    })
+  })
+
+  it('describes include as a list of the whitelisted paths, capped by include_max', () => {
+    expect(parameter('/v1/orders', 'include')).toMatchObject({
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: { enum: ['items', 'items.product'] }, maxItems: 3 },
+    })
+    expect(parameter('/v1/orders/{id}', 'include')!.schema).toEqual(parameter('/v1/orders', 'include')!.schema)
+    expect(parameter('/v1/products', 'include')).toBeUndefined()
+    expect(document.paths['/v1/products/{id}']!.get!.parameters).toBeUndefined()
+  })
+
+  it('types each filter operand like its field, except in (a list), null (a boolean) and text matches', () => {
+    expect(parameter('/v1/posts', 'status')!.schema).toEqual({ type: 'string', enum: ['draft', 'published'] })
+    expect(parameter('/v1/posts', 'filter[published_at][gte]')!.schema).toEqual({
+      type: 'string',
+      format: 'date-time',
+    })
+    expect(parameter('/v1/posts', 'filter[published_at][null]')!.schema).toEqual({ type: 'boolean' })
+    expect(parameter('/v1/posts', 'filter[status][in]')).toMatchObject({
+      style: 'form',
+      explode: false,
+      schema: { type: 'array', items: { type: 'string', enum: ['draft', 'published'] } },
+    })
+    expect(parameter('/v1/posts', 'filter[title][contains]')!.description).toContain('ignoring case')
+    expect(parameter('/v1/posts', 'title')).toBeUndefined() // no eq on title
+  })
+
+  it('filters every field with the operators of its type by default, foreign keys with eq, ne, in, null', () => {
+    const operators = (path: string, field: string) =>
+      document.paths[path]!.get!.parameters!.filter((candidate) => candidate.name.startsWith(`filter[${field}]`)).map(
+        (candidate) => /\]\[(\w+)\]$/.exec(candidate.name)![1],
+      )
+    const comparisons = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in']
+    expect(operators('/v1/items', 'note')).toEqual([...comparisons, 'contains', 'starts_with', 'null'])
+    expect(operators('/v1/items', 'quantity')).toEqual([...comparisons, 'null'])
+    expect(operators('/v1/items', 'created_at')).toEqual([...comparisons, 'null'])
+    expect(operators('/v1/products', 'in_stock')).toEqual(['eq', 'ne', 'null'])
+    expect(operators('/v1/items', 'order_id')).toEqual(['eq', 'ne', 'in', 'null'])
+    expect(operators('/v1/orders/{order_id}/items', 'product_id')).toEqual(['eq', 'ne', 'in', 'null'])
+  })
+
+  it('sends Cache-Control from the manifest and Vary on every GET answer', () => {
+    const headersOf = (doc: OpenApiDocument, path: string) =>
+      (doc.paths[path]!.get!.responses['200'] as { headers: Record<string, { schema?: unknown }> }).headers
+    for (const path of ['/v1/authors', '/v1/authors/{id}', '/v1/orders', '/v1/orders/{id}']) {
+      expect(Object.keys(headersOf(document, path)), path).toEqual(['Cache-Control', 'Vary'])
+      expect(headersOf(document, path).Vary).toEqual({ $ref: '#/components/headers/Vary' })
+    }
+    expect(headersOf(document, '/v1/authors')['Cache-Control']!.schema).toEqual({ type: 'string', enum: ['no-cache'] })
+    expect(headersOf(document, '/v1/orders/{id}')['Cache-Control']!.schema).toEqual({
+      type: 'string',
+      enum: ['max-age=60'],
+    })
+    expect(document.components.headers.Vary).toMatchObject({ schema: { enum: ['Accept'] } })
+    // The top-level cache: is the default; a resource's own cache: wins.
+    const cached = buildShopModel({ serviceMaxAge: 5 })
+    const cachedDocument = buildOpenApiDocument(cached, cached.versions[0]!)
+    expect(headersOf(cachedDocument, '/v1/authors')['Cache-Control']!.schema).toEqual({
+      type: 'string',
+      enum: ['max-age=5'],
+    })
+    expect(headersOf(cachedDocument, '/v1/orders')['Cache-Control']!.schema).toEqual({
+      type: 'string',
+      enum: ['max-age=60'],
+    })
+  })
+
+  it('answers 409 on DELETE of a record that relations still reference', () => {
+    const statuses = (path: string) => Object.keys(document.paths[path]!.delete!.responses)
+    expect(statuses('/v1/authors/{id}')).toEqual(['204', '400', '404', '409']) // posts.author restricts
+    expect(statuses('/v1/products/{id}')).toEqual(['204', '400', '404', '409']) // items.product restricts
+    expect(document.paths['/v1/authors/{id}']!.delete!.description).toContain('409 while posts still reference it')
+  })
+})
+
 describe('OpenAPI document: components', () => {
   it('names every schema, response and header component', () => {
     const perResource = (type: string, nested: boolean) => [
@@ -235,7 +347,7 @@ describe('OpenAPI document: components', () => {
       'PayloadTooLarge',
       'UnsupportedMediaType',
     ])
-    expect(Object.keys(document.components.headers)).toEqual(['Location'])
+    expect(Object.keys(document.components.headers)).toEqual(['Location', 'Vary'])
   })
 
   it('wraps collections in a reusable page envelope', () => {
@@ -248,8 +360,37 @@ describe('OpenAPI document: components', () => {
       required: ['data', 'meta', 'links'],
     })
     expect(document.components.schemas.PageLinks).toMatchObject({
-      properties: { prev: { type: ['string', 'null'] }, next: { type: ['string', 'null'] } },
+      properties: {
+        prev: { type: ['string', 'null'] },
+        next: { type: ['string', 'null'] },
+        last: { type: ['string', 'null'] },
+      },
     })
+  })
+
+  it('describes cursor pagination in PageMeta: next_cursor always, totals only on offset requests', () => {
+    const meta = document.components.schemas.PageMeta!
+    expect(meta.required).toEqual(['per_page', 'next_cursor'])
+    expect(meta.properties!.next_cursor).toMatchObject({ type: ['string', 'null'] })
+    expect(Object.keys(meta.properties!)).toEqual(['page', 'per_page', 'total', 'total_pages', 'next_cursor'])
+  })
+
+  it('shows relations as optional members of the record: an array, a record, or a record or null', () => {
+    const post = document.components.schemas.Post!
+    expect(post.required).not.toContain('author')
+    expect(post.properties!.comments).toMatchObject({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Comment' },
+    })
+    // category is required, so category_id is never null.
+    expect(post.properties!.category).toMatchObject({ $ref: '#/components/schemas/Category' })
+    expect(post.properties!.author).toMatchObject({
+      anyOf: [{ $ref: '#/components/schemas/Author' }, { type: 'null' }],
+    })
+    expect(post.properties!.author_id).toMatchObject({ type: ['integer', 'null'], minimum: 1 })
+    expect(post.properties!.category_id).toMatchObject({ type: 'integer' })
+    expect(document.components.schemas.Item!.properties!.product).toBeDefined()
+    expect(document.components.schemas.Product!.properties).not.toHaveProperty('items')
   })
 
   it('leaves out Conflict when nothing can conflict', () => {

@@ -5,20 +5,25 @@ import { buildModel } from '../../generator/model/build-model.js'
 export interface ShopOptions {
   /** authors.email is `unique` (409 on writes). */
   readonly unique?: boolean
-  /** Deleting an order with items is refused (409) rather than cascading. */
+  /** Deleting an order with items (or an author with posts...) is refused (409) rather than cascading. */
   readonly restrict?: boolean
   readonly baseUrl?: string | null
   /** One more, field-less resource. */
   readonly extraResource?: string
+  /** The top-level `cache:` (service-wide default max_age). */
+  readonly serviceMaxAge?: number
 }
 
 /**
  * The issue #2 example shop, plus posts, categories, comments nested under
  * posts, and adjustments → items → orders: a three-level parent chain that
- * must be flattened.
+ * must be flattened. Relations as in issue #3: posts belong to an author and
+ * a (required) category and have many comments (via the parent key); authors
+ * have many posts; orders have many items, which belong to a product.
  */
 export function buildShopModel(options: ShopOptions = {}): ApiModel {
-  const { unique = true, restrict = true, baseUrl = 'http://localhost:3000', extraResource } = options
+  const { unique = true, restrict = true, baseUrl = 'http://localhost:3000', extraResource, serviceMaxAge } = options
+  const onDelete = { on_delete: restrict ? ('restrict' as const) : ('cascade' as const) }
   const manifest: Manifest = {
     restmint: 1,
     service: { title: 'Shop API', description: 'Example shop', ...(baseUrl ? { base_url: baseUrl } : {}) },
@@ -30,6 +35,8 @@ export function buildShopModel(options: ShopOptions = {}): ApiModel {
           name: { type: 'string', required: true, max_length: 200 },
           email: { type: 'string', format: 'email', unique },
         },
+        relations: { posts: { resource: 'posts', many: true } },
+        include: ['posts'],
       },
       products: {
         fields: {
@@ -43,6 +50,9 @@ export function buildShopModel(options: ShopOptions = {}): ApiModel {
           status: { type: 'string', enum: ['pending', 'paid', 'shipped'], default: 'pending' },
           placed_on: { type: 'date' },
         },
+        relations: { items: { resource: 'items', many: true } },
+        include: ['items', 'items.product'],
+        cache: { max_age: 60 },
       },
       items: {
         parent: 'orders',
@@ -51,6 +61,7 @@ export function buildShopModel(options: ShopOptions = {}): ApiModel {
           quantity: { type: 'integer', required: true, minimum: 1 },
           note: { type: 'string', nullable: true },
         },
+        relations: { product: { resource: 'products', ...onDelete } },
       },
       posts: {
         fields: {
@@ -59,6 +70,14 @@ export function buildShopModel(options: ShopOptions = {}): ApiModel {
           published_at: { type: 'datetime', nullable: true },
           status: { type: 'string', enum: ['draft', 'published'], nullable: true },
         },
+        relations: {
+          author: { resource: 'authors', ...onDelete },
+          category: { resource: 'categories', required: true, ...onDelete },
+          comments: { resource: 'comments', many: true },
+        },
+        include: ['author', 'category', 'comments'],
+        sort: ['created_at', 'title'],
+        filter: { status: ['eq', 'in'], published_at: ['gte', 'lte', 'null'], author_id: ['eq'], title: ['contains'] },
       },
       categories: {
         fields: { name: { type: 'string', required: true }, website: { type: 'string', format: 'uri' } },
@@ -75,6 +94,7 @@ export function buildShopModel(options: ShopOptions = {}): ApiModel {
       },
       ...(extraResource ? { [extraResource]: {} } : {}),
     },
+    ...(serviceMaxAge === undefined ? {} : { cache: { max_age: serviceMaxAge } }),
   }
   return buildModel(manifest, 'resources.yaml')
 }

@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import type { ColumnDefinition, ColumnType, Row, TableDefinition } from '../../runtime/table-definition.js'
+import type { Row, TableDefinition } from '../../runtime/table-definition.js'
 import { createStorage } from '../../runtime/storage/create-storage.js'
 import type { Storage } from '../../runtime/storage/storage.js'
 import {
@@ -14,50 +11,21 @@ import {
   SchemaMismatchError,
   UniqueViolationError,
 } from '../../runtime/storage/storage-errors.js'
+import {
+  column,
+  createTestDatabases,
+  DIALECTS,
+  type Dialect,
+  defineTables,
+  foreignKey,
+  optional,
+  POSTGRES_URL,
+  table,
+} from './storage-fixtures.js'
 
-const POSTGRES_URL = process.env.RESTMINT_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test'
-const RUN = `restmint_test_${randomBytes(4).toString('hex')}`
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
 // ---------------------------------------------------------------- fixtures
-
-function column(name: string, type: ColumnType, options: Partial<ColumnDefinition> = {}): ColumnDefinition {
-  return { name, type, nullable: false, unique: false, readOnly: false, default: null, ...options }
-}
-
-function optional(name: string, type: ColumnType, options: Partial<ColumnDefinition> = {}): ColumnDefinition {
-  return column(name, type, { nullable: true, ...options })
-}
-
-function foreignKey(name: string, table: string, onDelete: 'restrict' | 'cascade', nullable = false) {
-  return column(name, 'integer', { nullable, references: { table, onDelete } })
-}
-
-/** Adds the server-managed columns and every table's `referencedBy`, as generated schema.ts does. */
-function defineTables(specs: ReadonlyArray<{ name: string; columns: ColumnDefinition[] }>): TableDefinition[] {
-  const managed = (name: string, type: ColumnType) => column(name, type, { readOnly: true })
-  return specs.map((spec) => ({
-    name: spec.name,
-    resource: spec.name.replaceAll('_', '-'),
-    singular: spec.name.replace(/s$/, ''),
-    columns: [
-      managed('id', 'integer'),
-      ...spec.columns,
-      managed('created_at', 'datetime'),
-      managed('updated_at', 'datetime'),
-    ],
-    referencedBy: specs.flatMap((other) =>
-      other.columns
-        .filter((candidate) => candidate.references?.table === spec.name)
-        .map((candidate) => ({
-          table: other.name,
-          resource: other.name.replaceAll('_', '-'),
-          column: candidate.name,
-          onDelete: candidate.references!.onDelete,
-        })),
-    ),
-  }))
-}
 
 const shop = defineTables([
   {
@@ -90,12 +58,6 @@ const shop = defineTables([
   { name: 'returns', columns: [foreignKey('item_id', 'items', 'restrict'), optional('reason', 'string')] },
 ])
 
-function table(tables: readonly TableDefinition[], name: string): TableDefinition {
-  const found = tables.find((candidate) => candidate.name === name)
-  if (found === undefined) throw new Error(`fixture has no table ${name}`)
-  return found
-}
-
 const authors = table(shop, 'authors')
 const products = table(shop, 'products')
 const orders = table(shop, 'orders')
@@ -105,47 +67,19 @@ const returns = table(shop, 'returns')
 
 // ---------------------------------------------------------------- databases
 
-const sqliteDirectory = mkdtempSync(join(tmpdir(), 'restmint-storage-'))
-const postgresSchemas: string[] = []
-const opened: Storage[] = []
-let databases = 0
+const databases = createTestDatabases()
+const sqliteDirectory = databases.sqliteDirectory
+const opened = databases.opened
+const newDatabase = (dialect: Dialect) => databases.newDatabase(dialect)
 
-/** A fresh, empty database that can be opened several times (to test reopening). */
-function newDatabase(dialect: string) {
-  const index = ++databases
-  const schema = `${RUN}_${index}`
-  if (dialect === 'postgres') postgresSchemas.push(schema)
-  return {
-    open(tables: readonly TableDefinition[]): Storage {
-      const storage =
-        dialect === 'sqlite'
-          ? createStorage(`sqlite:${join(sqliteDirectory, `db-${index}`, 'shop.db')}`, tables)
-          : createStorage(POSTGRES_URL, tables, { schema })
-      opened.push(storage)
-      return storage
-    },
-  }
-}
-
-async function openShop(dialect: string): Promise<Storage> {
+async function openShop(dialect: Dialect): Promise<Storage> {
   const storage = newDatabase(dialect).open(shop)
   await storage.prepare()
   return storage
 }
 
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((storage) => storage.close()))
-})
-
-afterAll(async () => {
-  rmSync(sqliteDirectory, { recursive: true, force: true })
-  if (postgresSchemas.length === 0) return
-  const db = new Kysely<any>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: POSTGRES_URL }) }),
-  })
-  for (const schema of postgresSchemas) await db.schema.dropSchema(schema).ifExists().cascade().execute()
-  await db.destroy()
-})
+afterEach(() => databases.closeOpened())
+afterAll(() => databases.dropAll())
 
 const page = { scope: {}, limit: 100, offset: 0 }
 
@@ -158,7 +92,7 @@ async function seedOrder(storage: Storage, itemCount: number): Promise<{ order: 
   return { order, items: created }
 }
 
-async function countAll(storage: Storage, definition: TableDefinition): Promise<number> {
+async function countAll(storage: Storage, definition: TableDefinition): Promise<number | null> {
   return (await storage.list(definition, page)).total
 }
 
@@ -190,7 +124,7 @@ describe('createStorage', () => {
 
 // ---------------------------------------------------------------- both dialects
 
-for (const dialect of ['sqlite', 'postgres']) {
+for (const dialect of DIALECTS) {
   describe(`storage on ${dialect}`, () => {
     describe('prepare', () => {
       it('creates every table, referenced tables first', async () => {
@@ -265,6 +199,28 @@ for (const dialect of ['sqlite', 'postgres']) {
         await again.prepare()
         expect(await countAll(again, table(before, 'authors'))).toBe(1)
         await expect(database.open(after).list(table(after, 'tags'), page)).rejects.toThrow()
+      })
+
+      it.runIf(dialect === 'postgres')('prepares while other clients create and drop schemas', async () => {
+        // Another test run (or tenant) dropping its schema must not break reading ours.
+        const client = new pg.Client(POSTGRES_URL)
+        await client.connect()
+        let stop = false
+        const churn = (async () => {
+          for (let index = 0; !stop; index++) {
+            const name = `restmint_churn_${process.pid}_${index}`
+            await client.query(`create schema "${name}"`)
+            await client.query(`create table "${name}".t (id int)`)
+            await client.query(`drop schema "${name}" cascade`)
+          }
+        })()
+        try {
+          for (let index = 0; index < 20; index++) await newDatabase(dialect).open(shop).prepare()
+        } finally {
+          stop = true
+          await churn
+          await client.end()
+        }
       })
 
       it('reports a column that became required', async () => {

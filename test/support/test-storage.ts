@@ -10,19 +10,24 @@ export const POSTGRES_URL = process.env.RESTMINT_TEST_POSTGRES ?? 'postgres://po
 
 export interface TestStorage {
   readonly storage: Storage
+  /** SQL statements executed so far. */
+  statements(): number
   dispose(): Promise<void>
 }
 
 /** A fresh database for the example API: in-memory SQLite, or a throwaway PostgreSQL schema. */
 export async function openTestStorage(dialect: Dialect, tables = allTables): Promise<TestStorage> {
+  let statements = 0
+  const onStatement = (): void => void statements++
   if (dialect === 'sqlite') {
-    const storage = createStorage('sqlite::memory:', tables)
-    return { storage, dispose: () => storage.close() }
+    const storage = createStorage('sqlite::memory:', tables, { onStatement })
+    return { storage, statements: () => statements, dispose: () => storage.close() }
   }
   const schema = `restmint_test_${randomBytes(6).toString('hex')}`
-  const storage = createStorage(POSTGRES_URL, tables, { schema })
+  const storage = createStorage(POSTGRES_URL, tables, { schema, onStatement })
   return {
     storage,
+    statements: () => statements,
     async dispose() {
       await storage.close()
       const client = new pg.Client(POSTGRES_URL)

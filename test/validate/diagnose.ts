@@ -1,3 +1,4 @@
+import { expect } from 'vitest'
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js'
 import { loadManifest } from '../../generator/manifest/load-manifest.js'
 import { validateManifest } from '../../generator/validate/validate-manifest.js'
@@ -30,4 +31,11 @@ export function diagnose(text: string): Located[] {
 /** Diagnostics as `CODE line:col`, the shape table-driven tests compare. */
 export function codesAt(text: string): string[] {
   return diagnose(text).map(({ code, line, col }) => `${code} ${line}:${col}`)
+}
+
+/** Asserts that `text` has exactly one diagnostic, `expected` (`CODE line:col`), whose message contains `message`. */
+export function expectOnlyDiagnostic(text: string, expected: string, message: string): void {
+  const found = diagnose(text)
+  expect(found.map(({ code, line, col }) => `${code} ${line}:${col}`)).toEqual([expected])
+  expect(found[0]?.message).toContain(message)
 }

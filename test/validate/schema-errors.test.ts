@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diagnose, HEADER, withResources } from './diagnose.js'
+import { diagnose, expectOnlyDiagnostic, HEADER, withResources } from './diagnose.js'
 
 describe('schema errors mapped to YAML nodes', () => {
   it.each([
@@ -23,9 +23,9 @@ describe('schema errors mapped to YAML nodes', () => {
     ],
     [
       'an unknown key with no near miss, listing the allowed keys',
-      withResources('  orders:\n    relations: {}\n'),
+      withResources('  orders:\n    actions: {}\n'),
       'UNKNOWN_KEY 8:5',
-      'unknown key "relations" in resource "orders"; allowed keys: singular, parent, on_delete, fields',
+      'unknown key "actions" in resource "orders"; allowed keys: singular, parent, on_delete, fields, relations, include, sort, filter, cache',
     ],
     [
       'a field written straight under its resource',
@@ -125,9 +125,7 @@ describe('schema errors mapped to YAML nodes', () => {
       'the manifest must be a map of restmint, service, versions and resources; found a list',
     ],
   ])('reports %s', (_, text, expected, message) => {
-    const found = diagnose(text)
-    expect(found.map(({ code, line, col }) => `${code} ${line}:${col}`)).toEqual([expected])
-    expect(found[0]?.message).toContain(message)
+    expectOnlyDiagnostic(text, expected, message)
   })
 
   it('leaves bad names to the naming rules instead of reporting the schema pattern', () => {

@@ -7,6 +7,7 @@ export interface Item {
   quantity: number
   note: string | null
   order_id: number
+  product_id: number | null
   readonly created_at: string
   readonly updated_at: string
 }
@@ -16,6 +17,7 @@ export interface ItemCreate {
   quantity: number
   note?: string | null
   order_id: number
+  product_id?: number | null
 }
 
 /** Body of `PUT /items/{id}`: a full replacement, same shape as a create. */

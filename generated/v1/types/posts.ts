@@ -6,8 +6,11 @@ export interface Post {
   readonly id: number
   title: string
   body: string | null
+  price: number | null
   status: 'draft' | 'published'
   published_at: string | null
+  author_id: number | null
+  category_id: number
   readonly created_at: string
   readonly updated_at: string
 }
@@ -16,8 +19,11 @@ export interface Post {
 export interface PostCreate {
   title: string
   body?: string
+  price?: number | null
   status?: 'draft' | 'published'
   published_at?: string | null
+  author_id?: number | null
+  category_id: number
 }
 
 /** Body of `PUT /posts/{id}`: a full replacement, same shape as a create. */

@@ -9,7 +9,7 @@ const schema11 = {
   type: 'object',
   properties: {
     page: {
-      description: 'Page number, from 1. A page past the end is empty.',
+      description: 'Page number, from 1. A page past the end is empty. Not with `cursor`.',
       type: 'integer',
       minimum: 1,
       maximum: 90071992547409,
@@ -22,9 +22,40 @@ const schema11 = {
       maximum: 100,
       default: 20,
     },
+    cursor: {
+      description:
+        'Continues a cursor walk: `meta.next_cursor` of the previous page, unchanged, with the same `sort` and filters. Rows inserted or deleted meanwhile are never skipped or repeated. Not with `page`.',
+      type: 'string',
+    },
+    sort: {
+      description:
+        'Comma-separated fields to sort by, in order, each ascending or, prefixed with `-`, descending: body, author_email, created_at, updated_at, id. `id` is always the last key, so the order is total.',
+      type: 'string',
+    },
+    id: { description: 'Only comments whose `id` equals this value.', type: 'string' },
+    body: { description: 'Only comments whose `body` equals this value.', type: 'string' },
+    author_email: {
+      description: 'Only comments whose `author_email` equals this value.',
+      type: 'string',
+    },
+    post_id: { description: 'Only comments whose `post_id` equals this value.', type: 'string' },
+    created_at: {
+      description: 'Only comments whose `created_at` equals this value.',
+      type: 'string',
+    },
+    updated_at: {
+      description: 'Only comments whose `updated_at` equals this value.',
+      type: 'string',
+    },
+    filter: {
+      description:
+        'Operator filters, `filter[<field>][<operator>]=<value>`; all must match. id: eq, ne, gt, gte, lt, lte, in, null; body: eq, ne, gt, gte, lt, lte, in, contains, starts_with, null; author_email: eq, ne, gt, gte, lt, lte, in, contains, starts_with, null; post_id: eq, ne, in, null; created_at: eq, ne, gt, gte, lt, lte, in, null; updated_at: eq, ne, gt, gte, lt, lte, in, null.',
+      type: 'object',
+    },
   },
   additionalProperties: false,
 }
+const func2 = Object.prototype.hasOwnProperty
 function validate10(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
@@ -39,7 +70,7 @@ function validate10(
       data.per_page = 20
     }
     for (const key0 in data) {
-      if (!(key0 === 'page' || key0 === 'per_page')) {
+      if (!func2.call(schema11.properties, key0)) {
         const err0 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -180,12 +211,298 @@ function validate10(
         errors++
       }
     }
+    if (data.cursor !== undefined) {
+      let data2 = data.cursor
+      if (typeof data2 !== 'string') {
+        let dataType2 = typeof data2
+        let coerced2 = undefined
+        if (!(coerced2 !== undefined)) {
+          if (dataType2 == 'number' || dataType2 == 'boolean') {
+            coerced2 = '' + data2
+          } else if (data2 === null) {
+            coerced2 = ''
+          } else {
+            const err7 = {
+              instancePath: instancePath + '/cursor',
+              schemaPath: '#/properties/cursor/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err7]
+            } else {
+              vErrors.push(err7)
+            }
+            errors++
+          }
+        }
+        if (coerced2 !== undefined) {
+          data2 = coerced2
+          if (data !== undefined) {
+            data['cursor'] = coerced2
+          }
+        }
+      }
+    }
+    if (data.sort !== undefined) {
+      let data3 = data.sort
+      if (typeof data3 !== 'string') {
+        let dataType3 = typeof data3
+        let coerced3 = undefined
+        if (!(coerced3 !== undefined)) {
+          if (dataType3 == 'number' || dataType3 == 'boolean') {
+            coerced3 = '' + data3
+          } else if (data3 === null) {
+            coerced3 = ''
+          } else {
+            const err8 = {
+              instancePath: instancePath + '/sort',
+              schemaPath: '#/properties/sort/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err8]
+            } else {
+              vErrors.push(err8)
+            }
+            errors++
+          }
+        }
+        if (coerced3 !== undefined) {
+          data3 = coerced3
+          if (data !== undefined) {
+            data['sort'] = coerced3
+          }
+        }
+      }
+    }
+    if (data.id !== undefined) {
+      let data4 = data.id
+      if (typeof data4 !== 'string') {
+        let dataType4 = typeof data4
+        let coerced4 = undefined
+        if (!(coerced4 !== undefined)) {
+          if (dataType4 == 'number' || dataType4 == 'boolean') {
+            coerced4 = '' + data4
+          } else if (data4 === null) {
+            coerced4 = ''
+          } else {
+            const err9 = {
+              instancePath: instancePath + '/id',
+              schemaPath: '#/properties/id/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err9]
+            } else {
+              vErrors.push(err9)
+            }
+            errors++
+          }
+        }
+        if (coerced4 !== undefined) {
+          data4 = coerced4
+          if (data !== undefined) {
+            data['id'] = coerced4
+          }
+        }
+      }
+    }
+    if (data.body !== undefined) {
+      let data5 = data.body
+      if (typeof data5 !== 'string') {
+        let dataType5 = typeof data5
+        let coerced5 = undefined
+        if (!(coerced5 !== undefined)) {
+          if (dataType5 == 'number' || dataType5 == 'boolean') {
+            coerced5 = '' + data5
+          } else if (data5 === null) {
+            coerced5 = ''
+          } else {
+            const err10 = {
+              instancePath: instancePath + '/body',
+              schemaPath: '#/properties/body/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err10]
+            } else {
+              vErrors.push(err10)
+            }
+            errors++
+          }
+        }
+        if (coerced5 !== undefined) {
+          data5 = coerced5
+          if (data !== undefined) {
+            data['body'] = coerced5
+          }
+        }
+      }
+    }
+    if (data.author_email !== undefined) {
+      let data6 = data.author_email
+      if (typeof data6 !== 'string') {
+        let dataType6 = typeof data6
+        let coerced6 = undefined
+        if (!(coerced6 !== undefined)) {
+          if (dataType6 == 'number' || dataType6 == 'boolean') {
+            coerced6 = '' + data6
+          } else if (data6 === null) {
+            coerced6 = ''
+          } else {
+            const err11 = {
+              instancePath: instancePath + '/author_email',
+              schemaPath: '#/properties/author_email/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err11]
+            } else {
+              vErrors.push(err11)
+            }
+            errors++
+          }
+        }
+        if (coerced6 !== undefined) {
+          data6 = coerced6
+          if (data !== undefined) {
+            data['author_email'] = coerced6
+          }
+        }
+      }
+    }
+    if (data.post_id !== undefined) {
+      let data7 = data.post_id
+      if (typeof data7 !== 'string') {
+        let dataType7 = typeof data7
+        let coerced7 = undefined
+        if (!(coerced7 !== undefined)) {
+          if (dataType7 == 'number' || dataType7 == 'boolean') {
+            coerced7 = '' + data7
+          } else if (data7 === null) {
+            coerced7 = ''
+          } else {
+            const err12 = {
+              instancePath: instancePath + '/post_id',
+              schemaPath: '#/properties/post_id/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err12]
+            } else {
+              vErrors.push(err12)
+            }
+            errors++
+          }
+        }
+        if (coerced7 !== undefined) {
+          data7 = coerced7
+          if (data !== undefined) {
+            data['post_id'] = coerced7
+          }
+        }
+      }
+    }
+    if (data.created_at !== undefined) {
+      let data8 = data.created_at
+      if (typeof data8 !== 'string') {
+        let dataType8 = typeof data8
+        let coerced8 = undefined
+        if (!(coerced8 !== undefined)) {
+          if (dataType8 == 'number' || dataType8 == 'boolean') {
+            coerced8 = '' + data8
+          } else if (data8 === null) {
+            coerced8 = ''
+          } else {
+            const err13 = {
+              instancePath: instancePath + '/created_at',
+              schemaPath: '#/properties/created_at/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err13]
+            } else {
+              vErrors.push(err13)
+            }
+            errors++
+          }
+        }
+        if (coerced8 !== undefined) {
+          data8 = coerced8
+          if (data !== undefined) {
+            data['created_at'] = coerced8
+          }
+        }
+      }
+    }
+    if (data.updated_at !== undefined) {
+      let data9 = data.updated_at
+      if (typeof data9 !== 'string') {
+        let dataType9 = typeof data9
+        let coerced9 = undefined
+        if (!(coerced9 !== undefined)) {
+          if (dataType9 == 'number' || dataType9 == 'boolean') {
+            coerced9 = '' + data9
+          } else if (data9 === null) {
+            coerced9 = ''
+          } else {
+            const err14 = {
+              instancePath: instancePath + '/updated_at',
+              schemaPath: '#/properties/updated_at/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err14]
+            } else {
+              vErrors.push(err14)
+            }
+            errors++
+          }
+        }
+        if (coerced9 !== undefined) {
+          data9 = coerced9
+          if (data !== undefined) {
+            data['updated_at'] = coerced9
+          }
+        }
+      }
+    }
+    if (data.filter !== undefined) {
+      let data10 = data.filter
+      if (!(data10 && typeof data10 == 'object' && !Array.isArray(data10))) {
+        const err15 = {
+          instancePath: instancePath + '/filter',
+          schemaPath: '#/properties/filter/type',
+          keyword: 'type',
+          params: { type: 'object' },
+        }
+        if (vErrors === null) {
+          vErrors = [err15]
+        } else {
+          vErrors.push(err15)
+        }
+        errors++
+      }
+    }
   } else {
-    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err16 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+    }
     if (vErrors === null) {
-      vErrors = [err7]
+      vErrors = [err16]
     } else {
-      vErrors.push(err7)
+      vErrors.push(err16)
     }
     errors++
   }

@@ -16,6 +16,13 @@ const schema11 = {
       minimum: 1,
       maximum: 9007199254740991,
     },
+    product_id: {
+      description:
+        'Identifier of the related product (relation `product`); `?include=product` embeds it.',
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 9007199254740991,
+    },
   },
   required: ['quantity', 'order_id'],
   additionalProperties: false,
@@ -56,7 +63,12 @@ function validate10(
       errors++
     }
     for (const key0 in data) {
-      if (!(key0 === 'quantity' || key0 === 'note' || key0 === 'order_id')) {
+      if (!(
+        key0 === 'quantity' ||
+        key0 === 'note' ||
+        key0 === 'order_id' ||
+        key0 === 'product_id'
+      )) {
         const err2 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -168,12 +180,67 @@ function validate10(
         }
       }
     }
+    if (data.product_id !== undefined) {
+      let data3 = data.product_id
+      if (
+        !(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) &&
+        data3 !== null
+      ) {
+        const err9 = {
+          instancePath: instancePath + '/product_id',
+          schemaPath: '#/properties/product_id/type',
+          keyword: 'type',
+          params: { type: schema11.properties.product_id.type },
+        }
+        if (vErrors === null) {
+          vErrors = [err9]
+        } else {
+          vErrors.push(err9)
+        }
+        errors++
+      }
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 > 9007199254740991 || isNaN(data3)) {
+          const err10 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
+          }
+          if (vErrors === null) {
+            vErrors = [err10]
+          } else {
+            vErrors.push(err10)
+          }
+          errors++
+        }
+        if (data3 < 1 || isNaN(data3)) {
+          const err11 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err11]
+          } else {
+            vErrors.push(err11)
+          }
+          errors++
+        }
+      }
+    }
   } else {
-    const err9 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err12 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+    }
     if (vErrors === null) {
-      vErrors = [err9]
+      vErrors = [err12]
     } else {
-      vErrors.push(err9)
+      vErrors.push(err12)
     }
     errors++
   }
@@ -192,6 +259,13 @@ const schema12 = {
       minimum: 1,
       maximum: 9007199254740991,
     },
+    product_id: {
+      description:
+        'Identifier of the related product (relation `product`); `?include=product` embeds it.',
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 9007199254740991,
+    },
   },
   additionalProperties: false,
 }
@@ -203,7 +277,12 @@ function validate11(
   let errors = 0
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === 'quantity' || key0 === 'note' || key0 === 'order_id')) {
+      if (!(
+        key0 === 'quantity' ||
+        key0 === 'note' ||
+        key0 === 'order_id' ||
+        key0 === 'product_id'
+      )) {
         const err0 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -315,12 +394,67 @@ function validate11(
         }
       }
     }
+    if (data.product_id !== undefined) {
+      let data3 = data.product_id
+      if (
+        !(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) &&
+        data3 !== null
+      ) {
+        const err7 = {
+          instancePath: instancePath + '/product_id',
+          schemaPath: '#/properties/product_id/type',
+          keyword: 'type',
+          params: { type: schema12.properties.product_id.type },
+        }
+        if (vErrors === null) {
+          vErrors = [err7]
+        } else {
+          vErrors.push(err7)
+        }
+        errors++
+      }
+      if (typeof data3 == 'number' && isFinite(data3)) {
+        if (data3 > 9007199254740991 || isNaN(data3)) {
+          const err8 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
+          }
+          if (vErrors === null) {
+            vErrors = [err8]
+          } else {
+            vErrors.push(err8)
+          }
+          errors++
+        }
+        if (data3 < 1 || isNaN(data3)) {
+          const err9 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err9]
+          } else {
+            vErrors.push(err9)
+          }
+          errors++
+        }
+      }
+    }
   } else {
-    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err10 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+    }
     if (vErrors === null) {
-      vErrors = [err7]
+      vErrors = [err10]
     } else {
-      vErrors.push(err7)
+      vErrors.push(err10)
     }
     errors++
   }
@@ -330,7 +464,17 @@ function validate11(
 export const nestedCreateBody = validate12
 const schema13 = {
   type: 'object',
-  properties: { quantity: { type: 'integer', minimum: 1 }, note: { type: ['string', 'null'] } },
+  properties: {
+    quantity: { type: 'integer', minimum: 1 },
+    note: { type: ['string', 'null'] },
+    product_id: {
+      description:
+        'Identifier of the related product (relation `product`); `?include=product` embeds it.',
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 9007199254740991,
+    },
+  },
   required: ['quantity'],
   additionalProperties: false,
 }
@@ -356,7 +500,7 @@ function validate12(
       errors++
     }
     for (const key0 in data) {
-      if (!(key0 === 'quantity' || key0 === 'note')) {
+      if (!(key0 === 'quantity' || key0 === 'note' || key0 === 'product_id')) {
         const err1 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -421,12 +565,62 @@ function validate12(
         errors++
       }
     }
+    if (data.product_id !== undefined) {
+      let data2 = data.product_id
+      if (
+        !(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2)) &&
+        data2 !== null
+      ) {
+        const err5 = {
+          instancePath: instancePath + '/product_id',
+          schemaPath: '#/properties/product_id/type',
+          keyword: 'type',
+          params: { type: schema13.properties.product_id.type },
+        }
+        if (vErrors === null) {
+          vErrors = [err5]
+        } else {
+          vErrors.push(err5)
+        }
+        errors++
+      }
+      if (typeof data2 == 'number' && isFinite(data2)) {
+        if (data2 > 9007199254740991 || isNaN(data2)) {
+          const err6 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
+          }
+          if (vErrors === null) {
+            vErrors = [err6]
+          } else {
+            vErrors.push(err6)
+          }
+          errors++
+        }
+        if (data2 < 1 || isNaN(data2)) {
+          const err7 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err7]
+          } else {
+            vErrors.push(err7)
+          }
+          errors++
+        }
+      }
+    }
   } else {
-    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err8 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err5]
+      vErrors = [err8]
     } else {
-      vErrors.push(err5)
+      vErrors.push(err8)
     }
     errors++
   }
@@ -436,7 +630,17 @@ function validate12(
 export const nestedUpdateBody = validate13
 const schema14 = {
   type: 'object',
-  properties: { quantity: { type: 'integer', minimum: 1 }, note: { type: ['string', 'null'] } },
+  properties: {
+    quantity: { type: 'integer', minimum: 1 },
+    note: { type: ['string', 'null'] },
+    product_id: {
+      description:
+        'Identifier of the related product (relation `product`); `?include=product` embeds it.',
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 9007199254740991,
+    },
+  },
   additionalProperties: false,
 }
 function validate13(
@@ -447,7 +651,7 @@ function validate13(
   let errors = 0
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === 'quantity' || key0 === 'note')) {
+      if (!(key0 === 'quantity' || key0 === 'note' || key0 === 'product_id')) {
         const err0 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -512,12 +716,62 @@ function validate13(
         errors++
       }
     }
+    if (data.product_id !== undefined) {
+      let data2 = data.product_id
+      if (
+        !(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2)) &&
+        data2 !== null
+      ) {
+        const err4 = {
+          instancePath: instancePath + '/product_id',
+          schemaPath: '#/properties/product_id/type',
+          keyword: 'type',
+          params: { type: schema14.properties.product_id.type },
+        }
+        if (vErrors === null) {
+          vErrors = [err4]
+        } else {
+          vErrors.push(err4)
+        }
+        errors++
+      }
+      if (typeof data2 == 'number' && isFinite(data2)) {
+        if (data2 > 9007199254740991 || isNaN(data2)) {
+          const err5 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
+          }
+          if (vErrors === null) {
+            vErrors = [err5]
+          } else {
+            vErrors.push(err5)
+          }
+          errors++
+        }
+        if (data2 < 1 || isNaN(data2)) {
+          const err6 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err6]
+          } else {
+            vErrors.push(err6)
+          }
+          errors++
+        }
+      }
+    }
   } else {
-    const err4 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err4]
+      vErrors = [err7]
     } else {
-      vErrors.push(err4)
+      vErrors.push(err7)
     }
     errors++
   }

@@ -9,7 +9,7 @@ const schema11 = {
   type: 'object',
   properties: {
     page: {
-      description: 'Page number, from 1. A page past the end is empty.',
+      description: 'Page number, from 1. A page past the end is empty. Not with `cursor`.',
       type: 'integer',
       minimum: 1,
       maximum: 90071992547409,
@@ -22,9 +22,37 @@ const schema11 = {
       maximum: 100,
       default: 20,
     },
+    cursor: {
+      description:
+        'Continues a cursor walk: `meta.next_cursor` of the previous page, unchanged, with the same `sort` and filters. Rows inserted or deleted meanwhile are never skipped or repeated. Not with `page`.',
+      type: 'string',
+    },
+    sort: {
+      description:
+        'Comma-separated fields to sort by, in order, each ascending or, prefixed with `-`, descending: quantity, note, created_at, updated_at, id. `id` is always the last key, so the order is total.',
+      type: 'string',
+    },
+    include: {
+      description:
+        'Comma-separated relations to embed in each record, under their names, at most 3: product.',
+      type: 'string',
+    },
+    id: { description: 'Only items whose `id` equals this value.', type: 'string' },
+    quantity: { description: 'Only items whose `quantity` equals this value.', type: 'string' },
+    note: { description: 'Only items whose `note` equals this value.', type: 'string' },
+    order_id: { description: 'Only items whose `order_id` equals this value.', type: 'string' },
+    product_id: { description: 'Only items whose `product_id` equals this value.', type: 'string' },
+    created_at: { description: 'Only items whose `created_at` equals this value.', type: 'string' },
+    updated_at: { description: 'Only items whose `updated_at` equals this value.', type: 'string' },
+    filter: {
+      description:
+        'Operator filters, `filter[<field>][<operator>]=<value>`; all must match. id: eq, ne, gt, gte, lt, lte, in, null; quantity: eq, ne, gt, gte, lt, lte, in, null; note: eq, ne, gt, gte, lt, lte, in, contains, starts_with, null; order_id: eq, ne, in, null; product_id: eq, ne, in, null; created_at: eq, ne, gt, gte, lt, lte, in, null; updated_at: eq, ne, gt, gte, lt, lte, in, null.',
+      type: 'object',
+    },
   },
   additionalProperties: false,
 }
+const func2 = Object.prototype.hasOwnProperty
 function validate10(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
@@ -39,7 +67,7 @@ function validate10(
       data.per_page = 20
     }
     for (const key0 in data) {
-      if (!(key0 === 'page' || key0 === 'per_page')) {
+      if (!func2.call(schema11.properties, key0)) {
         const err0 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -180,12 +208,364 @@ function validate10(
         errors++
       }
     }
+    if (data.cursor !== undefined) {
+      let data2 = data.cursor
+      if (typeof data2 !== 'string') {
+        let dataType2 = typeof data2
+        let coerced2 = undefined
+        if (!(coerced2 !== undefined)) {
+          if (dataType2 == 'number' || dataType2 == 'boolean') {
+            coerced2 = '' + data2
+          } else if (data2 === null) {
+            coerced2 = ''
+          } else {
+            const err7 = {
+              instancePath: instancePath + '/cursor',
+              schemaPath: '#/properties/cursor/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err7]
+            } else {
+              vErrors.push(err7)
+            }
+            errors++
+          }
+        }
+        if (coerced2 !== undefined) {
+          data2 = coerced2
+          if (data !== undefined) {
+            data['cursor'] = coerced2
+          }
+        }
+      }
+    }
+    if (data.sort !== undefined) {
+      let data3 = data.sort
+      if (typeof data3 !== 'string') {
+        let dataType3 = typeof data3
+        let coerced3 = undefined
+        if (!(coerced3 !== undefined)) {
+          if (dataType3 == 'number' || dataType3 == 'boolean') {
+            coerced3 = '' + data3
+          } else if (data3 === null) {
+            coerced3 = ''
+          } else {
+            const err8 = {
+              instancePath: instancePath + '/sort',
+              schemaPath: '#/properties/sort/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err8]
+            } else {
+              vErrors.push(err8)
+            }
+            errors++
+          }
+        }
+        if (coerced3 !== undefined) {
+          data3 = coerced3
+          if (data !== undefined) {
+            data['sort'] = coerced3
+          }
+        }
+      }
+    }
+    if (data.include !== undefined) {
+      let data4 = data.include
+      if (typeof data4 !== 'string') {
+        let dataType4 = typeof data4
+        let coerced4 = undefined
+        if (!(coerced4 !== undefined)) {
+          if (dataType4 == 'number' || dataType4 == 'boolean') {
+            coerced4 = '' + data4
+          } else if (data4 === null) {
+            coerced4 = ''
+          } else {
+            const err9 = {
+              instancePath: instancePath + '/include',
+              schemaPath: '#/properties/include/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err9]
+            } else {
+              vErrors.push(err9)
+            }
+            errors++
+          }
+        }
+        if (coerced4 !== undefined) {
+          data4 = coerced4
+          if (data !== undefined) {
+            data['include'] = coerced4
+          }
+        }
+      }
+    }
+    if (data.id !== undefined) {
+      let data5 = data.id
+      if (typeof data5 !== 'string') {
+        let dataType5 = typeof data5
+        let coerced5 = undefined
+        if (!(coerced5 !== undefined)) {
+          if (dataType5 == 'number' || dataType5 == 'boolean') {
+            coerced5 = '' + data5
+          } else if (data5 === null) {
+            coerced5 = ''
+          } else {
+            const err10 = {
+              instancePath: instancePath + '/id',
+              schemaPath: '#/properties/id/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err10]
+            } else {
+              vErrors.push(err10)
+            }
+            errors++
+          }
+        }
+        if (coerced5 !== undefined) {
+          data5 = coerced5
+          if (data !== undefined) {
+            data['id'] = coerced5
+          }
+        }
+      }
+    }
+    if (data.quantity !== undefined) {
+      let data6 = data.quantity
+      if (typeof data6 !== 'string') {
+        let dataType6 = typeof data6
+        let coerced6 = undefined
+        if (!(coerced6 !== undefined)) {
+          if (dataType6 == 'number' || dataType6 == 'boolean') {
+            coerced6 = '' + data6
+          } else if (data6 === null) {
+            coerced6 = ''
+          } else {
+            const err11 = {
+              instancePath: instancePath + '/quantity',
+              schemaPath: '#/properties/quantity/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err11]
+            } else {
+              vErrors.push(err11)
+            }
+            errors++
+          }
+        }
+        if (coerced6 !== undefined) {
+          data6 = coerced6
+          if (data !== undefined) {
+            data['quantity'] = coerced6
+          }
+        }
+      }
+    }
+    if (data.note !== undefined) {
+      let data7 = data.note
+      if (typeof data7 !== 'string') {
+        let dataType7 = typeof data7
+        let coerced7 = undefined
+        if (!(coerced7 !== undefined)) {
+          if (dataType7 == 'number' || dataType7 == 'boolean') {
+            coerced7 = '' + data7
+          } else if (data7 === null) {
+            coerced7 = ''
+          } else {
+            const err12 = {
+              instancePath: instancePath + '/note',
+              schemaPath: '#/properties/note/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err12]
+            } else {
+              vErrors.push(err12)
+            }
+            errors++
+          }
+        }
+        if (coerced7 !== undefined) {
+          data7 = coerced7
+          if (data !== undefined) {
+            data['note'] = coerced7
+          }
+        }
+      }
+    }
+    if (data.order_id !== undefined) {
+      let data8 = data.order_id
+      if (typeof data8 !== 'string') {
+        let dataType8 = typeof data8
+        let coerced8 = undefined
+        if (!(coerced8 !== undefined)) {
+          if (dataType8 == 'number' || dataType8 == 'boolean') {
+            coerced8 = '' + data8
+          } else if (data8 === null) {
+            coerced8 = ''
+          } else {
+            const err13 = {
+              instancePath: instancePath + '/order_id',
+              schemaPath: '#/properties/order_id/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err13]
+            } else {
+              vErrors.push(err13)
+            }
+            errors++
+          }
+        }
+        if (coerced8 !== undefined) {
+          data8 = coerced8
+          if (data !== undefined) {
+            data['order_id'] = coerced8
+          }
+        }
+      }
+    }
+    if (data.product_id !== undefined) {
+      let data9 = data.product_id
+      if (typeof data9 !== 'string') {
+        let dataType9 = typeof data9
+        let coerced9 = undefined
+        if (!(coerced9 !== undefined)) {
+          if (dataType9 == 'number' || dataType9 == 'boolean') {
+            coerced9 = '' + data9
+          } else if (data9 === null) {
+            coerced9 = ''
+          } else {
+            const err14 = {
+              instancePath: instancePath + '/product_id',
+              schemaPath: '#/properties/product_id/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err14]
+            } else {
+              vErrors.push(err14)
+            }
+            errors++
+          }
+        }
+        if (coerced9 !== undefined) {
+          data9 = coerced9
+          if (data !== undefined) {
+            data['product_id'] = coerced9
+          }
+        }
+      }
+    }
+    if (data.created_at !== undefined) {
+      let data10 = data.created_at
+      if (typeof data10 !== 'string') {
+        let dataType10 = typeof data10
+        let coerced10 = undefined
+        if (!(coerced10 !== undefined)) {
+          if (dataType10 == 'number' || dataType10 == 'boolean') {
+            coerced10 = '' + data10
+          } else if (data10 === null) {
+            coerced10 = ''
+          } else {
+            const err15 = {
+              instancePath: instancePath + '/created_at',
+              schemaPath: '#/properties/created_at/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err15]
+            } else {
+              vErrors.push(err15)
+            }
+            errors++
+          }
+        }
+        if (coerced10 !== undefined) {
+          data10 = coerced10
+          if (data !== undefined) {
+            data['created_at'] = coerced10
+          }
+        }
+      }
+    }
+    if (data.updated_at !== undefined) {
+      let data11 = data.updated_at
+      if (typeof data11 !== 'string') {
+        let dataType11 = typeof data11
+        let coerced11 = undefined
+        if (!(coerced11 !== undefined)) {
+          if (dataType11 == 'number' || dataType11 == 'boolean') {
+            coerced11 = '' + data11
+          } else if (data11 === null) {
+            coerced11 = ''
+          } else {
+            const err16 = {
+              instancePath: instancePath + '/updated_at',
+              schemaPath: '#/properties/updated_at/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err16]
+            } else {
+              vErrors.push(err16)
+            }
+            errors++
+          }
+        }
+        if (coerced11 !== undefined) {
+          data11 = coerced11
+          if (data !== undefined) {
+            data['updated_at'] = coerced11
+          }
+        }
+      }
+    }
+    if (data.filter !== undefined) {
+      let data12 = data.filter
+      if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
+        const err17 = {
+          instancePath: instancePath + '/filter',
+          schemaPath: '#/properties/filter/type',
+          keyword: 'type',
+          params: { type: 'object' },
+        }
+        if (vErrors === null) {
+          vErrors = [err17]
+        } else {
+          vErrors.push(err17)
+        }
+        errors++
+      }
+    }
   } else {
-    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err18 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+    }
     if (vErrors === null) {
-      vErrors = [err7]
+      vErrors = [err18]
     } else {
-      vErrors.push(err7)
+      vErrors.push(err18)
     }
     errors++
   }
@@ -193,7 +573,17 @@ function validate10(
   return errors === 0
 }
 export const itemQuery = validate11
-const schema12 = { type: 'object', properties: {}, additionalProperties: false }
+const schema12 = {
+  type: 'object',
+  properties: {
+    include: {
+      description:
+        'Comma-separated relations to embed in each record, under their names, at most 3: product.',
+      type: 'string',
+    },
+  },
+  additionalProperties: false,
+}
 function validate11(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
@@ -202,25 +592,60 @@ function validate11(
   let errors = 0
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/additionalProperties',
-        keyword: 'additionalProperties',
-        params: { additionalProperty: key0 },
+      if (!(key0 === 'include')) {
+        const err0 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+        }
+        if (vErrors === null) {
+          vErrors = [err0]
+        } else {
+          vErrors.push(err0)
+        }
+        errors++
       }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
+    }
+    if (data.include !== undefined) {
+      let data0 = data.include
+      if (typeof data0 !== 'string') {
+        let dataType0 = typeof data0
+        let coerced0 = undefined
+        if (!(coerced0 !== undefined)) {
+          if (dataType0 == 'number' || dataType0 == 'boolean') {
+            coerced0 = '' + data0
+          } else if (data0 === null) {
+            coerced0 = ''
+          } else {
+            const err1 = {
+              instancePath: instancePath + '/include',
+              schemaPath: '#/properties/include/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err1]
+            } else {
+              vErrors.push(err1)
+            }
+            errors++
+          }
+        }
+        if (coerced0 !== undefined) {
+          data0 = coerced0
+          if (data !== undefined) {
+            data['include'] = coerced0
+          }
+        }
       }
-      errors++
     }
   } else {
-    const err1 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err2 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err1]
+      vErrors = [err2]
     } else {
-      vErrors.push(err1)
+      vErrors.push(err2)
     }
     errors++
   }

@@ -10,10 +10,25 @@ const schema11 = {
   properties: {
     title: { type: 'string', minLength: 1, maxLength: 300 },
     body: { type: 'string' },
+    price: { type: ['number', 'null'], minimum: 0 },
     status: { type: 'string', enum: ['draft', 'published'], default: 'draft' },
     published_at: { type: ['string', 'null'], format: 'date-time' },
+    author_id: {
+      description:
+        'Identifier of the related author (relation `author`); `?include=author` embeds it.',
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 9007199254740991,
+    },
+    category_id: {
+      description:
+        'Identifier of the related category (relation `category`); `?include=category` embeds it.',
+      type: 'integer',
+      minimum: 1,
+      maximum: 9007199254740991,
+    },
   },
-  required: ['title'],
+  required: ['title', 'category_id'],
   additionalProperties: false,
 }
 const func2 = ajvRuntime.ucs2length
@@ -39,18 +54,40 @@ function validate10(
       }
       errors++
     }
+    if (data.category_id === undefined) {
+      const err1 = {
+        instancePath,
+        schemaPath: '#/required',
+        keyword: 'required',
+        params: { missingProperty: 'category_id' },
+      }
+      if (vErrors === null) {
+        vErrors = [err1]
+      } else {
+        vErrors.push(err1)
+      }
+      errors++
+    }
     for (const key0 in data) {
-      if (!(key0 === 'title' || key0 === 'body' || key0 === 'status' || key0 === 'published_at')) {
-        const err1 = {
+      if (!(
+        key0 === 'title' ||
+        key0 === 'body' ||
+        key0 === 'price' ||
+        key0 === 'status' ||
+        key0 === 'published_at' ||
+        key0 === 'author_id' ||
+        key0 === 'category_id'
+      )) {
+        const err2 = {
           instancePath,
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
           params: { additionalProperty: key0 },
         }
         if (vErrors === null) {
-          vErrors = [err1]
+          vErrors = [err2]
         } else {
-          vErrors.push(err1)
+          vErrors.push(err2)
         }
         errors++
       }
@@ -59,25 +96,11 @@ function validate10(
       let data0 = data.title
       if (typeof data0 === 'string') {
         if (func2(data0) > 300) {
-          const err2 = {
+          const err3 = {
             instancePath: instancePath + '/title',
             schemaPath: '#/properties/title/maxLength',
             keyword: 'maxLength',
             params: { limit: 300 },
-          }
-          if (vErrors === null) {
-            vErrors = [err2]
-          } else {
-            vErrors.push(err2)
-          }
-          errors++
-        }
-        if (func2(data0) < 1) {
-          const err3 = {
-            instancePath: instancePath + '/title',
-            schemaPath: '#/properties/title/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -86,26 +109,24 @@ function validate10(
           }
           errors++
         }
+        if (func2(data0) < 1) {
+          const err4 = {
+            instancePath: instancePath + '/title',
+            schemaPath: '#/properties/title/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err4]
+          } else {
+            vErrors.push(err4)
+          }
+          errors++
+        }
       } else {
-        const err4 = {
+        const err5 = {
           instancePath: instancePath + '/title',
           schemaPath: '#/properties/title/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        }
-        if (vErrors === null) {
-          vErrors = [err4]
-        } else {
-          vErrors.push(err4)
-        }
-        errors++
-      }
-    }
-    if (data.body !== undefined) {
-      if (typeof data.body !== 'string') {
-        const err5 = {
-          instancePath: instancePath + '/body',
-          schemaPath: '#/properties/body/type',
           keyword: 'type',
           params: { type: 'string' },
         }
@@ -117,12 +138,11 @@ function validate10(
         errors++
       }
     }
-    if (data.status !== undefined) {
-      let data2 = data.status
-      if (typeof data2 !== 'string') {
+    if (data.body !== undefined) {
+      if (typeof data.body !== 'string') {
         const err6 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/type',
+          instancePath: instancePath + '/body',
+          schemaPath: '#/properties/body/type',
           keyword: 'type',
           params: { type: 'string' },
         }
@@ -133,12 +153,15 @@ function validate10(
         }
         errors++
       }
-      if (!(data2 === 'draft' || data2 === 'published')) {
+    }
+    if (data.price !== undefined) {
+      let data2 = data.price
+      if (!(typeof data2 == 'number' && isFinite(data2)) && data2 !== null) {
         const err7 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema11.properties.status.enum },
+          instancePath: instancePath + '/price',
+          schemaPath: '#/properties/price/type',
+          keyword: 'type',
+          params: { type: schema11.properties.price.type },
         }
         if (vErrors === null) {
           vErrors = [err7]
@@ -147,51 +170,195 @@ function validate10(
         }
         errors++
       }
+      if (typeof data2 == 'number' && isFinite(data2)) {
+        if (data2 < 0 || isNaN(data2)) {
+          const err8 = {
+            instancePath: instancePath + '/price',
+            schemaPath: '#/properties/price/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+          }
+          if (vErrors === null) {
+            vErrors = [err8]
+          } else {
+            vErrors.push(err8)
+          }
+          errors++
+        }
+      }
+    }
+    if (data.status !== undefined) {
+      let data3 = data.status
+      if (typeof data3 !== 'string') {
+        const err9 = {
+          instancePath: instancePath + '/status',
+          schemaPath: '#/properties/status/type',
+          keyword: 'type',
+          params: { type: 'string' },
+        }
+        if (vErrors === null) {
+          vErrors = [err9]
+        } else {
+          vErrors.push(err9)
+        }
+        errors++
+      }
+      if (!(data3 === 'draft' || data3 === 'published')) {
+        const err10 = {
+          instancePath: instancePath + '/status',
+          schemaPath: '#/properties/status/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema11.properties.status.enum },
+        }
+        if (vErrors === null) {
+          vErrors = [err10]
+        } else {
+          vErrors.push(err10)
+        }
+        errors++
+      }
     }
     if (data.published_at !== undefined) {
-      let data3 = data.published_at
-      if (typeof data3 !== 'string' && data3 !== null) {
-        const err8 = {
+      let data4 = data.published_at
+      if (typeof data4 !== 'string' && data4 !== null) {
+        const err11 = {
           instancePath: instancePath + '/published_at',
           schemaPath: '#/properties/published_at/type',
           keyword: 'type',
           params: { type: schema11.properties.published_at.type },
         }
         if (vErrors === null) {
-          vErrors = [err8]
+          vErrors = [err11]
         } else {
-          vErrors.push(err8)
+          vErrors.push(err11)
         }
         errors++
       }
-      if (typeof data3 === 'string') {
-        if (!formats0.validate(data3)) {
-          const err9 = {
+      if (typeof data4 === 'string') {
+        if (!formats0.validate(data4)) {
+          const err12 = {
             instancePath: instancePath + '/published_at',
             schemaPath: '#/properties/published_at/format',
             keyword: 'format',
             params: { format: 'date-time' },
           }
           if (vErrors === null) {
-            vErrors = [err9]
+            vErrors = [err12]
           } else {
-            vErrors.push(err9)
+            vErrors.push(err12)
+          }
+          errors++
+        }
+      }
+    }
+    if (data.author_id !== undefined) {
+      let data5 = data.author_id
+      if (
+        !(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5)) &&
+        data5 !== null
+      ) {
+        const err13 = {
+          instancePath: instancePath + '/author_id',
+          schemaPath: '#/properties/author_id/type',
+          keyword: 'type',
+          params: { type: schema11.properties.author_id.type },
+        }
+        if (vErrors === null) {
+          vErrors = [err13]
+        } else {
+          vErrors.push(err13)
+        }
+        errors++
+      }
+      if (typeof data5 == 'number' && isFinite(data5)) {
+        if (data5 > 9007199254740991 || isNaN(data5)) {
+          const err14 = {
+            instancePath: instancePath + '/author_id',
+            schemaPath: '#/properties/author_id/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
+          }
+          if (vErrors === null) {
+            vErrors = [err14]
+          } else {
+            vErrors.push(err14)
+          }
+          errors++
+        }
+        if (data5 < 1 || isNaN(data5)) {
+          const err15 = {
+            instancePath: instancePath + '/author_id',
+            schemaPath: '#/properties/author_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err15]
+          } else {
+            vErrors.push(err15)
+          }
+          errors++
+        }
+      }
+    }
+    if (data.category_id !== undefined) {
+      let data6 = data.category_id
+      if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+        const err16 = {
+          instancePath: instancePath + '/category_id',
+          schemaPath: '#/properties/category_id/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+        }
+        if (vErrors === null) {
+          vErrors = [err16]
+        } else {
+          vErrors.push(err16)
+        }
+        errors++
+      }
+      if (typeof data6 == 'number' && isFinite(data6)) {
+        if (data6 > 9007199254740991 || isNaN(data6)) {
+          const err17 = {
+            instancePath: instancePath + '/category_id',
+            schemaPath: '#/properties/category_id/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
+          }
+          if (vErrors === null) {
+            vErrors = [err17]
+          } else {
+            vErrors.push(err17)
+          }
+          errors++
+        }
+        if (data6 < 1 || isNaN(data6)) {
+          const err18 = {
+            instancePath: instancePath + '/category_id',
+            schemaPath: '#/properties/category_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err18]
+          } else {
+            vErrors.push(err18)
           }
           errors++
         }
       }
     }
   } else {
-    const err10 = {
+    const err19 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
       params: { type: 'object' },
     }
     if (vErrors === null) {
-      vErrors = [err10]
+      vErrors = [err19]
     } else {
-      vErrors.push(err10)
+      vErrors.push(err19)
     }
     errors++
   }
@@ -204,8 +371,23 @@ const schema12 = {
   properties: {
     title: { type: 'string', minLength: 1, maxLength: 300 },
     body: { type: 'string' },
+    price: { type: ['number', 'null'], minimum: 0 },
     status: { type: 'string', enum: ['draft', 'published'] },
     published_at: { type: ['string', 'null'], format: 'date-time' },
+    author_id: {
+      description:
+        'Identifier of the related author (relation `author`); `?include=author` embeds it.',
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: 9007199254740991,
+    },
+    category_id: {
+      description:
+        'Identifier of the related category (relation `category`); `?include=category` embeds it.',
+      type: 'integer',
+      minimum: 1,
+      maximum: 9007199254740991,
+    },
   },
   additionalProperties: false,
 }
@@ -217,7 +399,15 @@ function validate11(
   let errors = 0
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!(key0 === 'title' || key0 === 'body' || key0 === 'status' || key0 === 'published_at')) {
+      if (!(
+        key0 === 'title' ||
+        key0 === 'body' ||
+        key0 === 'price' ||
+        key0 === 'status' ||
+        key0 === 'published_at' ||
+        key0 === 'author_id' ||
+        key0 === 'category_id'
+      )) {
         const err0 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -294,14 +484,14 @@ function validate11(
         errors++
       }
     }
-    if (data.status !== undefined) {
-      let data2 = data.status
-      if (typeof data2 !== 'string') {
+    if (data.price !== undefined) {
+      let data2 = data.price
+      if (!(typeof data2 == 'number' && isFinite(data2)) && data2 !== null) {
         const err5 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/type',
+          instancePath: instancePath + '/price',
+          schemaPath: '#/properties/price/type',
           keyword: 'type',
-          params: { type: 'string' },
+          params: { type: schema12.properties.price.type },
         }
         if (vErrors === null) {
           vErrors = [err5]
@@ -310,29 +500,31 @@ function validate11(
         }
         errors++
       }
-      if (!(data2 === 'draft' || data2 === 'published')) {
-        const err6 = {
-          instancePath: instancePath + '/status',
-          schemaPath: '#/properties/status/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema12.properties.status.enum },
+      if (typeof data2 == 'number' && isFinite(data2)) {
+        if (data2 < 0 || isNaN(data2)) {
+          const err6 = {
+            instancePath: instancePath + '/price',
+            schemaPath: '#/properties/price/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 0 },
+          }
+          if (vErrors === null) {
+            vErrors = [err6]
+          } else {
+            vErrors.push(err6)
+          }
+          errors++
         }
-        if (vErrors === null) {
-          vErrors = [err6]
-        } else {
-          vErrors.push(err6)
-        }
-        errors++
       }
     }
-    if (data.published_at !== undefined) {
-      let data3 = data.published_at
-      if (typeof data3 !== 'string' && data3 !== null) {
+    if (data.status !== undefined) {
+      let data3 = data.status
+      if (typeof data3 !== 'string') {
         const err7 = {
-          instancePath: instancePath + '/published_at',
-          schemaPath: '#/properties/published_at/type',
+          instancePath: instancePath + '/status',
+          schemaPath: '#/properties/status/type',
           keyword: 'type',
-          params: { type: schema12.properties.published_at.type },
+          params: { type: 'string' },
         }
         if (vErrors === null) {
           vErrors = [err7]
@@ -341,29 +533,162 @@ function validate11(
         }
         errors++
       }
-      if (typeof data3 === 'string') {
-        if (!formats0.validate(data3)) {
-          const err8 = {
+      if (!(data3 === 'draft' || data3 === 'published')) {
+        const err8 = {
+          instancePath: instancePath + '/status',
+          schemaPath: '#/properties/status/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema12.properties.status.enum },
+        }
+        if (vErrors === null) {
+          vErrors = [err8]
+        } else {
+          vErrors.push(err8)
+        }
+        errors++
+      }
+    }
+    if (data.published_at !== undefined) {
+      let data4 = data.published_at
+      if (typeof data4 !== 'string' && data4 !== null) {
+        const err9 = {
+          instancePath: instancePath + '/published_at',
+          schemaPath: '#/properties/published_at/type',
+          keyword: 'type',
+          params: { type: schema12.properties.published_at.type },
+        }
+        if (vErrors === null) {
+          vErrors = [err9]
+        } else {
+          vErrors.push(err9)
+        }
+        errors++
+      }
+      if (typeof data4 === 'string') {
+        if (!formats0.validate(data4)) {
+          const err10 = {
             instancePath: instancePath + '/published_at',
             schemaPath: '#/properties/published_at/format',
             keyword: 'format',
             params: { format: 'date-time' },
           }
           if (vErrors === null) {
-            vErrors = [err8]
+            vErrors = [err10]
           } else {
-            vErrors.push(err8)
+            vErrors.push(err10)
+          }
+          errors++
+        }
+      }
+    }
+    if (data.author_id !== undefined) {
+      let data5 = data.author_id
+      if (
+        !(typeof data5 == 'number' && !(data5 % 1) && !isNaN(data5) && isFinite(data5)) &&
+        data5 !== null
+      ) {
+        const err11 = {
+          instancePath: instancePath + '/author_id',
+          schemaPath: '#/properties/author_id/type',
+          keyword: 'type',
+          params: { type: schema12.properties.author_id.type },
+        }
+        if (vErrors === null) {
+          vErrors = [err11]
+        } else {
+          vErrors.push(err11)
+        }
+        errors++
+      }
+      if (typeof data5 == 'number' && isFinite(data5)) {
+        if (data5 > 9007199254740991 || isNaN(data5)) {
+          const err12 = {
+            instancePath: instancePath + '/author_id',
+            schemaPath: '#/properties/author_id/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
+          }
+          if (vErrors === null) {
+            vErrors = [err12]
+          } else {
+            vErrors.push(err12)
+          }
+          errors++
+        }
+        if (data5 < 1 || isNaN(data5)) {
+          const err13 = {
+            instancePath: instancePath + '/author_id',
+            schemaPath: '#/properties/author_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err13]
+          } else {
+            vErrors.push(err13)
+          }
+          errors++
+        }
+      }
+    }
+    if (data.category_id !== undefined) {
+      let data6 = data.category_id
+      if (!(typeof data6 == 'number' && !(data6 % 1) && !isNaN(data6) && isFinite(data6))) {
+        const err14 = {
+          instancePath: instancePath + '/category_id',
+          schemaPath: '#/properties/category_id/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+        }
+        if (vErrors === null) {
+          vErrors = [err14]
+        } else {
+          vErrors.push(err14)
+        }
+        errors++
+      }
+      if (typeof data6 == 'number' && isFinite(data6)) {
+        if (data6 > 9007199254740991 || isNaN(data6)) {
+          const err15 = {
+            instancePath: instancePath + '/category_id',
+            schemaPath: '#/properties/category_id/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
+          }
+          if (vErrors === null) {
+            vErrors = [err15]
+          } else {
+            vErrors.push(err15)
+          }
+          errors++
+        }
+        if (data6 < 1 || isNaN(data6)) {
+          const err16 = {
+            instancePath: instancePath + '/category_id',
+            schemaPath: '#/properties/category_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err16]
+          } else {
+            vErrors.push(err16)
           }
           errors++
         }
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err17 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+    }
     if (vErrors === null) {
-      vErrors = [err9]
+      vErrors = [err17]
     } else {
-      vErrors.push(err9)
+      vErrors.push(err17)
     }
     errors++
   }

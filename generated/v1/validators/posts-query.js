@@ -9,7 +9,7 @@ const schema11 = {
   type: 'object',
   properties: {
     page: {
-      description: 'Page number, from 1. A page past the end is empty.',
+      description: 'Page number, from 1. A page past the end is empty. Not with `cursor`.',
       type: 'integer',
       minimum: 1,
       maximum: 90071992547409,
@@ -22,9 +22,37 @@ const schema11 = {
       maximum: 100,
       default: 20,
     },
+    cursor: {
+      description:
+        'Continues a cursor walk: `meta.next_cursor` of the previous page, unchanged, with the same `sort` and filters. Rows inserted or deleted meanwhile are never skipped or repeated. Not with `page`.',
+      type: 'string',
+    },
+    sort: {
+      description:
+        'Comma-separated fields to sort by, in order, each ascending or, prefixed with `-`, descending: created_at, published_at, price, title, status, id. `id` is always the last key, so the order is total.',
+      type: 'string',
+    },
+    include: {
+      description:
+        'Comma-separated relations to embed in each record, under their names, at most 3: author, category, comments.',
+      type: 'string',
+    },
+    price: { description: 'Only posts whose `price` equals this value.', type: 'string' },
+    status: { description: 'Only posts whose `status` equals this value.', type: 'string' },
+    author_id: { description: 'Only posts whose `author_id` equals this value.', type: 'string' },
+    category_id: {
+      description: 'Only posts whose `category_id` equals this value.',
+      type: 'string',
+    },
+    filter: {
+      description:
+        'Operator filters, `filter[<field>][<operator>]=<value>`; all must match. price: eq, gte, lte; status: eq, in; author_id: eq, in; category_id: eq, in; title: contains, starts_with; published_at: gte, lte, null.',
+      type: 'object',
+    },
   },
   additionalProperties: false,
 }
+const func2 = Object.prototype.hasOwnProperty
 function validate10(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
@@ -39,7 +67,7 @@ function validate10(
       data.per_page = 20
     }
     for (const key0 in data) {
-      if (!(key0 === 'page' || key0 === 'per_page')) {
+      if (!func2.call(schema11.properties, key0)) {
         const err0 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -180,12 +208,265 @@ function validate10(
         errors++
       }
     }
+    if (data.cursor !== undefined) {
+      let data2 = data.cursor
+      if (typeof data2 !== 'string') {
+        let dataType2 = typeof data2
+        let coerced2 = undefined
+        if (!(coerced2 !== undefined)) {
+          if (dataType2 == 'number' || dataType2 == 'boolean') {
+            coerced2 = '' + data2
+          } else if (data2 === null) {
+            coerced2 = ''
+          } else {
+            const err7 = {
+              instancePath: instancePath + '/cursor',
+              schemaPath: '#/properties/cursor/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err7]
+            } else {
+              vErrors.push(err7)
+            }
+            errors++
+          }
+        }
+        if (coerced2 !== undefined) {
+          data2 = coerced2
+          if (data !== undefined) {
+            data['cursor'] = coerced2
+          }
+        }
+      }
+    }
+    if (data.sort !== undefined) {
+      let data3 = data.sort
+      if (typeof data3 !== 'string') {
+        let dataType3 = typeof data3
+        let coerced3 = undefined
+        if (!(coerced3 !== undefined)) {
+          if (dataType3 == 'number' || dataType3 == 'boolean') {
+            coerced3 = '' + data3
+          } else if (data3 === null) {
+            coerced3 = ''
+          } else {
+            const err8 = {
+              instancePath: instancePath + '/sort',
+              schemaPath: '#/properties/sort/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err8]
+            } else {
+              vErrors.push(err8)
+            }
+            errors++
+          }
+        }
+        if (coerced3 !== undefined) {
+          data3 = coerced3
+          if (data !== undefined) {
+            data['sort'] = coerced3
+          }
+        }
+      }
+    }
+    if (data.include !== undefined) {
+      let data4 = data.include
+      if (typeof data4 !== 'string') {
+        let dataType4 = typeof data4
+        let coerced4 = undefined
+        if (!(coerced4 !== undefined)) {
+          if (dataType4 == 'number' || dataType4 == 'boolean') {
+            coerced4 = '' + data4
+          } else if (data4 === null) {
+            coerced4 = ''
+          } else {
+            const err9 = {
+              instancePath: instancePath + '/include',
+              schemaPath: '#/properties/include/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err9]
+            } else {
+              vErrors.push(err9)
+            }
+            errors++
+          }
+        }
+        if (coerced4 !== undefined) {
+          data4 = coerced4
+          if (data !== undefined) {
+            data['include'] = coerced4
+          }
+        }
+      }
+    }
+    if (data.price !== undefined) {
+      let data5 = data.price
+      if (typeof data5 !== 'string') {
+        let dataType5 = typeof data5
+        let coerced5 = undefined
+        if (!(coerced5 !== undefined)) {
+          if (dataType5 == 'number' || dataType5 == 'boolean') {
+            coerced5 = '' + data5
+          } else if (data5 === null) {
+            coerced5 = ''
+          } else {
+            const err10 = {
+              instancePath: instancePath + '/price',
+              schemaPath: '#/properties/price/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err10]
+            } else {
+              vErrors.push(err10)
+            }
+            errors++
+          }
+        }
+        if (coerced5 !== undefined) {
+          data5 = coerced5
+          if (data !== undefined) {
+            data['price'] = coerced5
+          }
+        }
+      }
+    }
+    if (data.status !== undefined) {
+      let data6 = data.status
+      if (typeof data6 !== 'string') {
+        let dataType6 = typeof data6
+        let coerced6 = undefined
+        if (!(coerced6 !== undefined)) {
+          if (dataType6 == 'number' || dataType6 == 'boolean') {
+            coerced6 = '' + data6
+          } else if (data6 === null) {
+            coerced6 = ''
+          } else {
+            const err11 = {
+              instancePath: instancePath + '/status',
+              schemaPath: '#/properties/status/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err11]
+            } else {
+              vErrors.push(err11)
+            }
+            errors++
+          }
+        }
+        if (coerced6 !== undefined) {
+          data6 = coerced6
+          if (data !== undefined) {
+            data['status'] = coerced6
+          }
+        }
+      }
+    }
+    if (data.author_id !== undefined) {
+      let data7 = data.author_id
+      if (typeof data7 !== 'string') {
+        let dataType7 = typeof data7
+        let coerced7 = undefined
+        if (!(coerced7 !== undefined)) {
+          if (dataType7 == 'number' || dataType7 == 'boolean') {
+            coerced7 = '' + data7
+          } else if (data7 === null) {
+            coerced7 = ''
+          } else {
+            const err12 = {
+              instancePath: instancePath + '/author_id',
+              schemaPath: '#/properties/author_id/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err12]
+            } else {
+              vErrors.push(err12)
+            }
+            errors++
+          }
+        }
+        if (coerced7 !== undefined) {
+          data7 = coerced7
+          if (data !== undefined) {
+            data['author_id'] = coerced7
+          }
+        }
+      }
+    }
+    if (data.category_id !== undefined) {
+      let data8 = data.category_id
+      if (typeof data8 !== 'string') {
+        let dataType8 = typeof data8
+        let coerced8 = undefined
+        if (!(coerced8 !== undefined)) {
+          if (dataType8 == 'number' || dataType8 == 'boolean') {
+            coerced8 = '' + data8
+          } else if (data8 === null) {
+            coerced8 = ''
+          } else {
+            const err13 = {
+              instancePath: instancePath + '/category_id',
+              schemaPath: '#/properties/category_id/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err13]
+            } else {
+              vErrors.push(err13)
+            }
+            errors++
+          }
+        }
+        if (coerced8 !== undefined) {
+          data8 = coerced8
+          if (data !== undefined) {
+            data['category_id'] = coerced8
+          }
+        }
+      }
+    }
+    if (data.filter !== undefined) {
+      let data9 = data.filter
+      if (!(data9 && typeof data9 == 'object' && !Array.isArray(data9))) {
+        const err14 = {
+          instancePath: instancePath + '/filter',
+          schemaPath: '#/properties/filter/type',
+          keyword: 'type',
+          params: { type: 'object' },
+        }
+        if (vErrors === null) {
+          vErrors = [err14]
+        } else {
+          vErrors.push(err14)
+        }
+        errors++
+      }
+    }
   } else {
-    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err15 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+    }
     if (vErrors === null) {
-      vErrors = [err7]
+      vErrors = [err15]
     } else {
-      vErrors.push(err7)
+      vErrors.push(err15)
     }
     errors++
   }
@@ -193,7 +474,17 @@ function validate10(
   return errors === 0
 }
 export const itemQuery = validate11
-const schema12 = { type: 'object', properties: {}, additionalProperties: false }
+const schema12 = {
+  type: 'object',
+  properties: {
+    include: {
+      description:
+        'Comma-separated relations to embed in each record, under their names, at most 3: author, category, comments.',
+      type: 'string',
+    },
+  },
+  additionalProperties: false,
+}
 function validate11(
   data,
   { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
@@ -202,25 +493,60 @@ function validate11(
   let errors = 0
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     for (const key0 in data) {
-      const err0 = {
-        instancePath,
-        schemaPath: '#/additionalProperties',
-        keyword: 'additionalProperties',
-        params: { additionalProperty: key0 },
+      if (!(key0 === 'include')) {
+        const err0 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+        }
+        if (vErrors === null) {
+          vErrors = [err0]
+        } else {
+          vErrors.push(err0)
+        }
+        errors++
       }
-      if (vErrors === null) {
-        vErrors = [err0]
-      } else {
-        vErrors.push(err0)
+    }
+    if (data.include !== undefined) {
+      let data0 = data.include
+      if (typeof data0 !== 'string') {
+        let dataType0 = typeof data0
+        let coerced0 = undefined
+        if (!(coerced0 !== undefined)) {
+          if (dataType0 == 'number' || dataType0 == 'boolean') {
+            coerced0 = '' + data0
+          } else if (data0 === null) {
+            coerced0 = ''
+          } else {
+            const err1 = {
+              instancePath: instancePath + '/include',
+              schemaPath: '#/properties/include/type',
+              keyword: 'type',
+              params: { type: 'string' },
+            }
+            if (vErrors === null) {
+              vErrors = [err1]
+            } else {
+              vErrors.push(err1)
+            }
+            errors++
+          }
+        }
+        if (coerced0 !== undefined) {
+          data0 = coerced0
+          if (data !== undefined) {
+            data['include'] = coerced0
+          }
+        }
       }
-      errors++
     }
   } else {
-    const err1 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err2 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err1]
+      vErrors = [err2]
     } else {
-      vErrors.push(err1)
+      vErrors.push(err2)
     }
     errors++
   }

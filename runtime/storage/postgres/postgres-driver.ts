@@ -8,9 +8,12 @@ import type { SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
 export class PostgresDriver implements SqlDriver {
   readonly #pool: Pool
   readonly #statementNames = new Map<string, string>()
+  readonly #onStatement: ((sql: string) => void) | undefined
 
-  constructor(pool: Pool) {
+  /** `onStatement` hears every statement before it is sent, `begin`, `commit` and `rollback` included. */
+  constructor(pool: Pool, onStatement?: (sql: string) => void) {
     this.#pool = pool
+    this.#onStatement = onStatement
   }
 
   execute(sql: string, parameters: unknown[]): Promise<SqlRow[]> {
@@ -20,14 +23,14 @@ export class PostgresDriver implements SqlDriver {
   async transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect()
     try {
-      await client.query('begin')
+      await this.#control(client, 'begin')
       const result = await work({ execute: (sql, parameters) => this.#run(client, sql, parameters) })
-      await client.query('commit')
+      await this.#control(client, 'commit')
       client.release()
       return result
     } catch (error) {
       // A connection that cannot even roll back is discarded, not returned to the pool.
-      await client.query('rollback').then(
+      await this.#control(client, 'rollback').then(
         () => client.release(),
         (rollbackError: Error) => client.release(rollbackError),
       )
@@ -35,7 +38,13 @@ export class PostgresDriver implements SqlDriver {
     }
   }
 
+  async #control(client: PoolClient, sql: 'begin' | 'commit' | 'rollback'): Promise<void> {
+    this.#onStatement?.(sql)
+    await client.query(sql)
+  }
+
   async #run(client: Pool | PoolClient, sql: string, parameters: unknown[]): Promise<SqlRow[]> {
+    this.#onStatement?.(sql)
     const result = await client.query<SqlRow>({ name: this.#nameOf(sql), text: sql, values: parameters })
     return result.rows
   }

@@ -6,25 +6,36 @@ import type { StorageDialect } from '../storage-dialect.js'
 import { sqliteColumnTypes } from './sqlite-column-types.js'
 import { SqliteDriver } from './sqlite-driver.js'
 import { classifySqliteError } from './sqlite-errors.js'
+import { sqliteSyntax } from './sqlite-syntax.js'
 
 /**
  * Opens the SQLite database at `location` (a file path, its directory created
  * when missing, or `:memory:`) with foreign keys enforced, and WAL journaling
- * for files so readers do not block the writer.
+ * for files so readers do not block the writer. `onStatement` hears every
+ * statement run on the connection: these pragmas, Kysely's introspection and
+ * everything SqliteDriver runs (transaction control included).
  */
-export function createSqliteDialect(location: string): StorageDialect {
+export function createSqliteDialect(location: string, onStatement?: (sql: string) => void): StorageDialect {
   const inMemory = location === ':memory:'
   if (!inMemory) mkdirSync(dirname(location), { recursive: true })
   const database = new Database(location)
-  if (!inMemory) database.pragma('journal_mode = WAL')
-  database.pragma('foreign_keys = ON')
+  const pragma = (statement: string) => {
+    onStatement?.(`pragma ${statement}`)
+    database.pragma(statement)
+  }
+  if (!inMemory) pragma('journal_mode = WAL')
+  pragma('foreign_keys = ON')
   // Kysely builds the SQL and introspects; statements run through SqliteDriver.
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
+  const db = new Kysely<any>({
+    dialect: new SqliteDialect({ database }),
+    ...(onStatement === undefined ? {} : { log: (event) => onStatement(event.query.sql) }),
+  })
 
   return {
     db,
-    driver: new SqliteDriver(database),
+    driver: new SqliteDriver(database, onStatement),
     columnTypes: sqliteColumnTypes,
+    syntax: sqliteSyntax,
     // One database file is one namespace.
     createNamespace: async () => {},
     readExistingTables: async () => (await db.introspection.getTables()).filter((table) => !table.isView),

@@ -14,9 +14,12 @@ export class SqliteDriver implements SqlDriver {
   readonly #statements = new Map<string, Statement<unknown[], SqlRow>>()
   /** Settles when the running transaction ends; undefined when none runs. */
   #transaction: Promise<void> | undefined
+  readonly #onStatement: ((sql: string) => void) | undefined
 
-  constructor(database: Database) {
+  /** `onStatement` hears every statement before it runs, `begin immediate`, `commit` and `rollback` included. */
+  constructor(database: Database, onStatement?: (sql: string) => void) {
     this.#database = database
+    this.#onStatement = onStatement
   }
 
   async execute(sql: string, parameters: unknown[]): Promise<SqlRow[]> {
@@ -43,6 +46,7 @@ export class SqliteDriver implements SqlDriver {
   }
 
   #run(sql: string, parameters: unknown[]): SqlRow[] {
+    this.#onStatement?.(sql)
     let statement = this.#statements.get(sql)
     if (statement === undefined) {
       statement = this.#database.prepare<unknown[], SqlRow>(sql)

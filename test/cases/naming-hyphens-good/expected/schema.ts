@@ -35,6 +35,12 @@ export const orderItems: TableDefinition = {
     },
   ],
   referencedBy: [],
+  relations: [],
+  indexes: [
+    { columns: ['quantity', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
 }
 
 /** Every table, referenced tables before the tables that point at them. */

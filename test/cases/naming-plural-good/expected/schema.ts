@@ -35,6 +35,8 @@ export const corpora: TableDefinition = {
     },
   ],
   referencedBy: [],
+  relations: [],
+  indexes: [{ columns: ['created_at', 'id'] }, { columns: ['updated_at', 'id'] }],
 }
 
 /** Every table, referenced tables before the tables that point at them. */

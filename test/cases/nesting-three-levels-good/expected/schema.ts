@@ -36,6 +36,12 @@ export const orders: TableDefinition = {
     },
   ],
   referencedBy: [{ table: 'items', resource: 'items', column: 'order_id', onDelete: 'restrict' }],
+  relations: [],
+  indexes: [
+    { columns: ['status', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
 }
 
 /** Table behind `/items`. */
@@ -82,6 +88,12 @@ export const items: TableDefinition = {
   referencedBy: [
     { table: 'adjustments', resource: 'adjustments', column: 'item_id', onDelete: 'cascade' },
   ],
+  relations: [],
+  indexes: [
+    { columns: ['quantity', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
 }
 
 /** Table behind `/adjustments`. */
@@ -126,6 +138,12 @@ export const adjustments: TableDefinition = {
     },
   ],
   referencedBy: [],
+  relations: [],
+  indexes: [
+    { columns: ['amount', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
 }
 
 /** Every table, referenced tables before the tables that point at them. */

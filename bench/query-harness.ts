@@ -1,0 +1,93 @@
+/**
+ * Shared by the query benchmark (bench/query.ts) and its profiler
+ * (bench/profile-query.ts): the benchmarked URLs, server processes, and one
+ * autocannon run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import autocannon from 'autocannon'
+
+export type ServerKind = 'generated' | 'hand-written'
+
+export const PER_PAGE = 20
+
+/** The benchmarked requests (paths under the server). */
+export const PATHS = {
+  /** a: a filtered, sorted offset page. */
+  filtered: `/v1/posts?filter[price][gte]=500&sort=-created_at&page=3&per_page=${PER_PAGE}`,
+  /** b: the same page with both belongs-to relations embedded. */
+  included: `/v1/posts?filter[price][gte]=500&sort=-created_at&page=3&per_page=${PER_PAGE}&include=author,category`,
+  /** c: the first page of the unfiltered walk. */
+  first: `/v1/posts?sort=-created_at&per_page=${PER_PAGE}`,
+  /** c: the unfiltered walk's offset page `page`. */
+  offset: (page: number) => `/v1/posts?sort=-created_at&page=${page}&per_page=${PER_PAGE}`,
+  /** c: the unfiltered walk continued from a cursor. */
+  cursor: (cursor: string) => `/v1/posts?sort=-created_at&per_page=${PER_PAGE}&cursor=${encodeURIComponent(cursor)}`,
+} as const
+
+export interface RunningServer {
+  readonly kind: ServerKind
+  readonly origin: string
+  stop(): Promise<void>
+}
+
+/**
+ * Starts bench/query-server.ts in its own Node process (extra `nodeArgs`, e.g.
+ * `--cpu-prof`) and resolves once it listens.
+ */
+export async function startServer(
+  kind: ServerKind,
+  url: string,
+  schema?: string,
+  nodeArgs: readonly string[] = [],
+): Promise<RunningServer> {
+  const script = join(import.meta.dirname, 'query-server.ts')
+  const args = [...nodeArgs, '--import', 'tsx', script, kind, url, ...(schema === undefined ? [] : [schema])]
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const port = await new Promise<number>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! })
+    lines.on('line', (line) => {
+      const match = /^listening (\d+)$/.exec(line)
+      if (match) resolve(Number(match[1]))
+    })
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with code ${code} before listening`)))
+  })
+  return {
+    kind,
+    origin: `http://127.0.0.1:${port}`,
+    stop: () => stopChild(child, exited),
+  }
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+  await exited
+  clearTimeout(timer)
+}
+
+export interface Measurement {
+  /** Mean requests per second over the run. */
+  readonly rps: number
+  /** 99th percentile latency, ms. */
+  readonly p99: number
+}
+
+/** One autocannon run; throws when any response is not 2xx or a connection fails. */
+export async function measure(url: string, seconds: number, connections: number): Promise<Measurement> {
+  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 })
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`)
+  }
+  return { rps: result.requests.average, p99: result.latency.p99 }
+}
+
+export async function getJson(url: string): Promise<{ text: string; body: any }> {
+  const response = await fetch(url)
+  const text = await response.text()
+  if (response.status !== 200) throw new Error(`${url}: HTTP ${response.status}: ${text.slice(0, 500)}`)
+  return { text, body: JSON.parse(text) }
+}

@@ -1,0 +1,49 @@
+/**
+ * One server of the query benchmark, run as its own process so the load
+ * generator never shares its event loop:
+ *
+ *   node --import tsx bench/query-server.ts generated|hand-written <database URL> [postgres schema]
+ *
+ * Listens on a free port of 127.0.0.1, prints `listening <port>`, and exits
+ * cleanly on SIGTERM (so `--cpu-prof` gets to write its profile).
+ */
+import type { FastifyInstance } from 'fastify'
+import { createStorage, type Storage } from 'restmint/runtime'
+import { allTables } from '../generated/schema.js'
+import { buildServer } from '../generated/server.js'
+import { buildHandWrittenServer } from './hand-written-server.js'
+
+const [kind, url, schema] = process.argv.slice(2)
+if ((kind !== 'generated' && kind !== 'hand-written') || url === undefined) {
+  throw new Error('usage: query-server.ts generated|hand-written <database URL> [postgres schema]')
+}
+const postgres = /^postgres(ql)?:\/\//.test(url)
+if (postgres && schema === undefined) throw new Error('a PostgreSQL URL needs a schema')
+
+let storage: Storage | undefined
+let app: FastifyInstance
+if (kind === 'generated') {
+  if (postgres) {
+    // buildServer takes no schema; a storage opened with one is how an app picks its schema.
+    storage = createStorage(url, allTables, { schema: schema! })
+    app = await buildServer({ storage, docs: false })
+  } else {
+    app = await buildServer({ db: url, docs: false })
+  }
+} else {
+  app = await buildHandWrittenServer(
+    postgres ? { kind: 'postgres', url, schema: schema! } : { kind: 'sqlite', file: url.slice('sqlite:'.length) },
+  )
+}
+await app.listen({ host: '127.0.0.1', port: 0 })
+const address = app.server.address()
+if (address === null || typeof address === 'string') throw new Error('not listening on a TCP port')
+process.stdout.write(`listening ${address.port}\n`)
+
+process.once('SIGTERM', () => {
+  void (async () => {
+    await app.close()
+    await storage?.close()
+    process.exit(0)
+  })()
+})

@@ -1,0 +1,180 @@
+/**
+ * Seeds the query benchmark's database: authors, categories and posts of the
+ * example manifest (generated/schema.ts). The tables are created by restmint
+ * itself (`createStorage(url, allTables).prepare()`), so the benchmark runs on
+ * exactly the schema and indexes the generated server uses; the rows are then
+ * bulk-inserted directly through the driver, in one transaction.
+ */
+import Database from 'better-sqlite3'
+import pg from 'pg'
+import { createStorage } from 'restmint/runtime'
+import { allTables } from '../generated/schema.js'
+
+export interface SeedSizes {
+  readonly posts: number
+  readonly authors: number
+  readonly categories: number
+}
+
+interface SeedRows {
+  readonly authors: { name: string; email: string; created_at: string; updated_at: string }[]
+  readonly categories: { name: string; created_at: string; updated_at: string }[]
+  readonly posts: {
+    title: string
+    body: string
+    price: number
+    status: 'draft' | 'published'
+    published_at: string | null
+    author_id: number | null
+    category_id: number
+    created_at: string
+    updated_at: string
+  }[]
+}
+
+const EPOCH = Date.parse('2021-01-01T00:00:00.000Z')
+const SPAN = 4 * 365 * 24 * 3600 * 1000
+
+/**
+ * Deterministic rows: prices 0..1000 with cents, created_at spread over four
+ * years (not in id order), every post in a category, 1 in 50 without author.
+ */
+function makeRows(sizes: SeedSizes): SeedRows {
+  const random = mulberry32(20260101)
+  const at = (time: number) => new Date(time).toISOString()
+  const authors = Array.from({ length: sizes.authors }, (_, index) => {
+    const created = EPOCH + Math.floor(random() * SPAN)
+    return { name: `Author ${index + 1}`, email: `author${index + 1}@example.com`, created_at: at(created), updated_at: at(created) }
+  })
+  const categories = Array.from({ length: sizes.categories }, (_, index) => ({
+    name: `Category ${index + 1}`,
+    created_at: at(EPOCH),
+    updated_at: at(EPOCH),
+  }))
+  const posts = Array.from({ length: sizes.posts }, (_, index) => {
+    const created = EPOCH + Math.floor(random() * SPAN)
+    const published = random() < 0.7
+    return {
+      title: `Post number ${index + 1}`,
+      body: `Body of post ${index + 1}: a paragraph of sample text that stands for the content of a blog post.`,
+      price: Math.round(random() * 100_000) / 100,
+      status: published ? ('published' as const) : ('draft' as const),
+      published_at: published ? at(created + 3_600_000) : null,
+      author_id: random() < 0.02 ? null : 1 + Math.floor(random() * sizes.authors),
+      category_id: 1 + Math.floor(random() * sizes.categories),
+      created_at: at(created),
+      updated_at: at(created + 7_200_000),
+    }
+  })
+  return { authors, categories, posts }
+}
+
+/** Creates the SQLite file's tables through restmint, then inserts the rows. */
+export async function seedSqlite(file: string, sizes: SeedSizes): Promise<void> {
+  const storage = createStorage(`sqlite:${file}`, allTables)
+  try {
+    await storage.prepare()
+  } finally {
+    await storage.close()
+  }
+  const rows = makeRows(sizes)
+  const database = new Database(file)
+  try {
+    const insertAuthor = database.prepare(
+      'insert into authors (name, email, created_at, updated_at) values (@name, @email, @created_at, @updated_at)',
+    )
+    const insertCategory = database.prepare(
+      'insert into categories (name, created_at, updated_at) values (@name, @created_at, @updated_at)',
+    )
+    const insertPost = database.prepare(
+      `insert into posts (title, body, price, status, published_at, author_id, category_id, created_at, updated_at)
+       values (@title, @body, @price, @status, @published_at, @author_id, @category_id, @created_at, @updated_at)`,
+    )
+    database.transaction(() => {
+      for (const row of rows.authors) insertAuthor.run(row)
+      for (const row of rows.categories) insertCategory.run(row)
+      for (const row of rows.posts) insertPost.run(row)
+    })()
+    database.pragma('wal_checkpoint(TRUNCATE)')
+  } finally {
+    database.close()
+  }
+}
+
+/** Creates the tables in `schema` through restmint, then inserts the rows with unnest() batches and analyzes. */
+export async function seedPostgres(url: string, schema: string, sizes: SeedSizes): Promise<void> {
+  const storage = createStorage(url, allTables, { schema })
+  try {
+    await storage.prepare()
+  } finally {
+    await storage.close()
+  }
+  const rows = makeRows(sizes)
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const table = (name: string) => `"${schema}"."${name}"`
+  try {
+    await client.query('begin')
+    await client.query(
+      `insert into ${table('authors')} (name, email, created_at, updated_at)
+       select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[])`,
+      columnsOf(rows.authors, ['name', 'email', 'created_at', 'updated_at']),
+    )
+    await client.query(
+      `insert into ${table('categories')} (name, created_at, updated_at)
+       select * from unnest($1::text[], $2::timestamptz[], $3::timestamptz[])`,
+      columnsOf(rows.categories, ['name', 'created_at', 'updated_at']),
+    )
+    const postColumns = [
+      'title',
+      'body',
+      'price',
+      'status',
+      'published_at',
+      'author_id',
+      'category_id',
+      'created_at',
+      'updated_at',
+    ] as const
+    for (let start = 0; start < rows.posts.length; start += 20_000) {
+      await client.query(
+        `insert into ${table('posts')} (${postColumns.join(', ')})
+         select * from unnest($1::text[], $2::text[], $3::float8[], $4::text[], $5::timestamptz[],
+                              $6::int8[], $7::int8[], $8::timestamptz[], $9::timestamptz[])`,
+        columnsOf(rows.posts.slice(start, start + 20_000), postColumns),
+      )
+    }
+    await client.query('commit')
+    // Fresh statistics, so the planner does not change its mind while autovacuum catches up mid-run.
+    await client.query(`analyze ${table('authors')}, ${table('categories')}, ${table('posts')}`)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Drops the benchmark's PostgreSQL schema and everything in it. */
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`)
+  } finally {
+    await client.end()
+  }
+}
+
+function columnsOf<T extends object, K extends keyof T>(rows: readonly T[], names: readonly K[]): unknown[][] {
+  return names.map((name) => rows.map((row) => row[name]))
+}
+
+/** A small seeded PRNG, so every run benchmarks the same data. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}

@@ -1,0 +1,33 @@
+import { FILTER_OPERATORS, FOREIGN_KEY_OPERATORS } from '../manifest/filter-operators.js'
+import type { ManifestCache, ManifestResource } from '../manifest/manifest.js'
+import type { FieldModel, ResourceModel } from './api-model.js'
+
+/**
+ * What clients may do with a resource's query string, with the defaults
+ * filled in: `sort:` (default every field but foreign keys; `id` always
+ * added), `filter:` (default every field with every operator of its type,
+ * foreign keys with eq, ne, in and null), `include:` (default none), and
+ * `cache:` falling back to the manifest's top-level `cache`, then `no-cache`.
+ */
+export function buildQueryRules(
+  resource: ManifestResource,
+  fields: readonly FieldModel[],
+  serviceCache: ManifestCache | undefined,
+): Pick<ResourceModel, 'includes' | 'sortable' | 'filters' | 'cacheControl'> {
+  const sortable =
+    resource.sort ??
+    fields.filter((field) => field.references === null && field.name !== 'id').map((field) => field.name)
+  const filters = resource.filter
+    ? Object.entries(resource.filter).map(([field, operators]) => ({ field, operators }))
+    : fields.map((field) => ({
+        field: field.name,
+        operators: field.references ? FOREIGN_KEY_OPERATORS : FILTER_OPERATORS[field.type],
+      }))
+  const cache = resource.cache ?? serviceCache
+  return {
+    includes: resource.include ?? [],
+    sortable: sortable.includes('id') ? sortable : [...sortable, 'id'],
+    filters,
+    cacheControl: cache === undefined ? 'no-cache' : `max-age=${cache.max_age}`,
+  }
+}

@@ -1,0 +1,42 @@
+import { listInverseLinks } from '../manifest/list-inverse-links.js'
+import type { Manifest, ManifestResource } from '../manifest/manifest.js'
+import { relationKeyOf } from '../manifest/relation-key-of.js'
+import type { RelationModel } from './api-model.js'
+
+/**
+ * The relations of resource `name`, in manifest order. A has-many takes its
+ * foreign key from the link back it inverts: the one `via` names, or the only
+ * one (validation guarantees there is exactly one to pick).
+ */
+export function buildRelations(
+  name: string,
+  resource: ManifestResource,
+  resources: Manifest['resources'],
+): RelationModel[] {
+  return Object.entries(resource.relations ?? {}).map(([relationName, relation]) => {
+    if (relation.many !== true) {
+      return {
+        name: relationName,
+        kind: 'belongs-to',
+        resource: relation.resource,
+        foreignKey: relationKeyOf(relationName),
+        via: null,
+      }
+    }
+    const links = listInverseLinks(resources, relation.resource, name)
+    const link =
+      relation.via === undefined ? links[0] : links.find((candidate) => candidate.name === relation.via)
+    if (link === undefined || (relation.via === undefined && links.length > 1)) {
+      throw new Error(
+        `internal error: has-many relation "${relationName}" of "${name}" has no single link back`,
+      )
+    }
+    return {
+      name: relationName,
+      kind: 'has-many',
+      resource: relation.resource,
+      foreignKey: link.foreignKey,
+      via: link.name,
+    }
+  })
+}

@@ -1,0 +1,123 @@
+import type { FilterOperator } from '../manifest/manifest.js'
+import type { ApiModel, FieldModel, FilterModel, ResourceModel } from '../model/api-model.js'
+import { buildOperandSchema, type JsonSchema, type ResourceSchemas } from './json-schemas.js'
+import type { OpenApiParameter } from './openapi-objects.js'
+
+/**
+ * The query parameters of a collection GET: those of the listQuery validator
+ * schema, in its order and with its descriptions, where `filter` becomes one
+ * `filter[<field>][<operator>]` parameter per filterable field and operator.
+ * The validator takes everything but pagination as strings (the runtime
+ * parses them); the document says what they hold: `sort`, `include` and `in`
+ * operands are comma-separated lists (`style: form, explode: false`) of their
+ * allowed values, and filter operands have their field's type.
+ * https://spec.openapis.org/oas/v3.1.0#style-values
+ */
+export function buildListParameters(
+  resource: ResourceModel,
+  schemas: ResourceSchemas,
+  model: ApiModel,
+): OpenApiParameter[] {
+  const exact = new Map(
+    resource.filters
+      .filter((filter) => filter.operators.includes('eq'))
+      .map((filter) => [filter.field, filter]),
+  )
+  return Object.entries(schemas.listQuery.properties ?? {}).flatMap(([name, property]) => {
+    const description = property.description ?? name
+    if (name === 'sort') {
+      const keys = resource.sortable.flatMap((field) => [field, `-${field}`])
+      return [listParameter(name, description, { type: 'string', enum: keys }, {})]
+    }
+    if (name === 'include') return [includeParameter(resource, description, model)]
+    if (name === 'filter')
+      return resource.filters.flatMap((filter) => buildFilterParameters(resource, filter))
+    const filter = exact.get(name)
+    if (filter !== undefined)
+      return [parameter(name, description, operandSchema(fieldOf(resource, filter), 'eq'))]
+    const { description: _, ...schema } = property
+    return [parameter(name, description, schema)]
+  })
+}
+
+/** The query parameters of an item GET: `include`, when the resource has includes. */
+export function buildItemParameters(
+  resource: ResourceModel,
+  schemas: ResourceSchemas,
+  model: ApiModel,
+): OpenApiParameter[] {
+  const include = schemas.itemQuery.properties?.include
+  return include ? [includeParameter(resource, include.description ?? 'include', model)] : []
+}
+
+function includeParameter(resource: ResourceModel, description: string, model: ApiModel): OpenApiParameter {
+  return listParameter(
+    'include',
+    description,
+    { type: 'string', enum: resource.includes },
+    { maxItems: model.limits.includeMax },
+  )
+}
+
+function buildFilterParameters(resource: ResourceModel, filter: FilterModel): OpenApiParameter[] {
+  const field = fieldOf(resource, filter)
+  const plural = resource.name.replaceAll('-', ' ')
+  return filter.operators.map((operator) => {
+    const name = `filter[${field.name}][${operator}]`
+    const description =
+      operator === 'null'
+        ? `\`true\`: only ${plural} whose \`${field.name}\` is null; \`false\`: only those where it is not.`
+        : `Only ${plural} whose \`${field.name}\` ${OPERATOR_PHRASES[operator]}.`
+    const operand = operandSchema(field, operator)
+    return operator === 'in'
+      ? listParameter(name, description, operand, {})
+      : parameter(name, description, operand)
+  })
+}
+
+const OPERATOR_PHRASES: Readonly<Record<Exclude<FilterOperator, 'null'>, string>> = {
+  eq: 'equals this value',
+  ne: 'does not equal this value',
+  gt: 'is greater (later) than this value',
+  gte: 'is at least this value',
+  lt: 'is less (earlier) than this value',
+  lte: 'is at most this value',
+  in: 'is one of these comma-separated values',
+  contains: 'contains this text, ignoring case (`%` and `_` match only themselves)',
+  starts_with: 'starts with this text, ignoring case (`%` and `_` match only themselves)',
+}
+
+/** What one operand holds: the field's type (with its enum for eq and ne), text for text matches, a boolean for null. */
+function operandSchema(field: FieldModel, operator: FilterOperator): JsonSchema {
+  if (operator === 'null') return { type: 'boolean' }
+  if (operator === 'contains' || operator === 'starts_with') return { type: 'string' }
+  const operand = buildOperandSchema(field)
+  if (field.enum !== null && (operator === 'eq' || operator === 'ne' || operator === 'in')) {
+    return { ...operand, enum: field.enum }
+  }
+  return operand
+}
+
+function fieldOf(resource: ResourceModel, filter: FilterModel): FieldModel {
+  const field = resource.fields.find((candidate) => candidate.name === filter.field)
+  if (!field) throw new Error(`internal error: "${resource.name}" filters on unknown field "${filter.field}"`)
+  return field
+}
+
+function parameter(name: string, description: string, schema: JsonSchema): OpenApiParameter {
+  return { name, in: 'query', description, schema }
+}
+
+/** A comma-separated list: `?include=author,category`. */
+function listParameter(
+  name: string,
+  description: string,
+  items: JsonSchema,
+  bounds: Pick<JsonSchema, 'maxItems'>,
+): OpenApiParameter {
+  return {
+    ...parameter(name, description, { type: 'array', items, uniqueItems: true, ...bounds }),
+    style: 'form',
+    explode: false,
+  }
+}

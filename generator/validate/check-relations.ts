@@ -1,0 +1,112 @@
+import { asRecord } from '../manifest/as-record.js'
+import { relationKeyOf } from '../manifest/relation-key-of.js'
+import type { CheckContext } from './check-context.js'
+import { explainUnsafeName } from './explain-unsafe-name.js'
+import { findCaseProblem } from './find-case-problem.js'
+import { findParentKey } from './find-parent-key.js'
+import { hintUnknownName } from './hint-unknown-name.js'
+import { listResourceEntries, type ListedEntry } from './list-resource-entries.js'
+import { listResourceFields } from './list-resource-fields.js'
+import { SERVER_MANAGED_FIELDS } from './rules.js'
+import { splitWords } from './split-words.js'
+
+/**
+ * Each relation on its own: its name (UNSAFE_NAME, FIELD_LOWER_SNAKE_CASE,
+ * RELATION_NAME_CLASH, at the relation's key), its target
+ * (RELATION_TARGET_UNKNOWN, at `resource`) and its options (RELATION_OPTIONS,
+ * at the option's key). How relations combine is checkHasMany's and
+ * checkReferenceCycles' business.
+ */
+export function checkRelations(context: CheckContext, data: unknown): void {
+  const resources = asRecord(asRecord(data)?.resources) ?? {}
+  for (const relation of listResourceEntries(data, 'relations')) {
+    checkRelationName(context, relation, resources)
+    if (relation.options === null) continue
+    checkTarget(context, relation, relation.options, Object.keys(resources))
+    checkOptions(context, relation, relation.options)
+  }
+}
+
+function checkRelationName(
+  context: CheckContext,
+  relation: ListedEntry,
+  resources: Readonly<Record<string, unknown>>,
+): void {
+  const { name } = relation
+  const at = context.atKey(relation.path)
+  const unsafe = explainUnsafeName(name, 'field')
+  if (unsafe !== null) {
+    context.report('UNSAFE_NAME', `relation name ${JSON.stringify(name)} ${unsafe}`, at)
+    return
+  }
+  if (findCaseProblem(name, '_') !== null) {
+    const fix = splitWords(name).join('_')
+    context.report('FIELD_LOWER_SNAKE_CASE', `relation "${name}" must be lower_snake_case; did you mean "${fix}"?`, at)
+    return
+  }
+  const clash = explainNameClash(relation, resources)
+  if (clash !== null) {
+    context.report('RELATION_NAME_CLASH', `relation "${name}" of resource "${relation.resource}" ${clash}`, at)
+  }
+}
+
+/**
+ * Why the relation's name, or its generated key, is taken. A declared field
+ * named like the key is reported at the field instead (FIELD_RESERVED).
+ */
+function explainNameClash(relation: ListedEntry, resources: Readonly<Record<string, unknown>>): string | null {
+  const { name, resourceValue } = relation
+  const parentKey = findParentKey(resourceValue, resources)
+  const field = listResourceFields(resources, relation.resource).find((candidate) => candidate.name === name)
+  if (field !== undefined) {
+    let origin = ''
+    if (SERVER_MANAGED_FIELDS.includes(name)) origin = ', which the server manages'
+    else if (name === parentKey?.key) origin = `, the key of parent "${parentKey.parent}"`
+    else if (field.foreignKey) origin = `, the key of relation "${name.slice(0, -'_id'.length)}"`
+    return `has the name of field "${name}"${origin}: an included record would replace that field in responses; rename the relation`
+  }
+  const many = relation.options?.many === true
+  if (!many && relationKeyOf(name) === parentKey?.key) {
+    const target = relation.options?.resource
+    const fix =
+      target === parentKey.parent ? `parent: already links the two; remove the relation` : 'rename the relation'
+    return `would add the foreign key "${parentKey.key}", which parent "${parentKey.parent}" already adds; ${fix}`
+  }
+  return null
+}
+
+function checkTarget(
+  context: CheckContext,
+  relation: ListedEntry,
+  options: Readonly<Record<string, unknown>>,
+  names: readonly string[],
+): void {
+  const target = options.resource
+  if (typeof target !== 'string' || names.includes(target)) return
+  context.report(
+    'RELATION_TARGET_UNKNOWN',
+    `resource ${JSON.stringify(target)} of relation "${relation.name}" is not a resource in this manifest${hintUnknownName(target, names, 'declared resources')}`,
+    context.atValue([...relation.path, 'resource']),
+  )
+}
+
+function checkOptions(context: CheckContext, relation: ListedEntry, options: Readonly<Record<string, unknown>>): void {
+  const report = (option: string, message: string) =>
+    context.report('RELATION_OPTIONS', message, context.atKey([...relation.path, option]))
+  if (options.many === true) {
+    for (const option of ['required', 'on_delete'] as const) {
+      if (options[option] === undefined) continue
+      report(
+        option,
+        `"${option}" applies to belongs-to relations; has-many relation "${relation.name}" adds no foreign key here (the link back on "${String(options.resource)}" does); remove it`,
+      )
+    }
+    return
+  }
+  if (options.via !== undefined) {
+    report(
+      'via',
+      `"via" applies to has-many relations; relation "${relation.name}" is a belongs-to: add many: true, or remove via`,
+    )
+  }
+}

@@ -1,0 +1,32 @@
+import { asRecord } from '../manifest/as-record.js'
+import type { ManifestPath } from '../manifest/source-ranges.js'
+
+/** One entry of a resource's `fields:` or `relations:`, with what checks need to judge and locate it. */
+export interface ListedEntry {
+  readonly resource: string
+  readonly resourceValue: Readonly<Record<string, unknown>>
+  readonly name: string
+  /** The entry's options, or null when it is not a map (the schema reports that). */
+  readonly options: Readonly<Record<string, unknown>> | null
+  readonly path: ManifestPath
+}
+
+/**
+ * Every field (or relation) of every resource, in manifest order, from data
+ * that may not have passed the schema.
+ */
+export function listResourceEntries(data: unknown, section: 'fields' | 'relations'): ListedEntry[] {
+  const resources = asRecord(asRecord(data)?.resources) ?? {}
+  return Object.entries(resources).flatMap(([resource, value]) => {
+    const resourceValue = asRecord(value)
+    const entries = asRecord(resourceValue?.[section])
+    if (resourceValue === null || entries === null) return []
+    return Object.entries(entries).map(([name, options]) => ({
+      resource,
+      resourceValue,
+      name,
+      options: asRecord(options),
+      path: ['resources', resource, section, name],
+    }))
+  })
+}

@@ -1,0 +1,183 @@
+import type { Filter, FilterOperator, SortKey } from '../storage/storage.js'
+import type { ColumnValue, TableDefinition } from '../table-definition.js'
+import { decodeCursor } from './page-cursor.js'
+import { parseQueryValue } from './parse-query-value.js'
+import type { InvalidParam } from './problem-error.js'
+import type { QueryRules } from './query-rules.js'
+
+export interface ListQueryParameters {
+  readonly page?: number
+  readonly per_page: number
+  readonly cursor?: string
+  readonly sort?: string
+  readonly include?: string
+  readonly filter?: Record<string, unknown>
+  readonly [exactFilter: string]: unknown
+}
+
+export interface ParsedListQuery {
+  /** Null on cursor requests. */
+  readonly page: number | null
+  readonly perPage: number
+  readonly sort: SortKey[]
+  readonly filters: Filter[]
+  /** Keyset position from `cursor`, or null. */
+  readonly after: ColumnValue[] | null
+  /** Identifies sort and filters; a cursor is only valid for the shape it was made for. */
+  readonly shape: string
+  readonly include: string[]
+  readonly errors: InvalidParam[]
+}
+
+const RESERVED = new Set(['page', 'per_page', 'cursor', 'sort', 'include', 'filter'])
+
+/**
+ * Interprets a collection query string (already checked by the generated
+ * validator for known names and page/per_page ranges) against the resource's
+ * rules: exact filters, `filter[field][op]`, `sort`, `cursor`. Every problem is
+ * collected with the parameter it concerns.
+ */
+export function parseListQuery(
+  query: ListQueryParameters,
+  rawNames: readonly string[],
+  table: TableDefinition,
+  rules: QueryRules,
+  scopeKey: string,
+): Omit<ParsedListQuery, 'include'> {
+  const errors: InvalidParam[] = []
+  const filters = [...parseExactFilters(query, table, rules, errors), ...parseOperatorFilters(query.filter, table, rules, errors)]
+  const sort = parseSort(query.sort, rules, errors)
+  const shape = JSON.stringify([scopeKey, sort, filters])
+  let after: ColumnValue[] | null = null
+  if (query.cursor !== undefined) {
+    if (rawNames.includes('page')) {
+      errors.push({ in: 'query', name: 'page', detail: 'cannot be combined with cursor; use one pagination style' })
+    }
+    after = decodeCursor(query.cursor, shape, sort.length + 1)
+    if (!after && errors.length === 0) {
+      errors.push({
+        in: 'query',
+        name: 'cursor',
+        detail: 'is not a cursor this server issued for the same sort and filters; start again without it',
+      })
+    }
+  }
+  return { page: query.cursor === undefined ? (query.page ?? 1) : null, perPage: query.per_page, sort, filters, after, shape, errors }
+}
+
+function parseExactFilters(
+  query: ListQueryParameters,
+  table: TableDefinition,
+  rules: QueryRules,
+  errors: InvalidParam[],
+): Filter[] {
+  const filters: Filter[] = []
+  for (const [name, raw] of Object.entries(query)) {
+    if (RESERVED.has(name)) continue
+    if (!rules.filters[name]?.includes('eq')) continue
+    const value = parseOne(name, raw, columnType(table, name), errors)
+    if (value !== undefined) filters.push({ column: name, operator: 'eq', value })
+  }
+  return filters
+}
+
+function parseOperatorFilters(
+  filter: Record<string, unknown> | undefined,
+  table: TableDefinition,
+  rules: QueryRules,
+  errors: InvalidParam[],
+): Filter[] {
+  if (filter === undefined) return []
+  const filters: Filter[] = []
+  for (const [field, operators] of Object.entries(filter)) {
+    const allowed = rules.filters[field]
+    if (!allowed) {
+      errors.push({ in: 'query', name: `filter[${field}]`, detail: `is not filterable; filterable: ${describeFilters(rules)}` })
+      continue
+    }
+    if (typeof operators !== 'object' || operators === null || Array.isArray(operators)) {
+      errors.push({ in: 'query', name: `filter[${field}]`, detail: `needs an operator: filter[${field}][${allowed[0]}]=…; allowed: ${allowed.join(', ')}` })
+      continue
+    }
+    for (const [operator, raw] of Object.entries(operators)) {
+      const name = `filter[${field}][${operator}]`
+      if (!allowed.includes(operator as FilterOperator)) {
+        errors.push({ in: 'query', name, detail: `operator ${operator} is not allowed on ${field}; allowed: ${allowed.join(', ')}` })
+        continue
+      }
+      const value = parseOperand(name, operator as FilterOperator, raw, columnType(table, field), errors)
+      if (value !== undefined) filters.push({ column: field, operator: operator as FilterOperator, value })
+    }
+  }
+  return filters
+}
+
+function parseOperand(
+  name: string,
+  operator: FilterOperator,
+  raw: unknown,
+  type: TableDefinition['columns'][number]['type'],
+  errors: InvalidParam[],
+): Filter['value'] | undefined {
+  if (operator === 'null') return parseOne(name, raw, 'boolean', errors)
+  if (operator === 'contains' || operator === 'starts_with') return parseOne(name, raw, 'string', errors)
+  if (operator !== 'in') return parseOne(name, raw, type, errors)
+  if (typeof raw !== 'string' || raw === '') {
+    errors.push({ in: 'query', name, detail: 'must be a comma-separated list of values' })
+    return undefined
+  }
+  const values: ColumnValue[] = []
+  for (const item of raw.split(',')) {
+    const value = parseOne(name, item, type, errors)
+    if (value === undefined) return undefined
+    values.push(value)
+  }
+  return values
+}
+
+function parseOne(name: string, raw: unknown, type: TableDefinition['columns'][number]['type'], errors: InvalidParam[]): ColumnValue | undefined {
+  if (typeof raw !== 'string') {
+    errors.push({ in: 'query', name, detail: 'must be given once, as a single value' })
+    return undefined
+  }
+  const parsed = parseQueryValue(raw, type)
+  if ('expected' in parsed) {
+    errors.push({ in: 'query', name, detail: `must be ${parsed.expected}; got ${JSON.stringify(raw)}` })
+    return undefined
+  }
+  return parsed.value
+}
+
+function parseSort(raw: string | undefined, rules: QueryRules, errors: InvalidParam[]): SortKey[] {
+  if (raw === undefined) return []
+  const keys: SortKey[] = []
+  for (const part of raw.split(',')) {
+    const descending = part.startsWith('-')
+    const column = descending ? part.slice(1) : part
+    const problem =
+      column === ''
+        ? 'has an empty key'
+        : !rules.sortable.includes(column)
+          ? `cannot sort by ${JSON.stringify(column)}`
+          : keys.some((key) => key.column === column)
+            ? `names ${column} twice`
+            : null
+    if (problem) {
+      errors.push({ in: 'query', name: 'sort', detail: `${problem}; sortable fields: ${rules.sortable.join(', ')} (prefix - for descending)` })
+      return []
+    }
+    keys.push({ column, direction: descending ? 'desc' : 'asc' })
+  }
+  return keys
+}
+
+function columnType(table: TableDefinition, name: string): TableDefinition['columns'][number]['type'] {
+  const column = table.columns.find((candidate) => candidate.name === name)
+  if (!column) throw new Error(`internal error: rules name ${name}, which ${table.name} does not have`)
+  return column.type
+}
+
+function describeFilters(rules: QueryRules): string {
+  const entries = Object.entries(rules.filters)
+  return entries.length === 0 ? 'none' : entries.map(([field, operators]) => `${field} (${operators.join(', ')})`).join(', ')
+}

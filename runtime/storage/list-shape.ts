@@ -1,0 +1,137 @@
+import type { ColumnDefinition, ColumnValue, TableDefinition } from '../table-definition.js'
+import type { Filter, FilterOperator, SortKey } from './storage.js'
+
+/**
+ * Everything about a list call that changes its SQL text, resolved against
+ * the table once per shape (see the `*Key` functions, which name a shape
+ * without resolving it, on every call).
+ */
+export interface ListShape {
+  /** Scope columns in name order. */
+  readonly scope: readonly ColumnDefinition[]
+  /** In the caller's order; each one's value is bound as `filterName(index)`. */
+  readonly filters: readonly ShapedFilter[]
+  /** The sort keys, then `id` (see resolveSortKeys): a total order. */
+  readonly keys: readonly ShapedSortKey[]
+  /**
+   * Keyset pagination: for each of `keys`, whether the cursor's value is null
+   * (a NULL changes the SQL); undefined for offset pagination.
+   */
+  readonly afterNulls: readonly boolean[] | undefined
+}
+
+export interface ShapedFilter {
+  readonly column: ColumnDefinition
+  readonly operator: FilterOperator
+  /** For `null`: true for IS NULL, false for IS NOT NULL. */
+  readonly isNull: boolean
+}
+
+export interface ShapedSortKey {
+  readonly column: ColumnDefinition
+  readonly direction: 'asc' | 'desc'
+}
+
+const OPERATORS: ReadonlySet<string> = new Set<FilterOperator>([
+  'eq',
+  'ne',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'contains',
+  'starts_with',
+  'null',
+])
+
+// ---------------------------------------------------------------- shape keys (every call: cheap, no resolving)
+
+/** Names the SQL shape of `filters`: columns, operators, and IS NULL vs IS NOT NULL. */
+export function filtersKey(filters: readonly Filter[]): string {
+  let key = ''
+  for (const filter of filters) {
+    key +=
+      filter.operator === 'null'
+        ? `${filter.column} null=${String(filter.value)},`
+        : `${filter.column} ${filter.operator},`
+  }
+  return key
+}
+
+/** Names the SQL shape of `sort`. */
+export function sortKey(sort: readonly SortKey[]): string {
+  let key = ''
+  for (const { column, direction } of sort) key += `${direction === 'desc' ? '-' : '+'}${column},`
+  return key
+}
+
+/** Names the SQL shape of a keyset position: which of its values are null. */
+export function afterKey(after: readonly ColumnValue[]): string {
+  let key = 'after:'
+  for (const value of after) key += value === null ? 'n' : 'v'
+  return key
+}
+
+// ---------------------------------------------------------------- resolving (once per shape)
+
+export function resolveFilters(
+  table: TableDefinition,
+  columns: ReadonlyMap<string, ColumnDefinition>,
+  filters: readonly Filter[],
+): ShapedFilter[] {
+  return filters.map((filter) => {
+    const column = resolveColumn(table, columns, filter.column, 'filter')
+    if (!OPERATORS.has(filter.operator)) throw new Error(`unknown filter operator "${filter.operator}"`)
+    if (filter.operator === 'null' && typeof filter.value !== 'boolean') {
+      throw new Error(`filter "${table.name}.${filter.column} null" takes true or false`)
+    }
+    if ((filter.operator === 'contains' || filter.operator === 'starts_with') && column.type !== 'string') {
+      throw new Error(
+        `filter operator "${filter.operator}" needs a string column, not "${table.name}.${filter.column}"`,
+      )
+    }
+    return { column, operator: filter.operator, isNull: filter.value === true }
+  })
+}
+
+/**
+ * The sort keys followed by `id` in the direction of the last key (ascending
+ * when there is none). A key on `id` already makes the order total, so the
+ * keys end there and no `id` is added.
+ */
+export function resolveSortKeys(
+  table: TableDefinition,
+  columns: ReadonlyMap<string, ColumnDefinition>,
+  sort: readonly SortKey[],
+): ShapedSortKey[] {
+  const keys: ShapedSortKey[] = []
+  for (const key of sort) {
+    if (key.direction !== 'asc' && key.direction !== 'desc')
+      throw new Error(`unknown sort direction "${key.direction}"`)
+    keys.push({ column: resolveColumn(table, columns, key.column, 'sort'), direction: key.direction })
+    if (key.column === 'id') return keys
+  }
+  keys.push({ column: resolveColumn(table, columns, 'id', 'sort'), direction: sort.at(-1)?.direction ?? 'asc' })
+  return keys
+}
+
+function resolveColumn(
+  table: TableDefinition,
+  columns: ReadonlyMap<string, ColumnDefinition>,
+  name: string,
+  use: string,
+): ColumnDefinition {
+  const column = columns.get(name)
+  if (column === undefined) throw new Error(`${use} names unknown column "${table.name}.${name}"`)
+  return column
+}
+
+// ---------------------------------------------------------------- values
+
+/** A LIKE pattern matching `value` literally (`%`, `_` and `\` escaped with `\`), anywhere or at the start. */
+export function likePattern(value: unknown, operator: 'contains' | 'starts_with'): string {
+  if (typeof value !== 'string') throw new Error(`filter operator "${operator}" takes a string`)
+  const escaped = value.replace(/[\\%_]/g, '\\$&')
+  return operator === 'contains' ? `%${escaped}%` : `${escaped}%`
+}

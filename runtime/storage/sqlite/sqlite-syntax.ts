@@ -1,0 +1,24 @@
+import { sql } from 'kysely'
+import type { DialectSyntax } from '../storage-dialect.js'
+
+/**
+ * SQLite's list-query SQL. Its default BINARY collation already orders strings
+ * by code point and its NULLs already sort first ascending, so columns and
+ * index columns are plain.
+ *
+ * A list placeholder is bound as one JSON array and unpacked with json_each,
+ * so the SQL (and its prepared statement) does not depend on the list's
+ * length. json_each yields JSON numbers as INTEGER or REAL and strings as TEXT,
+ * which is exactly how the encoder stores each column type (booleans 0/1,
+ * dates and UTC datetimes as text), so values compare as they would bound one
+ * by one.
+ */
+export const sqliteSyntax: DialectSyntax = {
+  compared: (column) => sql.ref(column.name),
+  equated: (column) => sql.ref(column.name),
+  inList: (column, list) => sql<boolean>`${sql.ref(column.name)} in (select value from json_each(${list}))`,
+  // LIKE alone is ASCII case-insensitive too, but not under PRAGMA case_sensitive_like; lower() always is.
+  likeInsensitive: (column, pattern) => sql<boolean>`lower(${sql.ref(column.name)}) like lower(${pattern}) escape '\\'`,
+  indexColumn: (column) => sql.ref(column.name),
+  bindList: (values) => JSON.stringify(values),
+}
