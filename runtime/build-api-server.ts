@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { createApiPlugin } from './create-api-plugin.js'
@@ -16,7 +16,7 @@ export interface ServerOptions {
   /** Insert a few sample rows into empty tables (the example server does). */
   readonly seed?: boolean
   /** Fastify's logger option. Default: off. */
-  readonly logger?: boolean
+  readonly logger?: FastifyServerOptions['logger']
   /** Serve the API reference at /docs. Default: true. */
   readonly docs?: boolean
 }

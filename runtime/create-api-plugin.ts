@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { ApiDefinition } from './define-api.js'
 import { handleErrors } from './http/handle-errors.js'
+import { MERGE_PATCH } from './http/media-types.js'
 import { createRouteFactory } from './http/route-factory.js'
 import type { Storage } from './storage/storage.js'
 
@@ -9,7 +10,6 @@ export interface ApiPluginOptions {
   readonly storage: Storage
 }
 
-const MERGE_PATCH = 'application/merge-patch+json'
 
 /**
  * The API as a Fastify plugin: every version under its prefix, with RFC 9457

@@ -1,12 +1,15 @@
 import type { Storage } from './storage/storage.js'
+import { MissingReferenceError, UniqueViolationError } from './storage/storage-errors.js'
 import type { ColumnDefinition, ColumnValue, Row, TableDefinition } from './table-definition.js'
 
 const ROWS_PER_TABLE = 3
 
 /**
- * Fills empty tables with a few rows made up from the column definitions, so a
- * freshly started example API has something to show. Tables whose values
- * cannot be made up (a `pattern`, say) are left empty.
+ * Fills empty tables with a few rows made up from the column definitions
+ * (types, enums, formats, defaults), so a freshly started example API has
+ * something to show. A table stops being seeded at the first made-up row the
+ * database refuses (a duplicate in a `unique` column, say); a table whose
+ * foreign keys have nothing to point at is left empty.
  */
 export async function seedSampleRows(storage: Storage, tables: readonly TableDefinition[]): Promise<void> {
   const ids = new Map<string, number[]>()
@@ -20,7 +23,12 @@ export async function seedSampleRows(storage: Storage, tables: readonly TableDef
     for (let index = 0; index < ROWS_PER_TABLE; index++) {
       const row = sampleRow(table, index, ids)
       if (!row) break
-      inserted.push(Number((await storage.insert(table, row)).id))
+      try {
+        inserted.push(Number((await storage.insert(table, row)).id))
+      } catch (error) {
+        if (error instanceof UniqueViolationError || error instanceof MissingReferenceError) break
+        throw error
+      }
     }
     ids.set(table.name, inserted)
   }

@@ -6,10 +6,10 @@ import { runGenerate } from './run-generate.js'
 import { runServe } from './run-serve.js'
 import { runValidate } from './run-validate.js'
 
-/** Exit codes, documented in README: 0 ok, 1 invalid manifest or stale output, 2 usage error. */
-export const EXIT_OK = 0
-export const EXIT_FAILED = 1
-export const EXIT_ERROR = 2
+// Exit codes, documented in README: 0 ok, 1 invalid manifest or stale output, 2 usage error.
+const EXIT_OK = 0
+const EXIT_FAILED = 1
+const EXIT_USAGE = 2
 
 /** Runs the CLI and returns its exit code. `serve` resolves only when the server stops. */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
@@ -63,7 +63,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   try {
     await program.parseAsync(argv.slice(2), { from: 'user' })
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE
     if (error instanceof UserError) {
       io.stderr(`restmint: ${error.message}\n`)
       return EXIT_FAILED

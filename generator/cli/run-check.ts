@@ -15,7 +15,7 @@ export async function runCheck(manifestFile: string, outDir: string, io: CliIo):
     io.stdout(`${outDir}/ is up to date with ${manifestFile} (${plan.unchanged.length} files).\n`)
     return 0
   }
-  io.stderr(`${outDir}/ is stale: ${problems} file${problems === 1 ? '' : 's'} differ from what ${manifestFile} generates.\n`)
+  io.stderr(`${outDir}/ is stale: ${problems} file${problems === 1 ? ' differs' : 's differ'} from what ${manifestFile} generates.\n`)
   for (const path of plan.missing) io.stderr(`missing: ${join(outDir, path)}\n`)
   for (const [path, contents] of plan.changed) {
     const previous = plan.previous.get(path)

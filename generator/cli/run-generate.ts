@@ -10,7 +10,7 @@ import { reportDiagnostics } from './report-diagnostics.js'
 export async function runGenerate(manifestFile: string, outDir: string, io: CliIo): Promise<number> {
   const started = performance.now()
   const result = await generateFiles({ manifestFile, cwd: io.cwd })
-  if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
+  if (reportDiagnostics(result, manifestFile, io, true) || !result.files) return 1
   const absoluteOut = resolve(io.cwd, outDir)
   const plan = planOutput(absoluteOut, result.files)
   if (plan.conflicts.length > 0) {
@@ -19,7 +19,12 @@ export async function runGenerate(manifestFile: string, outDir: string, io: CliI
         `move them away or choose another --out directory. Nothing was written.`,
     )
   }
-  writeOutput(absoluteOut, plan)
+  try {
+    writeOutput(absoluteOut, plan)
+  } catch (error) {
+    if (!(error as NodeJS.ErrnoException).code) throw error
+    throw new UserError(`cannot write to ${outDir}/: ${(error as Error).message}; the previous output is unchanged`)
+  }
   const milliseconds = Math.round(performance.now() - started)
   io.stdout(
     `Generated ${outDir}/ from ${manifestFile}: ${plan.changed.size} written, ${plan.unchanged.length} unchanged, ` +

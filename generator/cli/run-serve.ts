@@ -15,11 +15,13 @@ export async function runServe(
     throw new UserError(`${options.out}/server.ts not found; run restmint generate --out ${options.out} first`)
   }
   const port = Number(options.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  if (!/^\d+$/.test(options.port) || port > 65535) {
     throw new UserError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(options.port)}`)
   }
   const server = await loadGeneratedServer(entry)
-  const app = await startServer(() => server.buildServer({ db: options.db, seed: options.seed ?? false, logger: false }))
+  // Errors only, on stderr: a 500 leaves a trace without drowning the terminal in access logs.
+  const logger = { level: 'error', stream: process.stderr }
+  const app = await startServer(options.db, () => server.buildServer({ db: options.db, seed: options.seed ?? false, logger }))
   const address = await listen(app, port, options.host)
   io.stdout(`restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${options.db}\n`)
   await new Promise<void>((done) => {
@@ -38,13 +40,14 @@ export async function runServe(
 // Errors a user can fix: a database that disagrees with the manifest, a bad --db URL.
 const USER_FACING_ERRORS = new Set(['SchemaMismatchError', 'StorageUrlError'])
 
-async function startServer(build: () => Promise<FastifyInstance>): Promise<FastifyInstance> {
+async function startServer(db: string, build: () => Promise<FastifyInstance>): Promise<FastifyInstance> {
   try {
     return await build()
   } catch (error) {
-    if (error instanceof Error && USER_FACING_ERRORS.has(error.name)) {
-      throw new UserError(error.message)
-    }
+    if (!(error instanceof Error)) throw error
+    if (USER_FACING_ERRORS.has(error.name)) throw new UserError(error.message)
+    // Driver and system errors (ECONNREFUSED, SQLITE_NOTADB, EACCES…) concern the database, not restmint.
+    if ((error as NodeJS.ErrnoException).code) throw new UserError(`cannot open the database ${db}: ${error.message}`)
     throw error
   }
 }

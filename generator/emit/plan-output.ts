@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { readOutputIndex } from './output-index.js'
+import { GENERATED_MARK, readOutputIndex } from './output-index.js'
 
 export interface OutputPlan {
   /** Files to write: missing, or with other contents. */
@@ -38,7 +38,7 @@ export function planOutput(outDir: string, files: ReadonlyMap<string, string>): 
       unchanged.push(path)
       continue
     }
-    if (!owned.has(path) && !current.includes('DO NOT EDIT')) conflicts.push(path)
+    if (!owned.has(path) && !current.includes(GENERATED_MARK)) conflicts.push(path)
     changed.set(path, contents)
     previous.set(path, current)
   }

@@ -19,9 +19,7 @@ export function describeValidationErrors(
   errors: readonly ErrorObject[],
   context: ValidationContext,
 ): InvalidParam[] {
-  const described = errors
-    .filter((error) => error.keyword !== 'if' && error.keyword !== 'anyOf')
-    .map((error) => describeOne(error, context))
+  const described = errors.map((error) => describeOne(error, context))
   const seen = new Set<string>()
   return described.filter((item) => {
     const key = JSON.stringify(item)

@@ -44,12 +44,19 @@ function toProblemError(error: FastifyError, bodyMaxBytes: number): ProblemError
   if (code === 'unsupported_media_type') {
     return new ProblemError(code, 'Send the body as application/json (PATCH also takes application/merge-patch+json).')
   }
-  if (code === 'malformed_body') return new ProblemError(code, `The body is not valid JSON: ${error.message}`)
-  if (code) return new ProblemError(code, error.message)
-  if (error instanceof SyntaxError && (error as FastifyError).statusCode === 400) {
-    return new ProblemError('malformed_body', `The body is not valid JSON: ${error.message}`)
+  if (code === 'malformed_body' || (error instanceof SyntaxError && error.statusCode === 400)) {
+    return malformedBody(error.message)
   }
+  if (code) return new ProblemError(code, error.message)
   const status = error.statusCode ?? 500
   if (status >= 400 && status < 500) return new ProblemError('bad_request', error.message)
   return null
+}
+
+function malformedBody(message: string): ProblemError {
+  // Fastify's parser refuses prototype-poisoning keys with a SyntaxError of its own.
+  if (/prototype/.test(message)) {
+    return new ProblemError('malformed_body', 'The body contains a "__proto__" or "constructor.prototype" key, which is not accepted.')
+  }
+  return new ProblemError('malformed_body', `The body is not valid JSON: ${message}`)
 }

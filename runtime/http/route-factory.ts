@@ -10,6 +10,7 @@ import { includeRelations, parseInclude } from './include-relations.js'
 import { encodeCursor } from './page-cursor.js'
 import { buildCursorLinks, buildPageLinks } from './page-links.js'
 import { parseListQuery } from './parse-list-query.js'
+import { MERGE_PATCH } from './media-types.js'
 import { ProblemError, type InvalidParam } from './problem-error.js'
 import type { QueryRules } from './query-rules.js'
 
@@ -47,8 +48,7 @@ export interface RouteFactory {
   allow(app: FastifyInstance, url: string, methods: readonly HTTPMethods[]): void
 }
 
-const ANSWERED_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
-const MERGE_PATCH = 'application/merge-patch+json'
+const ANSWERED_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 export function createRouteFactory(
   storage: Storage,
@@ -63,6 +63,7 @@ export function createRouteFactory(
       app.get(url, async (request, reply) => {
         const params = validateParams(request, options)
         const raw = parseQueryString(request.url)
+        rejectRepeated(raw, ['filter'])
         // Before validation, which fills in the default page.
         const given = Object.keys(raw)
         const query = validate(options.query, raw, queryContext(options.table, known))
@@ -108,11 +109,11 @@ export function createRouteFactory(
       app.post(url, { bodyLimit }, async (request, reply) => {
         rejectMergePatch(request)
         const params = validateParams(request, options)
-        rejectQuery(request, options.table)
+        rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options))
         const scope = await resolveScope(storage, options, params)
         const values = { ...withDefaults(options.table, body as Row), ...scope }
-        const row = await write(options.table, () => storage.insert(options.table, values))
+        const row = await write(options.table, tablesByName, () => storage.insert(options.table, values))
         const path = request.url.split('?')[0]!.replace(/\/$/, '')
         return reply.code(201).header('location', `${path}/${row.id}`).send({ data: row })
       })
@@ -122,7 +123,9 @@ export function createRouteFactory(
       const known = options.rules.includes.length > 0 ? ['include'] : []
       app.get(url, async (request, reply) => {
         const params = validateParams(request, options)
-        const query = validate(options.query, parseQueryString(request.url), queryContext(options.table, known))
+        const raw = parseQueryString(request.url)
+        rejectRepeated(raw, [])
+        const query = validate(options.query, raw, queryContext(options.table, known))
         const errors: InvalidParam[] = []
         const include = parseInclude(query.include, options.rules, limits, errors)
         rejectInvalid(errors)
@@ -137,28 +140,27 @@ export function createRouteFactory(
       app.put(url, { bodyLimit }, async (request) => {
         rejectMergePatch(request)
         const params = validateParams(request, options)
-        rejectQuery(request, options.table)
+        rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options))
-        await findOrFail(storage, options, params)
         const values = withDefaults(options.table, body as Row, options.scope?.column)
-        return { data: await updateOrFail(storage, options, params, values) }
+        return { data: await updateOrFail(storage, tablesByName, options, params, values) }
       })
     },
 
     update(app, url, options) {
       app.patch(url, { bodyLimit }, async (request) => {
         const params = validateParams(request, options)
-        rejectQuery(request, options.table)
+        rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options)) as Row
         if (Object.keys(body).length === 0) return { data: await findOrFail(storage, options, params) }
-        return { data: await updateOrFail(storage, options, params, body) }
+        return { data: await updateOrFail(storage, tablesByName, options, params, body) }
       })
     },
 
     remove(app, url, options) {
       app.delete(url, async (request, reply) => {
         const params = validateParams(request, options)
-        rejectQuery(request, options.table)
+        rejectQuery(request)
         const scope = await resolveScope(storage, options, params)
         const id = params[options.idParam]!
         let deleted: boolean
@@ -168,8 +170,8 @@ export function createRouteFactory(
           if (!(error instanceof RowReferencedError)) throw error
           throw new ProblemError(
             'still_referenced',
-            `${options.table.singular} ${id} is still referenced by ${error.count} ${error.referencingResource}; ` +
-              `delete or reassign those first.`,
+            `${options.table.singular} ${id} is still referenced by ${error.count} ${error.count === 1 ? 'row' : 'rows'} ` +
+              `of ${error.referencingResource}; delete or reassign those first.`,
           )
         }
         if (!deleted) throw notFound(options, params)
@@ -178,13 +180,23 @@ export function createRouteFactory(
     },
 
     allow(app, url, methods) {
-      const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : [...methods]
+      const allowed = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS']
       const others = ANSWERED_METHODS.filter((method) => !allowed.includes(method))
       const allowHeader = ANSWERED_METHODS.filter((method) => allowed.includes(method)).join(', ')
+      const rejectTrailingSlash = (request: FastifyRequest): void => {
+        if (Object.values(request.params as Record<string, string>).includes('')) {
+          throw new ProblemError('not_found', `No route matches ${request.method} ${request.url.split('?')[0]}.`)
+        }
+      }
+      app.options(url, async (request, reply) => {
+        rejectTrailingSlash(request)
+        return reply.code(204).header('allow', allowHeader).send()
+      })
       app.route({
         method: [...others],
         url,
         handler: async (request) => {
+          rejectTrailingSlash(request)
           throw new ProblemError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allowHeader}.`, {
             headers: { allow: allowHeader },
           })
@@ -194,10 +206,12 @@ export function createRouteFactory(
   }
 }
 
-function validate<T>(validator: Validator<T>, data: unknown, context: ValidationContext): T {
+/** `context` is only worked out when validation fails, off the hot path. */
+function validate<T>(validator: Validator<T>, data: unknown, context: () => ValidationContext): T {
   if (validator(data)) return data
-  throw new ProblemError('validation_failed', summarize(context.in), {
-    errors: describeValidationErrors(validator.errors ?? [], context),
+  const described = context()
+  throw new ProblemError('validation_failed', summarize(described.in), {
+    errors: describeValidationErrors(validator.errors ?? [], described),
   })
 }
 
@@ -206,27 +220,56 @@ function summarize(where: InvalidParam['in']): string {
   return `The ${what} did not validate; see errors for each problem.`
 }
 
+/**
+ * Path parameters are ids: written as positive integers in canonical form
+ * (`1e3`, `0x10`, ` 1` or `01` are not ids, though a number parser would take
+ * them). An empty one is a trailing slash, which names no route.
+ */
 function validateParams(request: FastifyRequest, options: RouteOptions): Record<string, number> {
   if (!options.params) return {}
-  return validate(options.params, { ...(request.params as object) }, {
-    in: 'path',
-    table: options.table,
-    known: [],
-  })
+  const raw = request.params as Record<string, string>
+  const errors: InvalidParam[] = []
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === '') throw new ProblemError('not_found', `No route matches ${request.method} ${request.url.split('?')[0]}.`)
+    if (!CANONICAL_ID.test(value)) errors.push({ in: 'path', name, detail: 'must be a positive integer' })
+  }
+  if (errors.length > 0) throw new ProblemError('validation_failed', summarize('path'), { errors })
+  return validate(options.params, { ...raw }, () => ({ in: 'path', table: options.table, known: [] }))
 }
 
-function queryContext(table: TableDefinition, known: readonly string[]): ValidationContext {
-  return { in: 'query', table, known }
+const CANONICAL_ID = /^[1-9][0-9]{0,15}$/
+
+function queryContext(table: TableDefinition, known: readonly string[]): () => ValidationContext {
+  return () => ({ in: 'query', table, known })
 }
 
-function bodyContext(options: RouteOptions): ValidationContext {
+function bodyContext(options: RouteOptions): () => ValidationContext {
   const pathKey = options.scope?.column
-  return {
+  return () => ({
     in: 'body',
     table: options.table,
     known: options.table.columns.filter((column) => !column.readOnly && column.name !== pathKey).map((column) => column.name),
     ...(pathKey ? { pathKey } : {}),
+  })
+}
+
+/**
+ * Checked before the validators, whose type messages would hide the real
+ * mistake: values qs turns into arrays (a repeated `?page=1&page=2`) or
+ * objects where one plain value belongs, and page numbers a number parser
+ * would read but nobody writes (`1e1`, `0x10`).
+ */
+function rejectRepeated(raw: Record<string, unknown>, nested: readonly string[]): void {
+  const errors: InvalidParam[] = []
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) errors.push({ in: 'query', name, detail: 'is given more than once; give it once' })
+    else if (typeof value === 'object' && !nested.includes(name)) {
+      errors.push({ in: 'query', name, detail: 'takes a single value, not brackets' })
+    } else if ((name === 'page' || name === 'per_page') && !/^\d{1,9}$/.test(String(value))) {
+      errors.push({ in: 'query', name, detail: 'must be a whole number' })
+    }
   }
+  if (errors.length > 0) throw new ProblemError('validation_failed', summarize('query'), { errors })
 }
 
 /** Query strings are parsed with qs (`filter[price][gte]=10` nests), whatever the host app's own parser. */
@@ -252,11 +295,11 @@ function rejectInvalid(errors: readonly InvalidParam[]): void {
 }
 
 /** Endpoints without query parameters still reject unknown ones, as collections do. */
-function rejectQuery(request: FastifyRequest, table: TableDefinition): void {
+function rejectQuery(request: FastifyRequest): void {
   const names = Object.keys(request.query as object)
   if (names.length === 0) return
   throw new ProblemError('validation_failed', summarize('query'), {
-    errors: names.map((name) => ({ in: 'query', name, detail: `is not a known query parameter; this endpoint takes none (${table.resource})` })),
+    errors: names.map((name) => ({ in: 'query', name, detail: 'is not a known query parameter; allowed: none' })),
   })
 }
 
@@ -287,12 +330,13 @@ async function findOrFail(storage: Storage, options: ItemRouteOptions, params: R
 
 async function updateOrFail(
   storage: Storage,
+  tablesByName: ReadonlyMap<string, TableDefinition>,
   options: ItemRouteOptions,
   params: Record<string, number>,
   values: Row,
 ): Promise<Row> {
   const scope = await resolveScope(storage, options, params)
-  const row = await write(options.table, () => storage.update(options.table, params[options.idParam]!, values, scope))
+  const row = await write(options.table, tablesByName, () => storage.update(options.table, params[options.idParam]!, values, scope))
   if (!row) throw notFound(options, params)
   return row
 }
@@ -313,7 +357,11 @@ function withDefaults(table: TableDefinition, body: Row, pathKey?: string): Row 
 }
 
 /** Maps constraint failures to problems that name the field. */
-async function write<T>(table: TableDefinition, operation: () => Promise<T>): Promise<T> {
+async function write<T>(
+  table: TableDefinition,
+  tablesByName: ReadonlyMap<string, TableDefinition>,
+  operation: () => Promise<T>,
+): Promise<T> {
   try {
     return await operation()
   } catch (error) {
@@ -323,8 +371,9 @@ async function write<T>(table: TableDefinition, operation: () => Promise<T>): Pr
       })
     }
     if (error instanceof MissingReferenceError) {
-      throw new ProblemError('validation_failed', `${error.column} does not name an existing ${error.referencedTable} row.`, {
-        errors: [{ in: 'body', pointer: `/${error.column}`, detail: `no such ${error.referencedTable} id` }],
+      const target = tablesByName.get(error.referencedTable)?.singular ?? error.referencedTable
+      throw new ProblemError('validation_failed', `${error.column} does not name an existing ${target}.`, {
+        errors: [{ in: 'body', pointer: `/${error.column}`, detail: `no ${target} has this id` }],
       })
     }
     throw error

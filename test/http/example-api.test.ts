@@ -100,7 +100,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('validates path ids and query parameters', async () => {
-      for (const id of ['abc', '0', '-1', '1.5']) {
+      for (const id of ['abc', '0', '-1', '1.5', '1e3', '0x10', '01', '%201', '99999999999999999999']) {
         const response = await call({ method: 'GET', url: `/v1/authors/${id}` })
         expect(response.status, id).toBe(400)
         expect(response.body.errors[0]).toMatchObject({ in: 'path', name: 'id' })
@@ -115,12 +115,14 @@ for (const dialect of DIALECTS) {
           detail: 'is not a known query parameter; allowed: page, per_page, cursor, sort, include, filter, id, name, email, created_at, updated_at',
         },
       ])
-      for (const query of ['per_page=101', 'per_page=0', 'page=0', 'page=x']) {
+      for (const query of ['per_page=101', 'per_page=0', 'page=0', 'page=x', 'page=1e1', 'per_page=0x10']) {
         const response = await call({ method: 'GET', url: `/v1/authors?${query}` })
         expect(response.status, query).toBe(400)
         expect(response.body.errors[0].name).toBe(query.split('=')[0])
       }
       expect((await call({ method: 'GET', url: '/v1/authors/1?x=1' })).status).toBe(400)
+      const repeated = await call({ method: 'GET', url: '/v1/authors?page=1&page=2' })
+      expect(repeated.body.errors).toEqual([{ in: 'query', name: 'page', detail: 'is given more than once; give it once' }])
     })
 
     it('paginates by page and per_page, with a page past the end empty', async () => {
@@ -232,11 +234,17 @@ for (const dialect of DIALECTS) {
     it('answers 405 with Allow for a known path, 404 problem for an unknown one', async () => {
       const collection = await call({ method: 'DELETE', url: '/v1/authors' })
       expect(collection.status).toBe(405)
-      expect(collection.headers.allow).toBe('GET, HEAD, POST')
+      expect(collection.headers.allow).toBe('GET, HEAD, POST, OPTIONS')
       expect(collection.body.code).toBe('method_not_allowed')
       const item = await call({ method: 'POST', url: '/v1/authors/1' })
       expect(item.status).toBe(405)
-      expect(item.headers.allow).toBe('GET, HEAD, PUT, PATCH, DELETE')
+      expect(item.headers.allow).toBe('GET, HEAD, PUT, PATCH, DELETE, OPTIONS')
+      const options = await call({ method: 'OPTIONS', url: '/v1/authors' })
+      expect(options.status).toBe(204)
+      expect(options.headers.allow).toBe('GET, HEAD, POST, OPTIONS')
+      for (const method of ['GET', 'POST'] as const) {
+        expect((await call({ method, url: '/v1/authors/' })).status, `${method} with a trailing slash`).toBe(404)
+      }
       const unknown = await call({ method: 'GET', url: '/v1/widgets' })
       expect(unknown.status).toBe(404)
       expect(unknown.type).toContain('application/problem+json')
