@@ -29,6 +29,8 @@ export const PATHS = {
 export interface RunningServer {
   readonly kind: ServerKind
   readonly origin: string
+  /** CPU time (user + system, µs) the server process has used so far. */
+  cpuTime(): Promise<number>
   stop(): Promise<void>
 }
 
@@ -44,7 +46,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const script = join(import.meta.dirname, 'query-server.ts')
   const args = [...nodeArgs, '--import', 'tsx', script, kind, url, ...(schema === undefined ? [] : [schema])]
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const port = await new Promise<number>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! })
@@ -57,6 +59,11 @@ export async function startServer(
   return {
     kind,
     origin: `http://127.0.0.1:${port}`,
+    cpuTime: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (message: { cpu: NodeJS.CpuUsage }) => resolve(message.cpu.user + message.cpu.system))
+        child.send('cpu')
+      }),
     stop: () => stopChild(child, exited),
   }
 }
@@ -74,15 +81,31 @@ export interface Measurement {
   readonly rps: number
   /** 99th percentile latency, ms. */
   readonly p99: number
+  /**
+   * The server process's CPU time per request, µs: unlike req/s, hardly moved
+   * by other processes competing for the CPUs.
+   */
+  readonly cpuPerRequest: number
+  /** Responses received. */
+  readonly requests: number
 }
 
-/** One autocannon run; throws when any response is not 2xx or a connection fails. */
-export async function measure(url: string, seconds: number, connections: number): Promise<Measurement> {
+/** One autocannon run against `server`; throws when any response is not 2xx or a connection fails. */
+export async function measure(
+  server: RunningServer,
+  path: string,
+  seconds: number,
+  connections: number,
+): Promise<Measurement> {
+  const url = server.origin + path
+  const cpuBefore = await server.cpuTime()
   const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 })
+  const cpu = (await server.cpuTime()) - cpuBefore
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`)
   }
-  return { rps: result.requests.average, p99: result.latency.p99 }
+  const requests = result.requests.total
+  return { rps: result.requests.average, p99: result.latency.p99, cpuPerRequest: cpu / requests, requests }
 }
 
 export async function getJson(url: string): Promise<{ text: string; body: any }> {

@@ -101,7 +101,7 @@ export async function seedSqlite(file: string, sizes: SeedSizes): Promise<void> 
   }
 }
 
-/** Creates the tables in `schema` through restmint, then inserts the rows with unnest() batches and analyzes. */
+/** Creates the tables in `schema` through restmint, then inserts the rows with unnest() batches and vacuums. */
 export async function seedPostgres(url: string, schema: string, sizes: SeedSizes): Promise<void> {
   const storage = createStorage(url, allTables, { schema })
   try {
@@ -145,8 +145,10 @@ export async function seedPostgres(url: string, schema: string, sizes: SeedSizes
       )
     }
     await client.query('commit')
-    // Fresh statistics, so the planner does not change its mind while autovacuum catches up mid-run.
-    await client.query(`analyze ${table('authors')}, ${table('categories')}, ${table('posts')}`)
+    // The steady state of a live table, reached now rather than whenever autovacuum gets to it mid-run:
+    // statistics for the planner, and a visibility map, without which count(*) cannot use an
+    // index-only scan (a sequential scan instead, about 4 times slower here).
+    await client.query(`vacuum (analyze) ${table('authors')}, ${table('categories')}, ${table('posts')}`)
   } finally {
     await client.end()
   }

@@ -13,6 +13,7 @@ export type { RouteFactory, RouteScope } from './http/route-factory.js'
 export { createStorage } from './storage/create-storage.js'
 export type { Filter, FilterOperator, ListOptions, ListResult, Scope, SortKey, Storage } from './storage/storage.js'
 export {
+  InvalidValueError,
   MissingReferenceError,
   RowReferencedError,
   SchemaMismatchError,

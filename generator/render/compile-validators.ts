@@ -64,7 +64,7 @@ function compileUncached(schemas: NamedSchemas, options: { coerce: boolean }): C
       continue
     }
     bySchema.set(key, name)
-    ajv.addSchema(schema, name)
+    ajv.addSchema(withoutDescriptions(schema), name)
     exports[name] = name
   }
   return { code: linkRuntime(standaloneCode.default(ajv, exports)), aliases }
@@ -82,4 +82,30 @@ function linkRuntime(code: string): string {
     throw new Error('internal error: ajv standalone output needs a runtime helper restmint does not link')
   }
   return linked
+}
+
+/**
+ * The schema without `description`s: they document, validate nothing, and
+ * would be copied into the generated code with the schema. Only keywords are
+ * dropped (a property named `description` stays), and key order is kept.
+ */
+function withoutDescriptions(schema: object): object {
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([keyword]) => keyword !== 'description')
+      .map(([keyword, value]: [string, unknown]) => {
+        if (keyword === 'properties' && isObject(value)) {
+          const properties = Object.entries(value).map(([name, property]) => [name, withoutDescriptions(property)])
+          return [keyword, Object.fromEntries(properties)]
+        }
+        if (keyword === 'items' && isObject(value)) return [keyword, withoutDescriptions(value)]
+        if (keyword === 'anyOf' && Array.isArray(value))
+          return [keyword, value.map((member: object) => withoutDescriptions(member))]
+        return [keyword, value]
+      }),
+  )
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -54,7 +54,7 @@ function findPath(edges: readonly Edge[], from: string, to: string): string[] | 
   for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
     if (current === to) {
       const path: string[] = []
-      for (let step: string | null | undefined = to; step != null; step = previous.get(step)) path.unshift(step)
+      for (let step: string | null = to; step !== null; step = previous.get(step) ?? null) path.unshift(step)
       return path
     }
     for (const edge of edges) {

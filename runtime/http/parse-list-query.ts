@@ -141,8 +141,8 @@ function parseOne(name: string, raw: unknown, type: TableDefinition['columns'][n
     return undefined
   }
   const parsed = parseQueryValue(raw, type)
-  if ('expected' in parsed) {
-    errors.push({ in: 'query', name, detail: `must be ${parsed.expected}; got ${JSON.stringify(raw)}` })
+  if ('problem' in parsed) {
+    errors.push({ in: 'query', name, detail: `${parsed.problem}; got ${JSON.stringify(raw)}` })
     return undefined
   }
   return parsed.value

@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify'
-import type { Storage, Scope } from '../storage/storage.js'
-import { MissingReferenceError, RowReferencedError, UniqueViolationError } from '../storage/storage-errors.js'
+import type { ListOptions, ListResult, Scope, Storage } from '../storage/storage.js'
+import {
+  InvalidValueError,
+  MissingReferenceError,
+  RowReferencedError,
+  UniqueViolationError,
+} from '../storage/storage-errors.js'
 import type { Row, TableDefinition } from '../table-definition.js'
 import type { ItemQuery, ListQuery, Validator } from '../validator.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
@@ -71,7 +76,7 @@ export function createRouteFactory(
         const parsed = parseListQuery(query, given, options.table, options.rules, JSON.stringify(scope))
         const include = parseInclude(query.include, options.rules, limits, parsed.errors)
         rejectInvalid(parsed.errors)
-        const result = await storage.list(options.table, {
+        const result = await listOrReject(storage, options.table, {
           scope,
           filters: parsed.filters,
           sort: parsed.sort,
@@ -356,6 +361,27 @@ function withDefaults(table: TableDefinition, body: Row, pathKey?: string): Row 
   return values
 }
 
+/**
+ * Values the storage refuses despite parsing: a filter value it cannot hold
+ * (a NUL character, say), or a forged cursor (cursors are checksummed, not
+ * secret).
+ */
+async function listOrReject(storage: Storage, table: TableDefinition, options: ListOptions): Promise<ListResult> {
+  try {
+    return await storage.list(table, options)
+  } catch (error) {
+    if (!(error instanceof InvalidValueError)) throw error
+    if (options.filters?.some((filter) => filter.column === error.column)) {
+      throw new ProblemError('validation_failed', summarize('query'), {
+        errors: [{ in: 'query', name: error.column, detail: error.reason }],
+      })
+    }
+    throw new ProblemError('invalid_cursor', 'The cursor holds a value this collection cannot be sorted by.', {
+      errors: [{ in: 'query', name: 'cursor', detail: `${error.column} ${error.reason}` }],
+    })
+  }
+}
+
 /** Maps constraint failures to problems that name the field. */
 async function write<T>(
   table: TableDefinition,
@@ -368,6 +394,11 @@ async function write<T>(
     if (error instanceof UniqueViolationError) {
       throw new ProblemError('unique_violation', `Another ${table.singular} already has this ${error.column}.`, {
         errors: [{ in: 'body', pointer: `/${error.column}`, detail: 'must be unique' }],
+      })
+    }
+    if (error instanceof InvalidValueError) {
+      throw new ProblemError('validation_failed', summarize('body'), {
+        errors: [{ in: 'body', pointer: `/${error.column}`, detail: error.reason }],
       })
     }
     if (error instanceof MissingReferenceError) {

@@ -37,11 +37,19 @@ export function nameIndex(table: string, columns: readonly string[]): string {
 
 /**
  * Maps the name of every unique and foreign-key constraint of `tables` to its
- * column, so a driver error that names only the constraint can name the column.
+ * column, so a driver error that names only the constraint can name the
+ * column; and the name of every declared index to its first string column
+ * (else its first column), for an index entry PostgreSQL finds too large.
  */
 export function mapConstraintNames(tables: readonly TableDefinition[]): Map<string, ConstrainedColumn> {
   const constraints = new Map<string, ConstrainedColumn>()
   for (const table of tables) {
+    const columns = new Map(table.columns.map((column) => [column.name, column]))
+    for (const index of table.indexes ?? []) {
+      const indexed = index.columns.flatMap((name) => columns.get(name) ?? [])
+      const column = indexed.find((candidate) => candidate.type === 'string') ?? indexed[0]
+      if (column !== undefined) constraints.set(nameIndex(table.name, [...new Set(index.columns)]), { table, column })
+    }
     for (const column of table.columns) {
       if (column.unique) constraints.set(nameConstraint(table.name, column.name, 'key'), { table, column })
       if (column.references) constraints.set(nameConstraint(table.name, column.name, 'fkey'), { table, column })

@@ -1,20 +1,29 @@
-import type { TableMetadata } from 'kysely'
-import type { TableDefinition } from '../table-definition.js'
-import type { ColumnTypeMapping } from './storage-dialect.js'
+import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
+import type { ColumnTypeMapping, ExistingForeignKey, ExistingTable, ExistingUnique } from './storage-dialect.js'
 
 /**
  * Compares an existing table with its definition and returns one human line
- * per difference: missing columns, extra columns, type and nullability
- * mismatches. Empty when they agree.
+ * per difference, each saying how to resolve it: missing columns, extra
+ * columns, type and nullability mismatches, then per column a missing or
+ * undeclared UNIQUE, a missing or undeclared foreign key, one pointing at
+ * another table, or one with another ON DELETE action, then UNIQUE indexes
+ * and foreign keys over several columns, expressions or part of the rows,
+ * which no manifest declares. Empty when they agree.
+ *
+ * Constraints are compared by what they enforce, not by name: any
+ * single-column, non-partial UNIQUE constraint or unique index makes a column
+ * unique; NO ACTION counts as restrict. Columns reported missing or extra are
+ * not compared further.
  */
 export function findSchemaDifferences(
   table: TableDefinition,
-  existing: TableMetadata,
+  existing: ExistingTable,
   types: ColumnTypeMapping,
 ): string[] {
   const prefix = `table "${table.name}": column`
   const existingColumns = new Map(existing.columns.map((column) => [column.name, column]))
   const differences: string[] = []
+  const compared: ColumnDefinition[] = []
 
   for (const column of table.columns) {
     const found = existingColumns.get(column.name)
@@ -23,6 +32,7 @@ export function findSchemaDifferences(
       differences.push(`${prefix} "${column.name}" is missing (manifest declares ${declared})`)
       continue
     }
+    compared.push(column)
     const foundType = found.dataType.toLowerCase()
     if (foundType !== types.introspectedTypes[column.type]) {
       differences.push(
@@ -44,7 +54,122 @@ export function findSchemaDifferences(
       differences.push(`${prefix} "${column.name}" exists in the database but not in the manifest`)
     }
   }
+
+  const { uniqueColumns, otherUniques } = sortUniques(existing.uniques)
+  const { byColumn: foreignKeys, otherForeignKeys } = sortForeignKeys(existing.foreignKeys)
+  for (const column of compared) {
+    differences.push(...compareUnique(prefix, column, uniqueColumns.has(column.name)))
+    differences.push(...compareForeignKeys(prefix, column, foreignKeys.get(column.name) ?? []))
+  }
+  for (const unique of otherUniques) {
+    differences.push(
+      `table "${table.name}": the database has a ${unique.partial ? 'partial ' : ''}UNIQUE index ` +
+        `"${unique.name}" on ${describeKey(unique.columns)}, which the manifest cannot declare; drop it`,
+    )
+  }
+  for (const foreignKey of otherForeignKeys) {
+    differences.push(
+      `table "${table.name}": the database has a foreign key on ${describeKey(foreignKey.columns)} ` +
+        `referencing ${describeTarget(foreignKey)}, which the manifest cannot declare; drop it`,
+    )
+  }
   return differences
+}
+
+/** Single-column, non-partial uniques make their column unique; every other unique is reported on its own. */
+function sortUniques(uniques: readonly ExistingUnique[]) {
+  const uniqueColumns = new Set<string>()
+  const otherUniques: ExistingUnique[] = []
+  for (const unique of uniques) {
+    const [only] = unique.columns
+    if (unique.columns.length === 1 && only !== null && only !== undefined && !unique.partial) uniqueColumns.add(only)
+    else otherUniques.push(unique)
+  }
+  return { uniqueColumns, otherUniques }
+}
+
+function sortForeignKeys(foreignKeys: readonly ExistingForeignKey[]) {
+  const byColumn = new Map<string, ExistingForeignKey[]>()
+  const otherForeignKeys: ExistingForeignKey[] = []
+  for (const foreignKey of foreignKeys) {
+    const [only] = foreignKey.columns
+    if (foreignKey.columns.length !== 1 || only === undefined) {
+      otherForeignKeys.push(foreignKey)
+      continue
+    }
+    byColumn.set(only, [...(byColumn.get(only) ?? []), foreignKey])
+  }
+  return { byColumn, otherForeignKeys }
+}
+
+function compareUnique(prefix: string, column: ColumnDefinition, unique: boolean): string[] {
+  // `id` is the primary key: unique whatever else says so.
+  if (column.name === 'id' || unique === column.unique) return []
+  return column.unique
+    ? [
+        `${prefix} "${column.name}" is unique in the manifest, but the database has no UNIQUE constraint on it; ` +
+          `add one, or remove unique: true from the manifest`,
+      ]
+    : [
+        `${prefix} "${column.name}" is unique in the database, but not in the manifest; ` +
+          `drop the UNIQUE constraint or index, or declare the field unique: true`,
+      ]
+}
+
+function compareForeignKeys(prefix: string, column: ColumnDefinition, found: readonly ExistingForeignKey[]): string[] {
+  const references = column.references
+  const subject = `${prefix} "${column.name}"`
+  if (references === undefined) {
+    return found.map(
+      (foreignKey) =>
+        `${subject} has a foreign key to ${describeTarget(foreignKey)} in the database, ` +
+        `but the manifest declares no relation on it; drop the foreign key, or declare the relation`,
+    )
+  }
+  const expected = `"${references.table}"`
+  if (found.length === 0) {
+    return [
+      `${subject} references ${expected} in the manifest, but the database has no foreign key on it; ` +
+        `add one (REFERENCES "${references.table}" ("id") ON DELETE ${references.onDelete.toUpperCase()}), ` +
+        `or remove the relation from the manifest`,
+    ]
+  }
+  const match = found.find(
+    (foreignKey) =>
+      foreignKey.referencedTable === references.table && (foreignKey.referencedColumns[0] ?? 'id') === 'id',
+  )
+  const differences: string[] = []
+  if (match === undefined) {
+    differences.push(
+      `${subject} references ${expected} in the manifest but ${describeTarget(found[0]!)} in the database; ` +
+        `recreate the foreign key as REFERENCES "${references.table}" ("id"), or change the manifest`,
+    )
+  } else if (match.onDelete !== references.onDelete) {
+    differences.push(
+      `${subject} deletes ${references.onDelete} in the manifest but ${match.onDelete} in the database; ` +
+        `recreate the foreign key with ON DELETE ${references.onDelete.toUpperCase()}` +
+        (match.onDelete === 'restrict' || match.onDelete === 'cascade'
+          ? `, or set on_delete: ${match.onDelete} in the manifest`
+          : ` (the manifest cannot declare ${match.onDelete.toUpperCase()})`),
+    )
+  }
+  const reported = match ?? found[0]!
+  for (const foreignKey of found) {
+    if (foreignKey === reported) continue
+    differences.push(`${subject} has a second foreign key in the database, to ${describeTarget(foreignKey)}; drop it`)
+  }
+  return differences
+}
+
+/** `"orders"`, or `"orders"."code"` when the key points at another column than `id`. */
+function describeTarget(foreignKey: ExistingForeignKey): string {
+  const columns = foreignKey.referencedColumns
+  const onId = columns.length === 1 && (columns[0] ?? 'id') === 'id'
+  return onId ? `"${foreignKey.referencedTable}"` : `"${foreignKey.referencedTable}" ${describeKey(columns)}`
+}
+
+function describeKey(columns: readonly (string | null)[]): string {
+  return `(${columns.map((column) => (column === null ? 'an expression' : `"${column}"`)).join(', ')})`
 }
 
 function describeNullability(nullable: boolean): string {

@@ -41,7 +41,7 @@ export function buildKeysetCondition(
   if (first === undefined) throw new Error('a keyset condition needs at least one sort key')
   const compared = keys.map((key) => syntax.compared(key.column))
   const plain = keys.map((key) => sql.ref(key.column.name))
-  const values = keys.map((key, index) => parameter(afterName(index), key.column.type))
+  const values = keys.map((key, index) => parameter(afterName(index), key.column.type, key.column.name))
 
   const uniform = keys.every((key) => key.direction === first.direction)
   const nullFree = keys.every((key, index) => !afterNulls[index] && (key.direction === 'asc' || !key.column.nullable))

@@ -3,6 +3,7 @@ import { collectRestrictChecks, type RestrictCheck } from './collect-restrict-ch
 import { mapConstraintNames, type ConstrainedColumn } from './constraint-names.js'
 import { buildCreateStatements } from './build-create-statements.js'
 import { findSchemaDifferences } from './find-schema-differences.js'
+import { describeIndexedTextLimit, listIndexedTextLimits, type IndexedTextLimit } from './indexed-text-limits.js'
 import { afterName } from './keyset-condition.js'
 import {
   afterKey,
@@ -19,6 +20,7 @@ import { sortTablesByDependency } from './sort-tables-by-dependency.js'
 import type { Filter, ListOptions, ListResult, Scope, SortKey, Storage } from './storage.js'
 import type { SqlExecutor, SqlRow, StorageDialect } from './storage-dialect.js'
 import {
+  InvalidValueError,
   MissingReferenceError,
   RowReferencedError,
   SchemaMismatchError,
@@ -59,6 +61,8 @@ interface TableContext {
   readonly updatedAt: ColumnDefinition | undefined
   readonly decode: RowDecoder
   readonly restrictChecks: readonly RestrictCheck[]
+  /** String columns an index covers, whose written values are limited in length. */
+  readonly indexedText: readonly IndexedTextLimit[]
 }
 
 /**
@@ -154,11 +158,14 @@ export class KyselyStorage implements Storage {
 
     const driver = this.#dialect.driver
     if (countQuery === undefined) {
-      const rows = await this.#run(driver, rowsQuery, args)
+      const rows = await this.#run(driver, table, rowsQuery, args)
       for (const row of rows) context.decode(row)
       return { rows: rows as Row[], total: null }
     }
-    const [rows, count] = await Promise.all([this.#run(driver, rowsQuery, args), this.#run(driver, countQuery, args)])
+    const [rows, count] = await Promise.all([
+      this.#run(driver, table, rowsQuery, args),
+      this.#run(driver, table, countQuery, args),
+    ])
     for (const row of rows) context.decode(row)
     return { rows: rows as Row[], total: Number(count[0]?.total ?? 0) }
   }
@@ -171,7 +178,7 @@ export class KyselyStorage implements Storage {
       if (definition === undefined) throw new Error(`findWhereIn names unknown column "${table.name}.${column}"`)
       return buildWhereInQuery(this.#dialect.db, this.#dialect.syntax, table, definition)
     })
-    const rows = await this.#run(this.#dialect.driver, query, { [VALUES]: values })
+    const rows = await this.#run(this.#dialect.driver, table, query, { [VALUES]: values })
     for (const row of rows) context.decode(row)
     return rows as Row[]
   }
@@ -182,13 +189,14 @@ export class KyselyStorage implements Storage {
     const query = this.#queries.get(`find|${table.name}|${shapeOf(scoped)}`, () =>
       buildFindQuery(this.#dialect.db, table, scoped),
     )
-    const [row] = await this.#run(this.#dialect.driver, query, { ...scopeArguments(scope), [ID]: id })
+    const [row] = await this.#run(this.#dialect.driver, table, query, { ...scopeArguments(scope), [ID]: id })
     return row === undefined ? undefined : context.decode(row)
   }
 
   async insert(table: TableDefinition, values: Row): Promise<Row> {
     const context = this.#context(table)
     this.#assertWritable(table, context, values)
+    this.#checkIndexedText(table, context, values)
     const now = new Date().toISOString()
     const args: Record<string, ColumnValue> = {}
     for (const column of context.inserted) {
@@ -199,7 +207,7 @@ export class KyselyStorage implements Storage {
       buildInsertQuery(this.#dialect.db, table, context.inserted),
     )
     try {
-      const [row] = await this.#run(this.#dialect.driver, query, args)
+      const [row] = await this.#run(this.#dialect.driver, table, query, args)
       if (row === undefined) throw new Error(`insert into "${table.name}" returned no row`)
       return context.decode(row)
     } catch (error) {
@@ -210,6 +218,7 @@ export class KyselyStorage implements Storage {
   async update(table: TableDefinition, id: number, values: Row, scope: Scope = {}): Promise<Row | undefined> {
     const context = this.#context(table)
     this.#assertWritable(table, context, values)
+    this.#checkIndexedText(table, context, values)
     const scoped = this.#scopeColumns(table, context, scope)
     const args: Record<string, ColumnValue> = { ...scopeArguments(scope), [ID]: id }
     const columns = context.writable.filter((column) => values[column.name] !== undefined)
@@ -221,7 +230,7 @@ export class KyselyStorage implements Storage {
     const shape = `${table.name}|${shapeOf(columns)}|${shapeOf(scoped)}`
     const query = this.#queries.get(`update|${shape}`, () => buildUpdateQuery(this.#dialect.db, table, columns, scoped))
     try {
-      const [row] = await this.#run(this.#dialect.driver, query, args)
+      const [row] = await this.#run(this.#dialect.driver, table, query, args)
       return row === undefined ? undefined : context.decode(row)
     } catch (error) {
       throw await this.#translateWriteError(error, table, values)
@@ -238,11 +247,11 @@ export class KyselyStorage implements Storage {
     const deleteQuery = this.#queries.get(`delete|${table.name}`, () => buildDeleteQuery(db, table))
     try {
       return await this.#dialect.driver.transaction(async (transaction) => {
-        const found = await this.#run(transaction, existsQuery, { ...scopeArguments(scope), [ID]: id })
+        const found = await this.#run(transaction, table, existsQuery, { ...scopeArguments(scope), [ID]: id })
         if (found.length === 0) return false
         await this.#checkRestrictions(transaction, table, context, id)
         // The database cascades; the checks above already covered every restrict on the way.
-        await this.#run(transaction, deleteQuery, { [ID]: id })
+        await this.#run(transaction, table, deleteQuery, { [ID]: id })
         return true
       })
     } catch (error) {
@@ -270,6 +279,7 @@ export class KyselyStorage implements Storage {
       updatedAt: timestamps.find((column) => column.name === UPDATED_AT),
       decode: createRowDecoder(table, this.#dialect.columnTypes),
       restrictChecks: collectRestrictChecks(table, tablesByName),
+      indexedText: listIndexedTextLimits(table),
     }
   }
 
@@ -321,8 +331,52 @@ export class KyselyStorage implements Storage {
     }
   }
 
-  #run(executor: SqlExecutor, query: CachedQuery, args: QueryArguments): Promise<SqlRow[]> {
-    return executor.execute(query.sql, bindParameters(query.parameters, args, this.#encoding))
+  /**
+   * Binds `args` and runs `query`. A value refused while binding, or by the
+   * database (see #translateValueError), throws InvalidValueError on `table`.
+   */
+  async #run(
+    executor: SqlExecutor,
+    table: TableDefinition,
+    query: CachedQuery,
+    args: QueryArguments,
+  ): Promise<SqlRow[]> {
+    const parameters = bindParameters(query.parameters, args, this.#encoding, table.name)
+    try {
+      return await executor.execute(query.sql, parameters)
+    } catch (error) {
+      throw this.#translateValueError(error, table, query)
+    }
+  }
+
+  /**
+   * Turns a value the database refused into InvalidValueError naming the
+   * column: the one the driver names, else the one the named constraint or
+   * index covers, else the first column the statement binds a value for
+   * (for insert and update, the first column written). Other errors pass.
+   */
+  #translateValueError(error: unknown, table: TableDefinition, query: CachedQuery): unknown {
+    const failure = this.#dialect.classifyError(error)
+    if (failure?.kind !== 'invalid-value') return error
+    const constrained = failure.constraint === undefined ? undefined : this.#constraints.get(failure.constraint)
+    if (constrained !== undefined)
+      return new InvalidValueError(constrained.table.name, constrained.column.name, failure.reason)
+    const named =
+      failure.column !== undefined && this.#context(table).columns.has(failure.column) ? failure.column : undefined
+    const column = named ?? query.parameters.find((parameter) => parameter.column !== undefined)?.column
+    return column === undefined ? error : new InvalidValueError(table.name, column, failure.reason)
+  }
+
+  /** Throws InvalidValueError for a written string longer than an index on its column takes (indexed-text-limits.ts). */
+  #checkIndexedText(table: TableDefinition, context: TableContext, values: Row): void {
+    for (const { column, maxBytes } of context.indexedText) {
+      const value = values[column.name]
+      // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+      if (typeof value !== 'string' || value.length * 3 <= maxBytes) continue
+      if (Buffer.byteLength(value, 'utf8') > maxBytes) {
+        throw new InvalidValueError(table.name, column.name, describeIndexedTextLimit(maxBytes))
+      }
+    }
   }
 
   /** Throws RowReferencedError for the first restrict reference that still points into the delete. */
@@ -331,22 +385,28 @@ export class KyselyStorage implements Storage {
       const query = this.#queries.get(`restrict|${table.name}|${index}`, () =>
         buildRestrictCountQuery(this.#dialect.db, check),
       )
-      const [counted] = await this.#run(executor, query, { [ID]: id })
+      const [counted] = await this.#run(executor, table, query, { [ID]: id })
       const count = Number(counted?.total ?? 0)
       if (count > 0) throw new RowReferencedError(check.referencedTable, check.restrict.resource, count)
     }
   }
 
-  /** Turns a driver's constraint failure into the storage error naming the column; other errors pass. */
+  /**
+   * Turns a driver's constraint failure into the storage error naming the
+   * column (from the constraint's name, else what the driver says, else by
+   * looking); other errors pass.
+   */
   async #translateWriteError(error: unknown, table: TableDefinition, values: Row): Promise<unknown> {
     const failure = this.#dialect.classifyError(error)
     if (failure === undefined) return error
     const constrained = failure.constraint === undefined ? undefined : this.#constraints.get(failure.constraint)
     if (failure.kind === 'unique') {
-      const column = failure.column ?? constrained?.column.name
+      const column = constrained?.column.name ?? failure.column
       return column === undefined ? error : new UniqueViolationError(table.name, column)
     }
-    const column = constrained?.column ?? (await this.#findMissingReference(table, values))
+    if (failure.kind !== 'foreign-key') return error
+    const named = failure.column === undefined ? undefined : this.#context(table).columns.get(failure.column)
+    const column = constrained?.column ?? named ?? (await this.#findMissingReference(table, values))
     return column?.references === undefined
       ? error
       : new MissingReferenceError(table.name, column.name, column.references.table)
@@ -359,7 +419,7 @@ export class KyselyStorage implements Storage {
       const referenced = column.references?.table
       if (referenced === undefined || value === undefined || value === null) continue
       const query = this.#queries.get(`exists|${referenced}|`, () => buildExistsQuery(this.#dialect.db, referenced))
-      const found = await this.#run(this.#dialect.driver, query, { [ID]: value })
+      const found = await this.#run(this.#dialect.driver, table, query, { [ID]: value })
       if (found.length === 0) return column
     }
     return undefined

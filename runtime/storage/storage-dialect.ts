@@ -1,4 +1,4 @@
-import type { ColumnDataType, ColumnDefinitionBuilder, Expression, Kysely, SqlBool, TableMetadata } from 'kysely'
+import type { ColumnDataType, ColumnDefinitionBuilder, Expression, Kysely, SqlBool } from 'kysely'
 import type { ColumnDefinition, ColumnType, ColumnValue } from '../table-definition.js'
 import type { QueryParameter } from './query-parameter.js'
 
@@ -72,12 +72,57 @@ export interface DialectSyntax {
 }
 
 /**
- * A driver error recognised as a constraint failure. `column` is set when the
- * driver names it; otherwise `constraint` names the violated constraint.
+ * A driver error recognised as a constraint failure, or as a value the
+ * database refuses (`invalid-value`: PostgreSQL's SQLSTATE class 22 data
+ * exceptions, an index row too large, SQLite's SQLITE_TOOBIG). `column` is
+ * set when the driver names it; otherwise `constraint` may name the violated
+ * constraint or index. `reason` completes a sentence starting with the field name.
  */
 export type ConstraintFailure =
   | { readonly kind: 'unique'; readonly column?: string; readonly constraint?: string }
-  | { readonly kind: 'foreign-key'; readonly constraint?: string }
+  | { readonly kind: 'foreign-key'; readonly column?: string; readonly constraint?: string }
+  | { readonly kind: 'invalid-value'; readonly column?: string; readonly constraint?: string; readonly reason: string }
+
+/** A base table as it exists in the database, as far as prepare() compares it with its definition. */
+export interface ExistingTable {
+  readonly name: string
+  /** In the table's column order. */
+  readonly columns: readonly ExistingColumn[]
+  /** UNIQUE constraints and unique indexes, the primary key excluded. */
+  readonly uniques: readonly ExistingUnique[]
+  readonly foreignKeys: readonly ExistingForeignKey[]
+}
+
+export interface ExistingColumn {
+  readonly name: string
+  /** As introspection reports it (compared lower-cased with ColumnTypeMapping.introspectedTypes). */
+  readonly dataType: string
+  readonly isNullable: boolean
+}
+
+export interface ExistingUnique {
+  /** The constraint's or index's name. */
+  readonly name: string
+  /** Key columns in order; null for an expression. */
+  readonly columns: readonly (string | null)[]
+  /** Covers only the rows a WHERE clause selects. */
+  readonly partial: boolean
+}
+
+export interface ExistingForeignKey {
+  /** The constraint's name, or (SQLite, where they have none) a description. */
+  readonly name: string
+  /** Referencing columns in order. */
+  readonly columns: readonly string[]
+  /** The referenced table; `schema.table` when it lies outside the storage's namespace. */
+  readonly referencedTable: string
+  /** Referenced columns, paired with `columns`; null for SQLite's implicit primary key. */
+  readonly referencedColumns: readonly (string | null)[]
+  readonly onDelete: ForeignKeyAction
+}
+
+/** ON DELETE actions; NO ACTION behaves as RESTRICT for a single statement, so it is read as `restrict`. */
+export type ForeignKeyAction = 'restrict' | 'cascade' | 'set null' | 'set default'
 
 /**
  * Everything dialect-specific that KyselyStorage needs; `sqlite/` and
@@ -91,9 +136,9 @@ export interface StorageDialect {
   readonly syntax: DialectSyntax
   /** Creates the namespace the tables live in, when the dialect has one and it is missing. */
   createNamespace(): Promise<void>
-  /** Base tables (no views) that exist in the storage's namespace. */
-  readExistingTables(): Promise<readonly TableMetadata[]>
-  /** Recognises unique and foreign-key violations; undefined for any other error. */
+  /** Base tables (no views) that exist in the storage's namespace, with their columns, uniques and foreign keys. */
+  readExistingTables(): Promise<readonly ExistingTable[]>
+  /** Recognises unique and foreign-key violations and refused values; undefined for any other error. */
   classifyError(error: unknown): ConstraintFailure | undefined
   /** Releases the connection(s); the dialect is unusable afterwards. */
   close(): Promise<void>

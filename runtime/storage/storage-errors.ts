@@ -21,6 +21,28 @@ export class MissingReferenceError extends Error {
   }
 }
 
+/**
+ * A value the storage cannot store or compare on every dialect alike: of the
+ * wrong type, an integer beyond ±Number.MAX_SAFE_INTEGER, text holding NUL
+ * (U+0000), a date or datetime outside 0001–9999 (UTC) or a leap second, text
+ * too long for an index on the column, or anything else the database rejects
+ * as invalid data (PostgreSQL SQLSTATE class 22). Thrown by insert and update
+ * for written values, and by list, find, update and delete for scope, filter,
+ * keyset and id values. `column` is the column the value was for; `reason`
+ * completes a sentence starting with the field name ("must not contain NUL
+ * characters (U+0000)"). HTTP: 400 on that field.
+ */
+export class InvalidValueError extends Error {
+  constructor(
+    readonly table: string,
+    readonly column: string,
+    readonly reason: string,
+  ) {
+    super(`${table}.${column} ${reason}`)
+    this.name = 'InvalidValueError'
+  }
+}
+
 /** DELETE of a row that `restrict` references still point at. HTTP: 409. */
 export class RowReferencedError extends Error {
   constructor(

@@ -57,13 +57,19 @@ export interface ListResult {
  * UTC strings. The storage owns `id`, `created_at` and `updated_at`.
  *
  * Constraint failures surface as the errors in storage-errors.ts, never as
- * driver errors.
+ * driver errors. So do values that either database could not store or
+ * compare, or would treat differently from the other (InvalidValueError:
+ * NUL in text, integers beyond ±Number.MAX_SAFE_INTEGER, leap seconds,
+ * dates and datetimes outside 0001–9999, text too long for an index on its
+ * column, values of another type than the column's), whether written,
+ * filtered on, scoped by, or given as a keyset position or id.
  */
 export interface Storage {
   /**
    * Creates missing tables (and their indexes). A table that exists but
-   * disagrees with its definition makes this throw SchemaMismatchError naming
-   * every difference; nothing is ever altered or dropped.
+   * disagrees with its definition (columns, types, nullability, UNIQUE
+   * constraints, foreign keys: target and ON DELETE) makes this throw
+   * SchemaMismatchError naming every difference; nothing is ever altered or dropped.
    */
   prepare(): Promise<void>
   list(table: TableDefinition, options: ListOptions): Promise<ListResult>

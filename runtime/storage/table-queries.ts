@@ -78,13 +78,13 @@ export function buildWhereInQuery(
   column: ColumnDefinition,
 ) {
   return selectRows(db, table)
-    .where(syntax.inList(column, listParameter(VALUES, column.type)))
+    .where(syntax.inList(column, listParameter(VALUES, column.type, column.name)))
     .orderBy(ID)
 }
 
 function listConditions(syntax: DialectSyntax, shape: ListShape): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = shape.scope.map(
-    (column) => sql<SqlBool>`${sql.ref(column.name)} = ${parameter(scopeName(column.name), column.type)}`,
+    (column) => sql<SqlBool>`${sql.ref(column.name)} = ${parameter(scopeName(column.name), column.type, column.name)}`,
   )
   shape.filters.forEach((filter, index) => conditions.push(matchFilter(syntax, filter, index)))
   return conditions
@@ -101,7 +101,7 @@ function matchFilter(syntax: DialectSyntax, filter: ShapedFilter, index: number)
   const { column } = filter
   const compared = syntax.compared(column)
   const equated = syntax.equated(column)
-  const value = parameter(filterName(index), column.type)
+  const value = parameter(filterName(index), column.type, column.name)
   switch (filter.operator) {
     case 'eq':
       return sql<SqlBool>`${equated} = ${value}`
@@ -118,10 +118,10 @@ function matchFilter(syntax: DialectSyntax, filter: ShapedFilter, index: number)
     case 'lte':
       return sql<SqlBool>`${compared} <= ${value}`
     case 'in':
-      return syntax.inList(column, listParameter(filterName(index), column.type))
+      return syntax.inList(column, listParameter(filterName(index), column.type, column.name))
     case 'contains':
     case 'starts_with':
-      return syntax.likeInsensitive(column, parameter(filterName(index), 'string'))
+      return syntax.likeInsensitive(column, parameter(filterName(index), 'string', column.name))
     case 'null':
       return filter.isNull
         ? sql<SqlBool>`${sql.ref(column.name)} is null`
@@ -133,7 +133,11 @@ function matchFilter(syntax: DialectSyntax, filter: ShapedFilter, index: number)
 export function buildInsertQuery(db: Kysely<any>, table: TableDefinition, columns: readonly ColumnDefinition[]) {
   return db
     .insertInto(table.name)
-    .values(Object.fromEntries(columns.map((column) => [column.name, parameter(valueName(column.name), column.type)])))
+    .values(
+      Object.fromEntries(
+        columns.map((column) => [column.name, parameter(valueName(column.name), column.type, column.name)]),
+      ),
+    )
     .returning(columnNames(table))
 }
 
@@ -146,7 +150,11 @@ export function buildUpdateQuery(
 ) {
   return db
     .updateTable(table.name)
-    .set(Object.fromEntries(columns.map((column) => [column.name, parameter(valueName(column.name), column.type)])))
+    .set(
+      Object.fromEntries(
+        columns.map((column) => [column.name, parameter(valueName(column.name), column.type, column.name)]),
+      ),
+    )
     .where(ID, '=', idParameter())
     .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
     .returning(columnNames(table))
@@ -197,7 +205,7 @@ function columnNames(table: TableDefinition): string[] {
 }
 
 function idParameter() {
-  return parameter(ID, 'integer')
+  return parameter(ID, 'integer', ID)
 }
 
 /** A placeholder typed as the number it stands for, where Kysely insists on one (LIMIT, OFFSET). */
@@ -207,5 +215,5 @@ function integerParameter(name: string): Expression<number> {
 
 function matchScope(scope: readonly ColumnDefinition[]) {
   return (eb: ExpressionBuilder<any, any>) =>
-    eb.and(scope.map((column) => eb(column.name, '=', parameter(scopeName(column.name), column.type))))
+    eb.and(scope.map((column) => eb(column.name, '=', parameter(scopeName(column.name), column.type, column.name))))
 }

@@ -1,5 +1,6 @@
 import type { ColumnType, ColumnValue, Row, TableDefinition } from '../table-definition.js'
-import { normalizeDatetime } from './normalize-datetime.js'
+import { checkDate, normalizeDatetime } from './normalize-datetime.js'
+import { RejectedValue } from './rejected-value.js'
 import type { ColumnTypeMapping } from './storage-dialect.js'
 
 /** Converts a JS value of a column type to what the driver binds. */
@@ -9,16 +10,60 @@ export type ValueEncoder = (type: ColumnType, value: ColumnValue) => unknown
 export type RowDecoder = (row: Record<string, unknown>) => Row
 
 /**
- * Creates the encoder for a dialect: datetimes are normalized to UTC for every
- * dialect, then the dialect's own encoders apply (e.g. SQLite booleans → 0/1).
+ * Creates the encoder for a dialect: each value is checked against its column
+ * type (CHECKS) and datetimes normalized to UTC, the same for every dialect,
+ * then the dialect's own encoders apply (e.g. SQLite booleans → 0/1). Throws
+ * RejectedValue for a value that one of the databases could not store or
+ * compare, or would treat differently from the other.
  */
 export function createValueEncoder(mapping: ColumnTypeMapping): ValueEncoder {
   return (type, value) => {
     if (value === null) return null
-    const normalized = type === 'datetime' ? normalizeDatetime(value) : value
+    const checked = CHECKS[type](value)
     const encode = mapping.encoders[type]
-    return encode === undefined ? normalized : encode(normalized)
+    return encode === undefined ? checked : encode(checked)
   }
+}
+
+export const VALUE_REASONS = {
+  integer: `must be an integer between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
+  number: 'must be a finite number',
+  string: 'must be a string',
+  nul: 'must not contain NUL characters (U+0000)',
+  boolean: 'must be true or false',
+} as const
+
+/**
+ * What each column type accepts, alike on every dialect:
+ * - integer: safe integers only. PostgreSQL's bigint would take up to 2^63 but
+ *   reads back through a JS number (inexact beyond 2^53) and refuses more;
+ *   SQLite would store a larger number as REAL.
+ * - number: finite numbers (PostgreSQL would store Infinity, SQLite NaN as NULL).
+ * - string: no NUL character, which PostgreSQL text cannot hold (SQLite can).
+ * - date: a real date, years 0001–9999; datetime: see normalizeDatetime.
+ * - every type: a JS value of that type, never another one the database might
+ *   convert (PostgreSQL reads the string 'false' as a boolean, SQLite as 1).
+ */
+const CHECKS: Readonly<Record<ColumnType, (value: Exclude<ColumnValue, null>) => Exclude<ColumnValue, null>>> = {
+  integer: (value) => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new RejectedValue(VALUE_REASONS.integer)
+    return value
+  },
+  number: (value) => {
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new RejectedValue(VALUE_REASONS.number)
+    return value
+  },
+  string: (value) => {
+    if (typeof value !== 'string') throw new RejectedValue(VALUE_REASONS.string)
+    if (value.includes('\u0000')) throw new RejectedValue(VALUE_REASONS.nul)
+    return value
+  },
+  boolean: (value) => {
+    if (typeof value !== 'boolean') throw new RejectedValue(VALUE_REASONS.boolean)
+    return value
+  },
+  date: checkDate,
+  datetime: normalizeDatetime,
 }
 
 /**

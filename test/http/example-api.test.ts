@@ -178,6 +178,22 @@ for (const dialect of DIALECTS) {
       expect((await call({ method: 'DELETE', url: `/v1/authors/${author.id}` })).status).toBe(404)
     })
 
+    it('answers 400, never 500, for values the database cannot hold', async () => {
+      const category = (await post('/v1/categories', { name: 'Values' })).body.data
+      const leap = await post('/v1/posts', { title: 't', category_id: category.id, published_at: '2016-12-31T23:59:60Z' })
+      expect(leap.status).toBe(400)
+      expect(leap.body.errors[0].pointer).toBe('/published_at')
+      const overflow = await post('/v1/posts', { title: 't', category_id: category.id, published_at: '9999-12-31T23:59:59-23:59' })
+      expect(overflow.status).toBe(400)
+      const nul = await post('/v1/authors', { name: 'nul \u0000 inside' })
+      expect(nul.status).toBe(400)
+      expect(nul.body.errors[0].pointer).toBe('/name')
+      const order = (await post('/v1/orders', {})).body.data
+      const huge = await post(`/v1/orders/${order.id}/items`, { quantity: 1e20 })
+      expect(huge.status).toBe(400)
+      expect(huge.body.errors[0].pointer).toBe('/quantity')
+    })
+
     it('answers 409 for a duplicate unique value', async () => {
       await post('/v1/authors', { name: 'A', email: 'dup@example.com' })
       const duplicate = await post('/v1/authors', { name: 'B', email: 'dup@example.com' })

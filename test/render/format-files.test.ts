@@ -2,10 +2,54 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as prettier from 'prettier'
 import { describe, expect, it } from 'vitest'
+import { formatJson } from '../../generator/render/format-json.js'
+import { PRETTIER_OPTIONS } from '../../generator/render/format-source.js'
 
 describe('formatting', () => {
   it('leaves YAML as yaml.stringify writes it because prettier would not change it', async () => {
     const yaml = readFileSync(join(import.meta.dirname, '../../generated/v1/openapi.yaml'), 'utf8')
     expect(await prettier.format(yaml, { parser: 'yaml', printWidth: 100 })).toBe(yaml)
+  })
+})
+
+describe('formatJson', () => {
+  const prettierJson = (source: string) => prettier.format(source, { ...PRETTIER_OPTIONS, parser: 'json' })
+
+  it.each([
+    ['the committed OpenAPI document', join(import.meta.dirname, '../../generated/v1/openapi.json')],
+    ['the relations case', join(import.meta.dirname, '../cases/relations-good/expected/v1/openapi.json')],
+    ['the manifest schema', join(import.meta.dirname, '../../manifest.schema.json')],
+  ])('lays out %s exactly as prettier does', async (_, file) => {
+    const source = JSON.stringify(JSON.parse(readFileSync(file, 'utf8')))
+    expect(formatJson(source, 100)).toBe(await prettierJson(source))
+  })
+
+  it('matches prettier on the edges: empty, nested, exactly full and wide-character lines', async () => {
+    for (const value of [
+      {
+        a: [],
+        b: {},
+        ['k'.repeat(120)]: {},
+        c: [
+          [1, 2],
+          [3, 'x'.repeat(95)],
+        ],
+        d: 'é'.repeat(50),
+      },
+      { nested: { deep: { list: ['a'.repeat(20), 'b'.repeat(20), 'c'.repeat(20), 'd'.repeat(20)] } } },
+      { mixed: [1, 'a', null, true, { x: 1 }], exact: 'y'.repeat(86), barely: 'z'.repeat(87) },
+      { wide: ['日本語'.repeat(10), 'x'], emoji: '😀'.repeat(30), escapes: '\u2028\u0000"\\' },
+      [{ a: 1 }, [], {}, null],
+      'scalar',
+    ]) {
+      const source = JSON.stringify(value)
+      expect(formatJson(source, 100), source).toBe(await prettierJson(source))
+    }
+  })
+
+  it('leaves a long list of numbers, which prettier fills, to prettier', () => {
+    expect(
+      formatJson(JSON.stringify({ numbers: Array.from({ length: 40 }, (_, index) => index * 1000) }), 100),
+    ).toBeNull()
   })
 })

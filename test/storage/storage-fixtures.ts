@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import Database from 'better-sqlite3'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { createStorage } from '../../runtime/storage/create-storage.js'
@@ -119,5 +120,32 @@ export function createTestDatabases() {
       for (const schema of postgresSchemas) await db.schema.dropSchema(schema).ifExists().cascade().execute()
       await db.destroy()
     },
+  }
+}
+
+/**
+ * Runs SQL on a test database behind the storage's back (tables made by hand,
+ * extra constraints, triggers): on the SQLite file, or in the PostgreSQL
+ * schema (created when missing, and first on the search path).
+ */
+export async function runRawSql(database: TestDatabase, statements: readonly string[]): Promise<void> {
+  if (database.dialect === 'sqlite') {
+    mkdirSync(dirname(database.location), { recursive: true })
+    const connection = new Database(database.location)
+    try {
+      for (const statement of statements) connection.exec(statement)
+    } finally {
+      connection.close()
+    }
+    return
+  }
+  const client = new pg.Client(POSTGRES_URL)
+  await client.connect()
+  try {
+    await client.query(`create schema if not exists "${database.location}"`)
+    await client.query(`set search_path to "${database.location}"`)
+    for (const statement of statements) await client.query(statement)
+  } finally {
+    await client.end()
   }
 }

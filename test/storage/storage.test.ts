@@ -1,11 +1,17 @@
+import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { Row, TableDefinition } from '../../runtime/table-definition.js'
 import { createStorage } from '../../runtime/storage/create-storage.js'
+import { describeIndexedTextLimit } from '../../runtime/storage/indexed-text-limits.js'
+import { DATE_REASON, DATETIME_REASONS } from '../../runtime/storage/normalize-datetime.js'
+import { classifyPostgresError } from '../../runtime/storage/postgres/postgres-errors.js'
 import type { Storage } from '../../runtime/storage/storage.js'
+import { VALUE_REASONS } from '../../runtime/storage/value-codec.js'
 import {
+  InvalidValueError,
   MissingReferenceError,
   RowReferencedError,
   SchemaMismatchError,
@@ -20,7 +26,9 @@ import {
   foreignKey,
   optional,
   POSTGRES_URL,
+  runRawSql,
   table,
+  type TestDatabase,
 } from './storage-fixtures.js'
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -94,6 +102,34 @@ async function seedOrder(storage: Storage, itemCount: number): Promise<{ order: 
 
 async function countAll(storage: Storage, definition: TableDefinition): Promise<number | null> {
   return (await storage.list(definition, page)).total
+}
+
+/** The SchemaMismatchError lines prepare() throws for `tables` on `database`. */
+async function mismatches(database: TestDatabase, tables: readonly TableDefinition[]): Promise<readonly string[]> {
+  const error = await database
+    .open(tables)
+    .prepare()
+    .then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    )
+  expect(error).toBeInstanceOf(SchemaMismatchError)
+  return (error as SchemaMismatchError).differences
+}
+
+/** Expects `operation` to reject with InvalidValueError for `table`.`column` and `reason`. */
+async function expectInvalid(operation: Promise<unknown>, table: string, column: string, reason: string) {
+  const error = await operation.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )
+  expect(error).toBeInstanceOf(InvalidValueError)
+  expect(error).toMatchObject({ table, column, reason, message: `${table}.${column} ${reason}` })
+}
+
+/** ASCII text that barely compresses, so PostgreSQL's index entries cannot shrink it. */
+function incompressible(length: number): string {
+  return randomBytes(length).toString('base64').slice(0, length)
 }
 
 // ---------------------------------------------------------------- dialect-independent
@@ -231,6 +267,114 @@ for (const dialect of DIALECTS) {
         await expect(database.open(after).prepare()).rejects.toThrow(
           'table "notes": column "body" is nullable in the database, but the manifest makes it NOT NULL',
         )
+      })
+
+      it('reports missing and undeclared UNIQUE constraints and foreign keys, other targets and ON DELETE actions', async () => {
+        const database = newDatabase(dialect)
+        const define = (
+          order: 'restrict' | 'cascade',
+          itemColumns: Parameters<typeof defineTables>[0][number]['columns'],
+        ) =>
+          defineTables([
+            { name: 'orders', columns: [column('status', 'string')] },
+            { name: 'carts', columns: [column('label', 'string')] },
+            { name: 'items', columns: [foreignKey('order_id', 'orders', order), ...itemColumns] },
+          ])
+        const before = define('restrict', [
+          column('cart_id', 'integer'),
+          foreignKey('coupon_id', 'carts', 'restrict', true),
+          foreignKey('parent_id', 'orders', 'cascade'),
+          column('code', 'string'),
+          column('sku', 'string', { unique: true }),
+        ])
+        const after = define('cascade', [
+          foreignKey('cart_id', 'carts', 'restrict'),
+          optional('coupon_id', 'integer'),
+          foreignKey('parent_id', 'carts', 'cascade'),
+          column('code', 'string', { unique: true }),
+          column('sku', 'string'),
+        ])
+        const existing = database.open(before)
+        await existing.prepare()
+        const order = await existing.insert(table(before, 'orders'), { status: 'open' })
+        const cart = await existing.insert(table(before, 'carts'), { label: 'c' })
+        const values = { order_id: order.id!, cart_id: cart.id!, parent_id: order.id!, code: 'a', sku: 'b' }
+        await existing.insert(table(before, 'items'), values)
+        await existing.close()
+
+        expect(await mismatches(database, after)).toEqual([
+          'table "items": column "order_id" deletes cascade in the manifest but restrict in the database; ' +
+            'recreate the foreign key with ON DELETE CASCADE, or set on_delete: restrict in the manifest',
+          'table "items": column "cart_id" references "carts" in the manifest, but the database has no foreign key on it; ' +
+            'add one (REFERENCES "carts" ("id") ON DELETE RESTRICT), or remove the relation from the manifest',
+          'table "items": column "coupon_id" has a foreign key to "carts" in the database, ' +
+            'but the manifest declares no relation on it; drop the foreign key, or declare the relation',
+          'table "items": column "parent_id" references "carts" in the manifest but "orders" in the database; ' +
+            'recreate the foreign key as REFERENCES "carts" ("id"), or change the manifest',
+          'table "items": column "code" is unique in the manifest, but the database has no UNIQUE constraint on it; ' +
+            'add one, or remove unique: true from the manifest',
+          'table "items": column "sku" is unique in the database, but not in the manifest; ' +
+            'drop the UNIQUE constraint or index, or declare the field unique: true',
+        ])
+
+        // Nothing was altered: the old definition still matches, with its data.
+        const again = database.open(before)
+        await again.prepare()
+        expect((await again.list(table(before, 'items'), page)).rows).toMatchObject([values])
+      })
+
+      it('reports UNIQUE indexes over several columns, an expression or part of the rows', async () => {
+        const database = newDatabase(dialect)
+        await database.open(shop).prepare()
+        await databases.closeOpened()
+        await runRawSql(database, [
+          'create unique index items_pair_key on items (order_id, quantity)',
+          'create unique index items_partial_key on items (note) where note is not null',
+          'create unique index items_lower_key on items (lower(note))',
+        ])
+        expect(await mismatches(database, shop)).toEqual([
+          'table "items": the database has a UNIQUE index "items_lower_key" on (an expression), ' +
+            'which the manifest cannot declare; drop it',
+          'table "items": the database has a UNIQUE index "items_pair_key" on ("order_id", "quantity"), ' +
+            'which the manifest cannot declare; drop it',
+          'table "items": the database has a partial UNIQUE index "items_partial_key" on ("note"), ' +
+            'which the manifest cannot declare; drop it',
+        ])
+      })
+
+      it('accepts constraints made by hand: any unique index, NO ACTION for restrict, unnamed keys', async () => {
+        const database = newDatabase(dialect)
+        const [id, integer, datetime] =
+          dialect === 'sqlite'
+            ? ['integer not null primary key autoincrement', 'integer', 'text']
+            : ['bigint generated by default as identity primary key', 'bigint', 'timestamptz']
+        // `references orders` names no column (SQLite then reports none) and no ON DELETE (NO ACTION).
+        await runRawSql(database, [
+          `create table orders (id ${id}, status text not null,
+            created_at ${datetime} not null, updated_at ${datetime} not null)`,
+          `create table items (id ${id}, order_id ${integer} not null references orders,
+            code text not null, created_at ${datetime} not null, updated_at ${datetime} not null)`,
+          'create unique index items_code_unique on items (code)',
+        ])
+        const handMade = defineTables([
+          { name: 'orders', columns: [column('status', 'string')] },
+          {
+            name: 'items',
+            columns: [foreignKey('order_id', 'orders', 'restrict'), column('code', 'string', { unique: true })],
+          },
+        ])
+        const storage = database.open(handMade)
+        await storage.prepare()
+        const order = await storage.insert(table(handMade, 'orders'), { status: 'open' })
+        await storage.insert(table(handMade, 'items'), { order_id: order.id!, code: 'a' })
+        // The index's name is not the storage's own: the column comes from what the driver says.
+        await expect(storage.insert(table(handMade, 'items'), { order_id: order.id!, code: 'a' })).rejects.toThrow(
+          new UniqueViolationError('items', 'code'),
+        )
+        await expect(storage.insert(table(handMade, 'items'), { order_id: 999, code: 'b' })).rejects.toThrow(
+          new MissingReferenceError('items', 'order_id', 'orders'),
+        )
+        await expect(storage.delete(table(handMade, 'orders'), order.id as number)).rejects.toThrow(RowReferencedError)
       })
     })
 
@@ -463,6 +607,263 @@ for (const dialect of DIALECTS) {
         )
         expect(await countAll(storage, items)).toBe(1)
       })
+    })
+
+    describe('invalid values', () => {
+      it('refuses NUL characters in text on insert, update and filters, naming the column', async () => {
+        const storage = await openShop(dialect)
+        const ada = await storage.insert(authors, { name: 'Ada' })
+        await expectInvalid(storage.insert(authors, { name: 'A\u0000da' }), 'authors', 'name', VALUE_REASONS.nul)
+        await expectInvalid(
+          storage.update(authors, ada.id as number, { email: '\u0000' }),
+          'authors',
+          'email',
+          VALUE_REASONS.nul,
+        )
+        for (const filter of [
+          { column: 'name', operator: 'eq', value: 'Ada\u0000' },
+          { column: 'name', operator: 'contains', value: '\u0000' },
+          { column: 'name', operator: 'in', value: ['Ada', 'x\u0000'] },
+        ] as const) {
+          await expectInvalid(
+            storage.list(authors, { ...page, filters: [filter] }),
+            'authors',
+            'name',
+            VALUE_REASONS.nul,
+          )
+        }
+        expect(await storage.list(authors, page)).toEqual({ rows: [ada], total: 1 })
+      })
+
+      it('refuses integers beyond ±Number.MAX_SAFE_INTEGER anywhere, and stores the largest safe ones exactly', async () => {
+        const storage = await openShop(dialect)
+        const big = await storage.insert(authors, { name: 'big', visits: Number.MAX_SAFE_INTEGER })
+        const small = await storage.insert(authors, { name: 'small', visits: Number.MIN_SAFE_INTEGER })
+        expect((await storage.find(authors, big.id as number))?.visits).toBe(Number.MAX_SAFE_INTEGER)
+        expect((await storage.find(authors, small.id as number))?.visits).toBe(Number.MIN_SAFE_INTEGER)
+        for (const visits of [2 ** 53, -(2 ** 53), 1e20, 2 ** 63, 1.5]) {
+          await expectInvalid(
+            storage.insert(authors, { name: 'x', visits }),
+            'authors',
+            'visits',
+            VALUE_REASONS.integer,
+          )
+          await expectInvalid(
+            storage.update(authors, big.id as number, { visits }),
+            'authors',
+            'visits',
+            VALUE_REASONS.integer,
+          )
+        }
+        const filters = [{ column: 'visits', operator: 'gt', value: 2 ** 60 }] as const
+        await expectInvalid(storage.list(authors, { ...page, filters }), 'authors', 'visits', VALUE_REASONS.integer)
+        await expectInvalid(storage.find(authors, 2 ** 60), 'authors', 'id', VALUE_REASONS.integer)
+        await expectInvalid(storage.delete(authors, 2 ** 60), 'authors', 'id', VALUE_REASONS.integer)
+        await expectInvalid(storage.find(items, 1, { order_id: 2 ** 60 }), 'items', 'order_id', VALUE_REASONS.integer)
+        await expectInvalid(
+          storage.findWhereIn(items, 'order_id', [1, 2 ** 60]),
+          'items',
+          'order_id',
+          VALUE_REASONS.integer,
+        )
+        expect(await countAll(storage, authors)).toBe(2)
+      })
+
+      it('refuses leap seconds, datetimes outside 0001–9999 and year-0000 dates, and stores the extremes', async () => {
+        const storage = await openShop(dialect)
+        const ada = await storage.insert(authors, { name: 'Ada' })
+        const { leapSecond, range } = DATETIME_REASONS
+        for (const [value, reason] of [
+          ['2016-12-31T23:59:60Z', leapSecond],
+          ['9999-12-31T23:59:59-23:59', range],
+          ['0001-01-01T00:00:00+00:01', range],
+        ] as const) {
+          await expectInvalid(
+            storage.insert(authors, { name: 'x', last_seen_at: value }),
+            'authors',
+            'last_seen_at',
+            reason,
+          )
+          await expectInvalid(
+            storage.update(authors, ada.id as number, { last_seen_at: value }),
+            'authors',
+            'last_seen_at',
+            reason,
+          )
+        }
+        // What the HTTP layer's filter parsing makes of an out-of-range value.
+        const filters = [{ column: 'last_seen_at', operator: 'gte', value: '+010000-01-01T23:58:59.000Z' }] as const
+        await expectInvalid(storage.list(authors, { ...page, filters }), 'authors', 'last_seen_at', range)
+        await expectInvalid(
+          storage.insert(authors, { name: 'x', born_on: '0000-01-01' }),
+          'authors',
+          'born_on',
+          DATE_REASON,
+        )
+        await expectInvalid(
+          storage.insert(authors, { name: 'x', born_on: '2023-02-29' }),
+          'authors',
+          'born_on',
+          DATE_REASON,
+        )
+
+        for (const [born_on, last_seen_at] of [
+          ['0001-01-01', '0001-01-01T00:00:00.000Z'],
+          ['9999-12-31', '9999-12-31T23:59:59.999Z'],
+        ] as const) {
+          const stored = await storage.insert(authors, { name: 'edge', born_on, last_seen_at })
+          expect(await storage.find(authors, stored.id as number)).toMatchObject({ born_on, last_seen_at })
+        }
+        expect(await countAll(storage, authors)).toBe(3)
+      })
+
+      it('refuses values of another type than the column, as a forged cursor could hold', async () => {
+        const storage = await openShop(dialect)
+        await storage.insert(authors, { name: 'Ada' })
+        const sort = [{ column: 'visits', direction: 'asc' }] as const
+        await expectInvalid(
+          storage.list(authors, { ...page, offset: undefined, sort, after: ['abc', 1] }),
+          'authors',
+          'visits',
+          VALUE_REASONS.integer,
+        )
+        await expectInvalid(
+          storage.list(authors, { ...page, offset: undefined, sort, after: [1, 'abc'] }),
+          'authors',
+          'id',
+          VALUE_REASONS.integer,
+        )
+        await expectInvalid(
+          storage.insert(authors, { name: 'x', active: 'false' }),
+          'authors',
+          'active',
+          VALUE_REASONS.boolean,
+        )
+        await expectInvalid(
+          storage.insert(authors, { name: 'x', rating: Number.POSITIVE_INFINITY }),
+          'authors',
+          'rating',
+          VALUE_REASONS.number,
+        )
+        await expectInvalid(storage.insert(authors, { name: 5 }), 'authors', 'name', VALUE_REASONS.string)
+        expect(await countAll(storage, authors)).toBe(1)
+      })
+
+      it('limits text in indexed columns to 2000 bytes of UTF-8, shared by the strings of one index', async () => {
+        const tagged = defineTables([
+          {
+            name: 'tags',
+            columns: [
+              column('label', 'string', { unique: true }),
+              column('title', 'string'),
+              optional('subtitle', 'string'),
+            ],
+            indexes: [{ columns: ['title', 'id'] }, { columns: ['title', 'subtitle'] }],
+          },
+        ])
+        const tags = table(tagged, 'tags')
+        const storage = newDatabase(dialect).open(tagged)
+        await storage.prepare()
+        // The most each may hold, in text that does not compress: PostgreSQL takes it too.
+        const widest = { label: incompressible(2000), title: incompressible(1000), subtitle: incompressible(1000) }
+        const stored = await storage.insert(tags, widest)
+        expect(await storage.insert(tags, { label: 'é'.repeat(1000), title: 'ü'.repeat(500) })).toMatchObject({
+          label: 'é'.repeat(1000),
+        })
+
+        await expectInvalid(
+          storage.insert(tags, { ...widest, label: incompressible(2001) }),
+          'tags',
+          'label',
+          describeIndexedTextLimit(2000),
+        )
+        await expectInvalid(
+          storage.insert(tags, { ...widest, label: 'é'.repeat(1001) }),
+          'tags',
+          'label',
+          describeIndexedTextLimit(2000),
+        )
+        await expectInvalid(
+          storage.insert(tags, { label: 'x', title: 'ü'.repeat(501) }),
+          'tags',
+          'title',
+          describeIndexedTextLimit(1000),
+        )
+        await expectInvalid(
+          storage.update(tags, stored.id as number, { subtitle: incompressible(1001) }),
+          'tags',
+          'subtitle',
+          describeIndexedTextLimit(1000),
+        )
+        expect(await countAll(storage, tags)).toBe(2)
+
+        // Text no index covers is not limited.
+        const shopStorage = await openShop(dialect)
+        const name = incompressible(100_000)
+        expect((await shopStorage.insert(authors, { name })).name).toBe(name)
+      })
+
+      it.runIf(dialect === 'postgres')(
+        'maps data exceptions to InvalidValueError: the column PostgreSQL names, else the first one written',
+        async () => {
+          const database = newDatabase(dialect)
+          const storage = database.open(shop)
+          await storage.prepare()
+          await runRawSql(database, [
+            `create function refuse() returns trigger language plpgsql as $$
+            begin
+              if new.note = 'named' then raise exception 'out of range' using errcode = '22003', column = 'quantity'; end if;
+              if new.note = 'unnamed' then raise exception 'bad bytes' using errcode = '22021'; end if;
+              return new;
+            end $$`,
+            'create trigger refuse before insert or update on items for each row execute function refuse()',
+          ])
+          const { order, items: created } = await seedOrder(storage, 1)
+          const reason = (message: string) => `is not a value the database accepts (${message})`
+          const values = { order_id: order.id!, quantity: 1 }
+          await expectInvalid(
+            storage.insert(items, { ...values, note: 'named' }),
+            'items',
+            'quantity',
+            reason('out of range'),
+          )
+          await expectInvalid(
+            storage.insert(items, { ...values, note: 'unnamed' }),
+            'items',
+            'order_id',
+            reason('bad bytes'),
+          )
+          await expectInvalid(
+            storage.update(items, created[0]!.id as number, { note: 'unnamed' }),
+            'items',
+            'note',
+            reason('bad bytes'),
+          )
+          expect(await countAll(storage, items)).toBe(1)
+        },
+      )
+
+      it.runIf(dialect === 'postgres')(
+        'recognises an index entry PostgreSQL finds too large, naming the index',
+        async () => {
+          const client = new pg.Client(POSTGRES_URL)
+          await client.connect()
+          try {
+            await client.query('create temporary table wide (body text)')
+            await client.query('create index wide_body_idx on wide (body)')
+            const error = await client
+              .query('insert into wide values ($1)', [incompressible(3000)])
+              .catch((thrown: unknown) => thrown)
+            expect(classifyPostgresError(error)).toEqual({
+              kind: 'invalid-value',
+              constraint: 'wide_body_idx',
+              reason: 'is too long to be indexed',
+            })
+          } finally {
+            await client.end()
+          }
+        },
+      )
     })
   })
 }

@@ -10,12 +10,7 @@ const schema11 = {
   properties: {
     reason: { type: 'string', maxLength: 500 },
     amount: { type: 'number' },
-    item_id: {
-      description: 'Identifier of the item this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    item_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   required: ['reason', 'amount', 'item_id'],
   additionalProperties: false,
@@ -205,12 +200,7 @@ const schema12 = {
   properties: {
     reason: { type: 'string', maxLength: 500 },
     amount: { type: 'number' },
-    item_id: {
-      description: 'Identifier of the item this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    item_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
 }

@@ -9,7 +9,7 @@ const schema11 = {
   type: 'object',
   properties: {
     name: { type: 'string', maxLength: 200 },
-    email: { description: 'Unique among authors.', type: 'string', format: 'email' },
+    email: { type: 'string', format: 'email' },
   },
   required: ['name'],
   additionalProperties: false,
@@ -135,7 +135,7 @@ const schema12 = {
   type: 'object',
   properties: {
     name: { type: 'string', maxLength: 200 },
-    email: { description: 'Unique among authors.', type: 'string', format: 'email' },
+    email: { type: 'string', format: 'email' },
   },
   additionalProperties: false,
 }

@@ -7,7 +7,7 @@ import { ajvRuntime } from 'restmint/runtime'
 export const createBody = validate10
 const schema11 = {
   type: 'object',
-  properties: { name: { description: 'Unique among categories.', type: 'string' } },
+  properties: { name: { type: 'string' } },
   required: ['name'],
   additionalProperties: false,
 }
@@ -79,7 +79,7 @@ function validate10(
 export const updateBody = validate11
 const schema12 = {
   type: 'object',
-  properties: { name: { description: 'Unique among categories.', type: 'string' } },
+  properties: { name: { type: 'string' } },
   additionalProperties: false,
 }
 function validate11(

@@ -10,12 +10,7 @@ const schema11 = {
   properties: {
     body: { type: 'string' },
     author_email: { type: 'string', format: 'email' },
-    post_id: {
-      description: 'Identifier of the post this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    post_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   required: ['body', 'post_id'],
   additionalProperties: false,
@@ -186,12 +181,7 @@ const schema12 = {
   properties: {
     body: { type: 'string' },
     author_email: { type: 'string', format: 'email' },
-    post_id: {
-      description: 'Identifier of the post this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    post_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
 }

@@ -10,19 +10,8 @@ const schema11 = {
   properties: {
     quantity: { type: 'integer', minimum: 1 },
     note: { type: ['string', 'null'] },
-    order_id: {
-      description: 'Identifier of the order this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
-    product_id: {
-      description:
-        'Identifier of the related product (relation `product`); `?include=product` embeds it.',
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    order_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+    product_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
   },
   required: ['quantity', 'order_id'],
   additionalProperties: false,
@@ -253,19 +242,8 @@ const schema12 = {
   properties: {
     quantity: { type: 'integer', minimum: 1 },
     note: { type: ['string', 'null'] },
-    order_id: {
-      description: 'Identifier of the order this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
-    product_id: {
-      description:
-        'Identifier of the related product (relation `product`); `?include=product` embeds it.',
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    order_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+    product_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
 }
@@ -467,13 +445,7 @@ const schema13 = {
   properties: {
     quantity: { type: 'integer', minimum: 1 },
     note: { type: ['string', 'null'] },
-    product_id: {
-      description:
-        'Identifier of the related product (relation `product`); `?include=product` embeds it.',
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    product_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
   },
   required: ['quantity'],
   additionalProperties: false,
@@ -633,13 +605,7 @@ const schema14 = {
   properties: {
     quantity: { type: 'integer', minimum: 1 },
     note: { type: ['string', 'null'] },
-    product_id: {
-      description:
-        'Identifier of the related product (relation `product`); `?include=product` embeds it.',
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    product_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
 }

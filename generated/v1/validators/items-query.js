@@ -8,47 +8,19 @@ export const listQuery = validate10
 const schema11 = {
   type: 'object',
   properties: {
-    page: {
-      description: 'Page number, from 1. A page past the end is empty. Not with `cursor`.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 90071992547409,
-      default: 1,
-    },
-    per_page: {
-      description: 'Records per page, at most 100.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 100,
-      default: 20,
-    },
-    cursor: {
-      description:
-        'Continues a cursor walk: `meta.next_cursor` of the previous page, unchanged, with the same `sort` and filters. Rows inserted or deleted meanwhile are never skipped or repeated. Not with `page`.',
-      type: 'string',
-    },
-    sort: {
-      description:
-        'Comma-separated fields to sort by, in order, each ascending or, prefixed with `-`, descending: quantity, note, created_at, updated_at, id. `id` is always the last key, so the order is total.',
-      type: 'string',
-    },
-    include: {
-      description:
-        'Comma-separated relations to embed in each record, under their names, at most 3: product.',
-      type: 'string',
-    },
-    id: { description: 'Only items whose `id` equals this value.', type: 'string' },
-    quantity: { description: 'Only items whose `quantity` equals this value.', type: 'string' },
-    note: { description: 'Only items whose `note` equals this value.', type: 'string' },
-    order_id: { description: 'Only items whose `order_id` equals this value.', type: 'string' },
-    product_id: { description: 'Only items whose `product_id` equals this value.', type: 'string' },
-    created_at: { description: 'Only items whose `created_at` equals this value.', type: 'string' },
-    updated_at: { description: 'Only items whose `updated_at` equals this value.', type: 'string' },
-    filter: {
-      description:
-        'Operator filters, `filter[<field>][<operator>]=<value>`; all must match. id: eq, ne, gt, gte, lt, lte, in, null; quantity: eq, ne, gt, gte, lt, lte, in, null; note: eq, ne, gt, gte, lt, lte, in, contains, starts_with, null; order_id: eq, ne, in, null; product_id: eq, ne, in, null; created_at: eq, ne, gt, gte, lt, lte, in, null; updated_at: eq, ne, gt, gte, lt, lte, in, null.',
-      type: 'object',
-    },
+    page: { type: 'integer', minimum: 1, maximum: 90071992547409, default: 1 },
+    per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    cursor: { type: 'string' },
+    sort: { type: 'string' },
+    include: { type: 'string' },
+    id: { type: 'string' },
+    quantity: { type: 'string' },
+    note: { type: 'string' },
+    order_id: { type: 'string' },
+    product_id: { type: 'string' },
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+    filter: { type: 'object' },
   },
   additionalProperties: false,
 }
@@ -575,13 +547,7 @@ function validate10(
 export const itemQuery = validate11
 const schema12 = {
   type: 'object',
-  properties: {
-    include: {
-      description:
-        'Comma-separated relations to embed in each record, under their names, at most 3: product.',
-      type: 'string',
-    },
-  },
+  properties: { include: { type: 'string' } },
   additionalProperties: false,
 }
 function validate11(

@@ -13,20 +13,8 @@ const schema11 = {
     price: { type: ['number', 'null'], minimum: 0 },
     status: { type: 'string', enum: ['draft', 'published'], default: 'draft' },
     published_at: { type: ['string', 'null'], format: 'date-time' },
-    author_id: {
-      description:
-        'Identifier of the related author (relation `author`); `?include=author` embeds it.',
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
-    category_id: {
-      description:
-        'Identifier of the related category (relation `category`); `?include=category` embeds it.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    author_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
+    category_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   required: ['title', 'category_id'],
   additionalProperties: false,
@@ -374,20 +362,8 @@ const schema12 = {
     price: { type: ['number', 'null'], minimum: 0 },
     status: { type: 'string', enum: ['draft', 'published'] },
     published_at: { type: ['string', 'null'], format: 'date-time' },
-    author_id: {
-      description:
-        'Identifier of the related author (relation `author`); `?include=author` embeds it.',
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
-    category_id: {
-      description:
-        'Identifier of the related category (relation `category`); `?include=category` embeds it.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    author_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
+    category_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
 }

@@ -8,47 +8,16 @@ export const listQuery = validate10
 const schema11 = {
   type: 'object',
   properties: {
-    page: {
-      description: 'Page number, from 1. A page past the end is empty. Not with `cursor`.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 90071992547409,
-      default: 1,
-    },
-    per_page: {
-      description: 'Records per page, at most 100.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 100,
-      default: 20,
-    },
-    cursor: {
-      description:
-        'Continues a cursor walk: `meta.next_cursor` of the previous page, unchanged, with the same `sort` and filters. Rows inserted or deleted meanwhile are never skipped or repeated. Not with `page`.',
-      type: 'string',
-    },
-    sort: {
-      description:
-        'Comma-separated fields to sort by, in order, each ascending or, prefixed with `-`, descending: created_at, published_at, price, title, status, id. `id` is always the last key, so the order is total.',
-      type: 'string',
-    },
-    include: {
-      description:
-        'Comma-separated relations to embed in each record, under their names, at most 3: author, category, comments.',
-      type: 'string',
-    },
-    price: { description: 'Only posts whose `price` equals this value.', type: 'string' },
-    status: { description: 'Only posts whose `status` equals this value.', type: 'string' },
-    author_id: { description: 'Only posts whose `author_id` equals this value.', type: 'string' },
-    category_id: {
-      description: 'Only posts whose `category_id` equals this value.',
-      type: 'string',
-    },
-    filter: {
-      description:
-        'Operator filters, `filter[<field>][<operator>]=<value>`; all must match. price: eq, gte, lte; status: eq, in; author_id: eq, in; category_id: eq, in; title: contains, starts_with; published_at: gte, lte, null.',
-      type: 'object',
-    },
+    page: { type: 'integer', minimum: 1, maximum: 90071992547409, default: 1 },
+    per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    cursor: { type: 'string' },
+    sort: { type: 'string' },
+    include: { type: 'string' },
+    price: { type: 'string' },
+    status: { type: 'string' },
+    author_id: { type: 'string' },
+    category_id: { type: 'string' },
+    filter: { type: 'object' },
   },
   additionalProperties: false,
 }
@@ -476,13 +445,7 @@ function validate10(
 export const itemQuery = validate11
 const schema12 = {
   type: 'object',
-  properties: {
-    include: {
-      description:
-        'Comma-separated relations to embed in each record, under their names, at most 3: author, category, comments.',
-      type: 'string',
-    },
-  },
+  properties: { include: { type: 'string' } },
   additionalProperties: false,
 }
 function validate11(

@@ -1,9 +1,10 @@
 import pg from 'pg'
-import { Kysely, PostgresDialect, sql, type TableMetadata } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import type { StorageDialect } from '../storage-dialect.js'
 import { postgresColumnTypes, postgresTypeParsers } from './postgres-column-types.js'
 import { PostgresDriver } from './postgres-driver.js'
 import { classifyPostgresError } from './postgres-errors.js'
+import { readPostgresTables } from './postgres-introspection.js'
 import { postgresSyntax } from './postgres-syntax.js'
 
 /**
@@ -34,7 +35,7 @@ export function createPostgresDialect(
     createNamespace: async () => {
       await base.schema.createSchema(schema).ifNotExists().execute()
     },
-    readExistingTables: () => readTables(base, schema),
+    readExistingTables: () => readPostgresTables(base, schema),
     classifyError: classifyPostgresError,
     close: async () => {
       // Kysely ends the pool only if it ever used it.
@@ -42,46 +43,4 @@ export function createPostgresDialect(
       if (!pool.ended) await pool.end()
     },
   }
-}
-
-interface ColumnRow {
-  readonly table: string
-  readonly column: string
-  readonly type: string
-  readonly not_null: boolean
-  readonly has_default: boolean
-}
-
-/**
- * The base tables of `schema` and their columns (type as pg_type.typname).
- * Kysely's introspector reads every schema of the database and calls
- * has_schema_privilege() on each by name, which fails when another client
- * drops a schema meanwhile (parallel test runs do); this reads only ours.
- */
-async function readTables(db: Kysely<any>, schema: string): Promise<TableMetadata[]> {
-  const { rows } = await sql<ColumnRow>`
-    select c.relname as "table", a.attname as "column", t.typname as "type",
-      a.attnotnull as "not_null", a.atthasdef as "has_default"
-    from pg_catalog.pg_attribute a
-    join pg_catalog.pg_class c on a.attrelid = c.oid
-    join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
-    join pg_catalog.pg_type t on a.atttypid = t.oid
-    where ns.nspname = ${schema} and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
-    order by c.relname, a.attnum`.execute(db)
-  const tables = new Map<string, TableMetadata>()
-  for (const row of rows) {
-    let table = tables.get(row.table)
-    if (table === undefined) {
-      table = { name: row.table, schema, isView: false, columns: [] }
-      tables.set(row.table, table)
-    }
-    table.columns.push({
-      name: row.column,
-      dataType: row.type,
-      isNullable: !row.not_null,
-      isAutoIncrementing: false,
-      hasDefaultValue: row.has_default,
-    })
-  }
-  return [...tables.values()]
 }

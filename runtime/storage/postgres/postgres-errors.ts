@@ -3,16 +3,43 @@ import type { ConstraintFailure } from '../storage-dialect.js'
 
 const UNIQUE_VIOLATION = '23505'
 const FOREIGN_KEY_VIOLATION = '23503'
+/** SQLSTATE class 22, data exception: a value the type cannot hold (22003, 22021 NUL in text, 22P02, 22008…). */
+const DATA_EXCEPTION_CLASS = '22'
+/** Among others, "index row size … exceeds btree … maximum … for index": a value too long to be indexed. */
+const PROGRAM_LIMIT_EXCEEDED = '54000'
 
-/** Recognises PostgreSQL unique and foreign-key violations; both name the constraint. */
+/** `Key (email)=(ada@example.com) already exists.` / `Key (author_id)=(9) is not present in table "authors".` */
+const KEY_COLUMN = /^Key \((\w+)\)=/
+
+/**
+ * Recognises PostgreSQL unique and foreign-key violations (both name the
+ * constraint, and their detail the column) and values the database refuses:
+ * data exceptions, which name the column only sometimes, and index rows too
+ * large, which name the index.
+ */
 export function classifyPostgresError(error: unknown): ConstraintFailure | undefined {
   if (!(error instanceof pg.DatabaseError)) return undefined
-  switch (error.code) {
+  const code = error.code ?? ''
+  switch (code) {
     case UNIQUE_VIOLATION:
-      return { kind: 'unique', constraint: error.constraint }
+      return { kind: 'unique', column: keyColumn(error.detail), constraint: error.constraint }
     case FOREIGN_KEY_VIOLATION:
-      return { kind: 'foreign-key', constraint: error.constraint }
+      return { kind: 'foreign-key', column: keyColumn(error.detail), constraint: error.constraint }
+    case PROGRAM_LIMIT_EXCEEDED:
+      return error.constraint === undefined
+        ? undefined
+        : { kind: 'invalid-value', constraint: error.constraint, reason: 'is too long to be indexed' }
     default:
-      return undefined
+      return code.startsWith(DATA_EXCEPTION_CLASS)
+        ? {
+            kind: 'invalid-value',
+            column: error.column,
+            reason: `is not a value the database accepts (${error.message})`,
+          }
+        : undefined
   }
+}
+
+function keyColumn(detail: string | undefined): string | undefined {
+  return detail === undefined ? undefined : KEY_COLUMN.exec(detail)?.[1]
 }

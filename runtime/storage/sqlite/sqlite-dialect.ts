@@ -6,13 +6,14 @@ import type { StorageDialect } from '../storage-dialect.js'
 import { sqliteColumnTypes } from './sqlite-column-types.js'
 import { SqliteDriver } from './sqlite-driver.js'
 import { classifySqliteError } from './sqlite-errors.js'
+import { readSqliteTables } from './sqlite-introspection.js'
 import { sqliteSyntax } from './sqlite-syntax.js'
 
 /**
  * Opens the SQLite database at `location` (a file path, its directory created
  * when missing, or `:memory:`) with foreign keys enforced, and WAL journaling
  * for files so readers do not block the writer. `onStatement` hears every
- * statement run on the connection: these pragmas, Kysely's introspection and
+ * statement run on the connection: these pragmas, prepare's introspection and
  * everything SqliteDriver runs (transaction control included).
  */
 export function createSqliteDialect(location: string, onStatement?: (sql: string) => void): StorageDialect {
@@ -25,7 +26,7 @@ export function createSqliteDialect(location: string, onStatement?: (sql: string
   }
   if (!inMemory) pragma('journal_mode = WAL')
   pragma('foreign_keys = ON')
-  // Kysely builds the SQL and introspects; statements run through SqliteDriver.
+  // Kysely builds the SQL and runs prepare's introspection; statements run through SqliteDriver.
   const db = new Kysely<any>({
     dialect: new SqliteDialect({ database }),
     ...(onStatement === undefined ? {} : { log: (event) => onStatement(event.query.sql) }),
@@ -38,7 +39,7 @@ export function createSqliteDialect(location: string, onStatement?: (sql: string
     syntax: sqliteSyntax,
     // One database file is one namespace.
     createNamespace: async () => {},
-    readExistingTables: async () => (await db.introspection.getTables()).filter((table) => !table.isView),
+    readExistingTables: () => readSqliteTables(db),
     classifyError: classifySqliteError,
     close: async () => {
       // Kysely closes the database only if it ever connected; closing twice is harmless.

@@ -8,48 +8,15 @@ export const listQuery = validate10
 const schema11 = {
   type: 'object',
   properties: {
-    page: {
-      description: 'Page number, from 1. A page past the end is empty. Not with `cursor`.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 90071992547409,
-      default: 1,
-    },
-    per_page: {
-      description: 'Records per page, at most 100.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 100,
-      default: 20,
-    },
-    cursor: {
-      description:
-        'Continues a cursor walk: `meta.next_cursor` of the previous page, unchanged, with the same `sort` and filters. Rows inserted or deleted meanwhile are never skipped or repeated. Not with `page`.',
-      type: 'string',
-    },
-    sort: {
-      description:
-        'Comma-separated fields to sort by, in order, each ascending or, prefixed with `-`, descending: quantity, created_at, updated_at, id. `id` is always the last key, so the order is total.',
-      type: 'string',
-    },
-    id: { description: 'Only order items whose `id` equals this value.', type: 'string' },
-    quantity: {
-      description: 'Only order items whose `quantity` equals this value.',
-      type: 'string',
-    },
-    created_at: {
-      description: 'Only order items whose `created_at` equals this value.',
-      type: 'string',
-    },
-    updated_at: {
-      description: 'Only order items whose `updated_at` equals this value.',
-      type: 'string',
-    },
-    filter: {
-      description:
-        'Operator filters, `filter[<field>][<operator>]=<value>`; all must match. id: eq, ne, gt, gte, lt, lte, in, null; quantity: eq, ne, gt, gte, lt, lte, in, null; created_at: eq, ne, gt, gte, lt, lte, in, null; updated_at: eq, ne, gt, gte, lt, lte, in, null.',
-      type: 'object',
-    },
+    page: { type: 'integer', minimum: 1, maximum: 90071992547409, default: 1 },
+    per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    cursor: { type: 'string' },
+    sort: { type: 'string' },
+    id: { type: 'string' },
+    quantity: { type: 'string' },
+    created_at: { type: 'string' },
+    updated_at: { type: 'string' },
+    filter: { type: 'object' },
   },
   additionalProperties: false,
 }

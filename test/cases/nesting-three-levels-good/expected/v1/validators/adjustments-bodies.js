@@ -9,12 +9,7 @@ const schema11 = {
   type: 'object',
   properties: {
     amount: { type: 'number' },
-    item_id: {
-      description: 'Identifier of the item this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    item_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   required: ['amount', 'item_id'],
   additionalProperties: false,
@@ -151,12 +146,7 @@ const schema12 = {
   type: 'object',
   properties: {
     amount: { type: 'number' },
-    item_id: {
-      description: 'Identifier of the item this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    item_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
 }

@@ -9,12 +9,7 @@ const schema11 = {
   type: 'object',
   properties: {
     quantity: { type: 'integer', minimum: 1 },
-    order_id: {
-      description: 'Identifier of the order this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    order_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   required: ['quantity', 'order_id'],
   additionalProperties: false,
@@ -167,12 +162,7 @@ const schema12 = {
   type: 'object',
   properties: {
     quantity: { type: 'integer', minimum: 1 },
-    order_id: {
-      description: 'Identifier of the order this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    order_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
 }

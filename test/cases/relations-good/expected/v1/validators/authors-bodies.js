@@ -9,13 +9,7 @@ const schema11 = {
   type: 'object',
   properties: {
     name: { type: 'string', maxLength: 100 },
-    mentor_id: {
-      description:
-        'Identifier of the related author (relation `mentor`); `?include=mentor` embeds it.',
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    mentor_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
   },
   required: ['name'],
   additionalProperties: false,
@@ -157,13 +151,7 @@ const schema12 = {
   type: 'object',
   properties: {
     name: { type: 'string', maxLength: 100 },
-    mentor_id: {
-      description:
-        'Identifier of the related author (relation `mentor`); `?include=mentor` embeds it.',
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    mentor_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
 }

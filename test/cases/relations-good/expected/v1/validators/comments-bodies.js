@@ -9,12 +9,7 @@ const schema11 = {
   type: 'object',
   properties: {
     body: { type: 'string' },
-    post_id: {
-      description: 'Identifier of the post this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    post_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   required: ['body', 'post_id'],
   additionalProperties: false,
@@ -150,12 +145,7 @@ const schema12 = {
   type: 'object',
   properties: {
     body: { type: 'string' },
-    post_id: {
-      description: 'Identifier of the post this belongs to.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    post_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
 }

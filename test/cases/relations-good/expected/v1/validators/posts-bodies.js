@@ -11,20 +11,8 @@ const schema11 = {
     title: { type: 'string', maxLength: 200 },
     price: { type: 'number' },
     featured: { type: 'boolean', default: false },
-    author_id: {
-      description:
-        'Identifier of the related author (relation `author`); `?include=author` embeds it.',
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
-    category_id: {
-      description:
-        'Identifier of the related category (relation `category`); `?include=category` embeds it.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    author_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
+    category_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   required: ['title', 'category_id'],
   additionalProperties: false,
@@ -273,20 +261,8 @@ const schema12 = {
     title: { type: 'string', maxLength: 200 },
     price: { type: 'number' },
     featured: { type: 'boolean' },
-    author_id: {
-      description:
-        'Identifier of the related author (relation `author`); `?include=author` embeds it.',
-      type: ['integer', 'null'],
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
-    category_id: {
-      description:
-        'Identifier of the related category (relation `category`); `?include=category` embeds it.',
-      type: 'integer',
-      minimum: 1,
-      maximum: 9007199254740991,
-    },
+    author_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
+    category_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
 }

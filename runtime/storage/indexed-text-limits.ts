@@ -1,0 +1,42 @@
+import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
+
+/**
+ * The most UTF-8 bytes of text one index entry may hold, on every dialect.
+ * PostgreSQL refuses a B-tree entry over 2704 bytes (an 8 kB page's third,
+ * after compression, which depends on the text), so a long value in a unique,
+ * sorted or filtered string column would fail there and pass in SQLite. A
+ * fixed limit below that, with room for the entry's header and other columns,
+ * makes the outcome the same on both and independent of how well text compresses.
+ */
+export const MAX_INDEXED_TEXT_BYTES = 2000
+
+/** A string column some index covers, and how long its values may be. */
+export interface IndexedTextLimit {
+  readonly column: ColumnDefinition
+  readonly maxBytes: number
+}
+
+/**
+ * The string columns of `table` that a unique constraint or a declared index
+ * covers, each limited to MAX_INDEXED_TEXT_BYTES shared evenly among the
+ * string columns of its widest index.
+ */
+export function listIndexedTextLimits(table: TableDefinition): IndexedTextLimit[] {
+  const columns = new Map(table.columns.map((column) => [column.name, column]))
+  const sharing = new Map<string, number>()
+  const cover = (names: readonly string[]) => {
+    const strings = [...new Set(names)].filter((name) => columns.get(name)?.type === 'string')
+    for (const name of strings) sharing.set(name, Math.max(sharing.get(name) ?? 0, strings.length))
+  }
+  for (const column of table.columns) if (column.unique) cover([column.name])
+  for (const index of table.indexes ?? []) cover(index.columns)
+  return [...sharing].map(([name, count]) => ({
+    column: columns.get(name)!,
+    maxBytes: Math.floor(MAX_INDEXED_TEXT_BYTES / count),
+  }))
+}
+
+/** The reason InvalidValueError gives for a value over `maxBytes`. */
+export function describeIndexedTextLimit(maxBytes: number): string {
+  return `must be at most ${maxBytes} bytes long (UTF-8), as the field is indexed`
+}

@@ -1,0 +1,90 @@
+import { sql, type Kysely } from 'kysely'
+import {
+  assembleExistingTables,
+  type ColumnRow,
+  type ForeignKeyRow,
+  type UniqueRow,
+} from '../assemble-existing-tables.js'
+import type { ExistingTable, ForeignKeyAction } from '../storage-dialect.js'
+
+/**
+ * The base tables of `schema` with their columns (type as pg_type.typname),
+ * UNIQUE constraints and unique indexes (pg_index, the primary key left out;
+ * a UNIQUE constraint is backed by one) and foreign keys (pg_constraint,
+ * contype 'f'). Kysely's introspector reads every schema of the database and
+ * calls has_schema_privilege() on each by name, which fails when another
+ * client drops a schema meanwhile (parallel test runs do); this reads only ours.
+ */
+export async function readPostgresTables(db: Kysely<any>, schema: string): Promise<ExistingTable[]> {
+  const { rows: columns } = await sql<{ table: string; column: string; type: string; not_null: boolean }>`
+    select c.relname as "table", a.attname as "column", t.typname as "type", a.attnotnull as "not_null"
+    from pg_catalog.pg_attribute a
+    join pg_catalog.pg_class c on a.attrelid = c.oid
+    join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
+    join pg_catalog.pg_type t on a.atttypid = t.oid
+    where ns.nspname = ${schema} and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
+    order by c.relname, a.attnum`.execute(db)
+  const { rows: uniques } = await sql<UniqueRow>`
+    select c.relname as "table", i.relname as "name", ix.indpred is not null as "partial", a.attname as "column"
+    from pg_catalog.pg_index ix
+    join pg_catalog.pg_class c on ix.indrelid = c.oid
+    join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
+    join pg_catalog.pg_class i on ix.indexrelid = i.oid
+    cross join lateral unnest(ix.indkey::int2[]) with ordinality as k(attnum, position)
+    left join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum and k.attnum > 0
+    where ns.nspname = ${schema} and ix.indisunique and not ix.indisprimary and k.position <= ix.indnkeyatts
+    order by c.relname, i.relname, k.position`.execute(db)
+  const { rows: foreignKeys } = await sql<{
+    table: string
+    name: string
+    column: string
+    referenced_table: string
+    referenced_column: string
+    on_delete: string
+  }>`
+    select c.relname as "table", con.conname as "name", a.attname as "column",
+      case when fns.nspname = ${schema} then f.relname::text else fns.nspname || '.' || f.relname end
+        as "referenced_table",
+      fa.attname as "referenced_column", con.confdeltype as "on_delete"
+    from pg_catalog.pg_constraint con
+    join pg_catalog.pg_class c on con.conrelid = c.oid
+    join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
+    join pg_catalog.pg_class f on con.confrelid = f.oid
+    join pg_catalog.pg_namespace fns on f.relnamespace = fns.oid
+    cross join lateral unnest(con.conkey, con.confkey) with ordinality as k(attnum, referenced_attnum, position)
+    join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum
+    join pg_catalog.pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = k.referenced_attnum
+    where ns.nspname = ${schema} and con.contype = 'f'
+    order by c.relname, con.conname, k.position`.execute(db)
+  return assembleExistingTables(
+    columns.map((row): ColumnRow => ({
+      table: row.table,
+      column: row.column,
+      type: row.type,
+      nullable: !row.not_null,
+    })),
+    uniques,
+    foreignKeys.map((row): ForeignKeyRow => ({
+      table: row.table,
+      name: row.name,
+      column: row.column,
+      referencedTable: row.referenced_table,
+      referencedColumn: row.referenced_column,
+      onDelete: readAction(row.on_delete),
+    })),
+  )
+}
+
+/** pg_constraint.confdeltype: `a` no action, `r` restrict, `c` cascade, `n` set null, `d` set default. */
+function readAction(action: string): ForeignKeyAction {
+  switch (action) {
+    case 'c':
+      return 'cascade'
+    case 'n':
+      return 'set null'
+    case 'd':
+      return 'set default'
+    default:
+      return 'restrict'
+  }
+}

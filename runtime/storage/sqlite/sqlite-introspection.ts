@@ -1,0 +1,76 @@
+import { sql, type Kysely } from 'kysely'
+import {
+  assembleExistingTables,
+  type ColumnRow,
+  type ForeignKeyRow,
+  type UniqueRow,
+} from '../assemble-existing-tables.js'
+import type { ExistingTable, ForeignKeyAction } from '../storage-dialect.js'
+
+/**
+ * The database's base tables with their columns (PRAGMA table_info), UNIQUE
+ * constraints and unique indexes (PRAGMA index_list / index_info, the primary
+ * key left out) and foreign keys (PRAGMA foreign_key_list), in three
+ * statements through the pragma table-valued functions.
+ */
+export async function readSqliteTables(db: Kysely<any>): Promise<ExistingTable[]> {
+  const { rows: columns } = await sql<{ table: string; column: string; type: string; not_null: number }>`
+    select m.name as "table", c.name as "column", c.type as "type", c."notnull" as "not_null"
+    from sqlite_master m join pragma_table_info(m.name) c
+    where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
+    order by m.name, c.cid`.execute(db)
+  const { rows: uniques } = await sql<{ table: string; name: string; partial: number; column: string | null }>`
+    select m.name as "table", il.name as "name", il.partial as "partial", ii.name as "column"
+    from sqlite_master m join pragma_index_list(m.name) il join pragma_index_info(il.name) ii
+    where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\' and il."unique" = 1 and il.origin <> 'pk'
+    order by m.name, il.name, ii.seqno`.execute(db)
+  const { rows: foreignKeys } = await sql<{
+    table: string
+    id: number
+    referenced_table: string
+    column: string
+    referenced_column: string | null
+    on_delete: string
+  }>`
+    select m.name as "table", fk.id as "id", fk."table" as "referenced_table", fk."from" as "column",
+      fk."to" as "referenced_column", fk.on_delete as "on_delete"
+    from sqlite_master m join pragma_foreign_key_list(m.name) fk
+    where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
+    order by m.name, fk.id, fk.seq`.execute(db)
+  return assembleExistingTables(
+    columns.map((row): ColumnRow => ({
+      table: row.table,
+      column: row.column,
+      type: row.type,
+      nullable: !row.not_null,
+    })),
+    uniques.map((row): UniqueRow => ({
+      table: row.table,
+      name: row.name,
+      partial: row.partial !== 0,
+      column: row.column,
+    })),
+    foreignKeys.map((row): ForeignKeyRow => ({
+      table: row.table,
+      name: `foreign key #${row.id}`,
+      column: row.column,
+      referencedTable: row.referenced_table,
+      referencedColumn: row.referenced_column,
+      onDelete: readAction(row.on_delete),
+    })),
+  )
+}
+
+/** PRAGMA foreign_key_list's on_delete: `NO ACTION`, `RESTRICT`, `CASCADE`, `SET NULL` or `SET DEFAULT`. */
+function readAction(action: string): ForeignKeyAction {
+  switch (action.toUpperCase()) {
+    case 'CASCADE':
+      return 'cascade'
+    case 'SET NULL':
+      return 'set null'
+    case 'SET DEFAULT':
+      return 'set default'
+    default:
+      return 'restrict'
+  }
+}
