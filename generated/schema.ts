@@ -3,7 +3,7 @@
 import type { TableDefinition } from 'restmint/runtime'
 
 /** Table behind `/authors`. */
-export const authors: TableDefinition = {
+export const authorsTable: TableDefinition = {
   name: 'authors',
   resource: 'authors',
   singular: 'author',
@@ -53,7 +53,7 @@ export const authors: TableDefinition = {
 }
 
 /** Table behind `/products`. */
-export const products: TableDefinition = {
+export const productsTable: TableDefinition = {
   name: 'products',
   resource: 'products',
   singular: 'product',
@@ -111,7 +111,7 @@ export const products: TableDefinition = {
 }
 
 /** Table behind `/orders`. */
-export const orders: TableDefinition = {
+export const ordersTable: TableDefinition = {
   name: 'orders',
   resource: 'orders',
   singular: 'order',
@@ -162,7 +162,7 @@ export const orders: TableDefinition = {
 }
 
 /** Table behind `/items`. */
-export const items: TableDefinition = {
+export const itemsTable: TableDefinition = {
   name: 'items',
   resource: 'items',
   singular: 'item',
@@ -224,7 +224,7 @@ export const items: TableDefinition = {
 }
 
 /** Table behind `/adjustments`. */
-export const adjustments: TableDefinition = {
+export const adjustmentsTable: TableDefinition = {
   name: 'adjustments',
   resource: 'adjustments',
   singular: 'adjustment',
@@ -283,7 +283,7 @@ export const adjustments: TableDefinition = {
 }
 
 /** Table behind `/categories`. */
-export const categories: TableDefinition = {
+export const categoriesTable: TableDefinition = {
   name: 'categories',
   resource: 'categories',
   singular: 'category',
@@ -315,7 +315,7 @@ export const categories: TableDefinition = {
 }
 
 /** Table behind `/posts`. */
-export const posts: TableDefinition = {
+export const postsTable: TableDefinition = {
   name: 'posts',
   resource: 'posts',
   singular: 'post',
@@ -408,7 +408,7 @@ export const posts: TableDefinition = {
 }
 
 /** Table behind `/comments`. */
-export const comments: TableDefinition = {
+export const commentsTable: TableDefinition = {
   name: 'comments',
   resource: 'comments',
   singular: 'comment',
@@ -464,12 +464,12 @@ export const comments: TableDefinition = {
 
 /** Every table, referenced tables before the tables that point at them. */
 export const allTables: readonly TableDefinition[] = [
-  authors,
-  products,
-  orders,
-  items,
-  adjustments,
-  categories,
-  posts,
-  comments,
+  authorsTable,
+  productsTable,
+  ordersTable,
+  itemsTable,
+  adjustmentsTable,
+  categoriesTable,
+  postsTable,
+  commentsTable,
 ]

@@ -12,7 +12,7 @@ import { registerPostRoutes } from './routes/posts.js'
 import { registerCommentRoutes } from './routes/comments.js'
 
 /** Registers every route of API version v1 (paths without the `/v1` prefix). */
-export function registerV1Routes(app: FastifyInstance, routes: RouteFactory): void {
+export function registerVersionV1(app: FastifyInstance, routes: RouteFactory): void {
   registerAuthorRoutes(app, routes)
   registerProductRoutes(app, routes)
   registerOrderRoutes(app, routes)

@@ -2,7 +2,7 @@ import type { Manifest, ManifestField, ManifestRelation, ManifestResource } from
 import { DEFAULT_LIMITS } from '../manifest/default-limits.js'
 import { foreignKeyOf } from '../manifest/foreign-key-of.js'
 import { relationKeyOf } from '../manifest/relation-key-of.js'
-import { singularOf } from '../manifest/singular-of.js'
+import { deriveResourceNames } from '../names/derive-names.js'
 import type {
   ApiModel,
   FieldModel,
@@ -59,7 +59,7 @@ function buildResource(
   manifest: Manifest,
   idParams: ReadonlyMap<string, string>,
 ): Omit<ResourceModel, 'referencedBy'> {
-  const singular = singularOf(name, resource.singular)
+  const names = deriveResourceNames(name, resource.singular)
   const parent: ParentModel | null = resource.parent
     ? {
         resource: resource.parent,
@@ -83,11 +83,11 @@ function buildResource(
   ]
   return {
     name,
-    singular,
-    table: snakeCase(name),
-    typeName: pascalCase(singular),
-    identifier: camelCase(name),
-    idParam: idParams.get(name)!,
+    singular: names.singular,
+    table: names.table,
+    typeName: names.typeName,
+    identifier: names.identifier,
+    idParam: names.idParam,
     fields,
     parent,
     relations,
@@ -191,20 +191,4 @@ function relationKeyField(name: string, relation: ManifestRelation): FieldModel 
     ...buildField(relationKeyOf(name), { type: 'integer', required, nullable: !required, minimum: 1 }),
     references: { resource: relation.resource, onDelete: relation.on_delete ?? 'restrict', relation: name },
   }
-}
-
-function snakeCase(hyphenated: string): string {
-  return hyphenated.replaceAll('-', '_')
-}
-
-function pascalCase(hyphenated: string): string {
-  return hyphenated
-    .split('-')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join('')
-}
-
-function camelCase(hyphenated: string): string {
-  const pascal = pascalCase(hyphenated)
-  return pascal.charAt(0).toLowerCase() + pascal.slice(1)
 }

@@ -67,11 +67,14 @@ export interface ResourceSchemas {
 }
 
 /**
- * Identifiers are SQLite/PostgreSQL 64-bit integers read into JavaScript
- * numbers, so anything past 2^53 - 1 cannot name a row: reject it as bad
- * input (400) rather than let it reach the database.
+ * Integers are JavaScript numbers from the request to the database and back
+ * (identifiers are SQLite/PostgreSQL 64-bit integers read into numbers), so
+ * anything past ±(2^53 - 1) would lose precision or could not name a row:
+ * every integer schema stops there, and such input is bad input (400)
+ * rather than something that reaches the database.
  */
-const ID_MAXIMUM = Number.MAX_SAFE_INTEGER
+const INTEGER_MAXIMUM = Number.MAX_SAFE_INTEGER
+const INTEGER_MINIMUM = -Number.MAX_SAFE_INTEGER
 
 /** Builds the schemas of one resource from the normalized model. */
 export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): ResourceSchemas {
@@ -103,7 +106,7 @@ export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): 
 export function buildParamsSchema(route: RouteModel): JsonSchema {
   const names = [...route.path.matchAll(/\{([a-z0-9_]+)\}/g)].map((match) => match[1]!)
   return objectSchema(
-    names.map((name) => [name, { type: 'integer', minimum: 1, maximum: ID_MAXIMUM }]),
+    names.map((name) => [name, { type: 'integer', minimum: 1, maximum: INTEGER_MAXIMUM }]),
     names,
   )
 }
@@ -282,16 +285,25 @@ function typeOf(field: FieldModel): { type: JsonType; format: string | null } {
 /** The type and constraints of a field's values; `nullable` adds `null` to type and enum. */
 function valueSchema(field: FieldModel, nullable: boolean): JsonSchema {
   const { type, format } = typeOf(field)
-  const maximum = field.maximum ?? (field.references ? ID_MAXIMUM : null)
+  const { minimum, maximum } = boundsOf(field)
   return {
     type: nullable ? [type, 'null'] : type,
     ...(format !== null ? { format } : {}),
     ...(field.enum !== null ? { enum: nullable ? [...field.enum, null] : field.enum } : {}),
-    ...(field.minimum !== null ? { minimum: field.minimum } : {}),
+    ...(minimum !== null ? { minimum } : {}),
     ...(maximum !== null ? { maximum } : {}),
     ...(field.minLength !== null ? { minLength: field.minLength } : {}),
     ...(field.maxLength !== null ? { maxLength: field.maxLength } : {}),
     ...(field.pattern !== null ? { pattern: field.pattern } : {}),
+  }
+}
+
+/** The declared bounds; for integers, within the safe range even when none (or a wider one) is declared. */
+function boundsOf(field: FieldModel): { minimum: number | null; maximum: number | null } {
+  if (field.type !== 'integer') return { minimum: field.minimum, maximum: field.maximum }
+  return {
+    minimum: Math.max(field.minimum ?? INTEGER_MINIMUM, INTEGER_MINIMUM),
+    maximum: Math.min(field.maximum ?? INTEGER_MAXIMUM, INTEGER_MAXIMUM),
   }
 }
 

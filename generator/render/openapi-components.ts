@@ -1,5 +1,10 @@
 import type { ApiModel, ResourceModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
+import {
+  nameResourceComponents as nameComponents,
+  SHARED_SCHEMAS,
+  type ResourceComponentNames,
+} from '../names/generated-names.js'
 import type { JsonSchema, ResourceSchemas } from './json-schemas.js'
 import type {
   OpenApiComponents,
@@ -8,35 +13,15 @@ import type {
   OpenApiResponse,
 } from './openapi-objects.js'
 
-/** The component names of one resource's schemas. */
-export interface ResourceComponentNames {
-  readonly record: string
-  readonly create: string
-  readonly replace: string
-  readonly update: string
-  readonly nestedCreate: string
-  readonly nestedReplace: string
-  readonly nestedUpdate: string
-  readonly page: string
-}
+export type { ResourceComponentNames } from '../names/generated-names.js'
 
 /** Error responses shared by every operation, by component name. */
 export type ErrorResponseName =
   'BadRequest' | 'NotFound' | 'Conflict' | 'PayloadTooLarge' | 'UnsupportedMediaType'
 
-/** Names a resource's schemas after its TypeScript type: `OrderItem`, `OrderItemCreate`, `OrderItemPage`… */
+/** The component names of a resource's schemas (names/generated-names.ts). */
 export function nameResourceComponents(resource: ResourceModel): ResourceComponentNames {
-  const type = resource.typeName
-  return {
-    record: type,
-    create: `${type}Create`,
-    replace: `${type}Replace`,
-    update: `${type}Update`,
-    nestedCreate: `${type}NestedCreate`,
-    nestedReplace: `${type}NestedReplace`,
-    nestedUpdate: `${type}NestedUpdate`,
-    page: `${type}Page`,
-  }
+  return nameComponents(resource.typeName)
 }
 
 export function refSchema(name: string): JsonSchema {
@@ -84,9 +69,9 @@ export function buildComponents(
     }
     addComponent(schemas, names.page, buildPageSchema(resource, names.record), resource)
   }
-  addComponent(schemas, 'PageMeta', PAGE_META, null)
-  addComponent(schemas, 'PageLinks', PAGE_LINKS, null)
-  addComponent(schemas, 'Problem', PROBLEM, null)
+  addComponent(schemas, SHARED_SCHEMAS.pageMeta, PAGE_META, null)
+  addComponent(schemas, SHARED_SCHEMAS.pageLinks, PAGE_LINKS, null)
+  addComponent(schemas, SHARED_SCHEMAS.problem, PROBLEM, null)
   return {
     schemas,
     responses: buildErrorResponses(model, usesConflict),
@@ -97,8 +82,8 @@ export function buildComponents(
 /**
  * Component names share one namespace with resource type names, so a resource
  * such as `problems` or `book-pages` (next to `books`) would silently replace
- * another schema. Fail loudly instead; manifest validation should reject such
- * names before this runs.
+ * another schema. Manifest validation rejects those (NAME_COLLISION, from the
+ * same names/generated-names.ts), so reaching the throw is a generator bug.
  */
 function addComponent(
   schemas: Record<string, JsonSchema>,
@@ -108,7 +93,7 @@ function addComponent(
 ): void {
   if (Object.hasOwn(schemas, name)) {
     const by = owner ? `resource "${owner.name}"` : 'restmint'
-    throw new Error(`OpenAPI schema name "${name}" (from ${by}) is already taken by another schema`)
+    throw new Error(`internal error: OpenAPI schema name "${name}" (from ${by}) is already taken by another schema`)
   }
   schemas[name] = schema
 }
@@ -157,8 +142,8 @@ function buildPageSchema(resource: ResourceModel, recordName: string): JsonSchem
     type: 'object',
     properties: {
       data: { type: 'array', items: refSchema(recordName) },
-      meta: refSchema('PageMeta'),
-      links: refSchema('PageLinks'),
+      meta: refSchema(SHARED_SCHEMAS.pageMeta),
+      links: refSchema(SHARED_SCHEMAS.pageLinks),
     },
     required: ['data', 'meta', 'links'],
     additionalProperties: false,
@@ -256,7 +241,7 @@ const PROBLEM: JsonSchema = {
 function buildErrorResponses(model: ApiModel, usesConflict: boolean): Record<string, OpenApiResponse> {
   const problem = (description: string): OpenApiResponse => ({
     description,
-    content: { 'application/problem+json': { schema: refSchema('Problem') } },
+    content: { 'application/problem+json': { schema: refSchema(SHARED_SCHEMAS.problem) } },
   })
   return {
     BadRequest: problem(

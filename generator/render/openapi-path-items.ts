@@ -1,5 +1,6 @@
 import type { ApiModel, HttpMethod, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
+import { operationId, type OperationVerb } from '../names/generated-names.js'
 import { buildParamsSchema, type JsonSchema, type ResourceSchemas } from './json-schemas.js'
 import { buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
 import {
@@ -18,8 +19,8 @@ import type {
   OpenApiResponse,
 } from './openapi-objects.js'
 
-/** What an operation does, by route kind and method. */
-type Verb = 'list' | 'create' | 'get' | 'replace' | 'update' | 'delete'
+/** What an operation does (`list`, `create`, `get`…), by route kind and method. */
+type Verb = OperationVerb
 
 const VERBS: Readonly<Record<RouteModel['kind'], Partial<Record<HttpMethod, Verb>>>> = {
   collection: { GET: 'list', POST: 'create' },
@@ -92,16 +93,8 @@ function buildOperation(method: HttpMethod, context: OperationContext): OpenApiO
   }
 }
 
-/**
- * `listOrderItems`, `getOrderItem`… for top-level routes; nested routes put
- * the parent type and `_` first (`listOrder_Items`, `getOrder_Item`). Type
- * names never contain `_`, and a resource has one parent, so ids cannot
- * collide: a plain `listOrderItems` for items nested under orders would clash
- * with a top-level `order-items` resource.
- */
 function nameOperation(verb: Verb, resource: ResourceModel, parent: OperationContext['parent']): string {
-  const subject = verb === 'list' ? upperFirst(resource.identifier) : resource.typeName
-  return parent ? `${verb}${parent.resource.typeName}_${subject}` : `${verb}${subject}`
+  return operationId(verb, resource, parent?.resource.typeName ?? null)
 }
 
 const SUMMARIES: Readonly<Record<Verb, (resource: ResourceModel) => string>> = {
@@ -335,8 +328,4 @@ function describeRelationKeys(resource: ResourceModel): string {
 /** `order-items` → `order items`, for prose. */
 function words(name: string): string {
   return name.replaceAll('-', ' ')
-}
-
-function upperFirst(identifier: string): string {
-  return identifier.charAt(0).toUpperCase() + identifier.slice(1)
 }

@@ -1,6 +1,15 @@
 import { stringify as stringifyYaml } from 'yaml'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
-import type { ApiModel, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
+import type { ApiModel, FieldModel, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
+import {
+  nameResourceComponents,
+  pathValidatorName,
+  routesFunctionName,
+  TABLE_LIST_NAME,
+  tableConstantName,
+  versionFunctionName,
+  versionOpenApiName,
+} from '../names/generated-names.js'
 import { buildOpenApiDocument } from './openapi-document.js'
 import { buildParamsSchema, buildResourceSchemas } from './json-schemas.js'
 import { compileValidators } from './compile-validators.js'
@@ -21,8 +30,9 @@ export function renderProject(model: ApiModel, cache: ContentCache): Map<string,
     'schema.ts',
     render('schema.ts', {
       ...header,
+      listName: TABLE_LIST_NAME,
       tables: orderByReference(model.resources).map((resource) => ({
-        identifier: resource.identifier,
+        constant: tableConstantName(resource.identifier),
         resource: resource.name,
         definition: buildTableDefinition(resource, model),
       })),
@@ -34,11 +44,12 @@ export function renderProject(model: ApiModel, cache: ContentCache): Map<string,
       ...header,
       title: model.service.title,
       limits: model.limits,
+      tableList: TABLE_LIST_NAME,
       versions: model.versions.map((version) => ({
         name: version.name,
         prefix: version.prefix,
-        functionName: versionFunctionName(version),
-        openapiName: `${version.name}OpenApi`,
+        functionName: versionFunctionName(version.name),
+        openapiName: versionOpenApiName(version.name),
       })),
     }),
   )
@@ -62,10 +73,10 @@ function renderVersion(
     render('version-index.ts', {
       ...header,
       version: version.name,
-      functionName: versionFunctionName(version),
+      functionName: versionFunctionName(version.name),
       resources: model.resources.map((resource) => ({
         fileName: resource.name,
-        functionName: routesFunctionName(resource),
+        functionName: routesFunctionName(resource.typeName),
       })),
     }),
   )
@@ -77,27 +88,14 @@ function renderVersion(
       toYaml(document, cache),
   )
   for (const resource of model.resources) {
-    const view = {
-      ...header,
-      resource: resource.name,
-      fileName: resource.name,
-      typeName: resource.typeName,
-      idParam: resource.idParam,
-      parent: resource.parent,
-    }
-    files.set(
-      `${dir}/types/${resource.name}.ts`,
-      render('types.ts', {
-        ...view,
-        recordFields: resource.fields,
-        writableFields: resource.fields.filter((field) => !field.readOnly),
-      }),
-    )
+    const view = { ...header, resource: resource.name, fileName: resource.name }
+    const types = buildTypesView(resource)
+    files.set(`${dir}/types/${resource.name}.ts`, render('types.ts', { ...view, ...types }))
     files.set(
       `${dir}/routes/${resource.name}.ts`,
       render('routes.ts', {
         ...view,
-        functionName: routesFunctionName(resource),
+        functionName: routesFunctionName(resource.typeName),
         rules: buildRuntimeRules(resource),
         routes: resource.routes.map((route) => buildRouteView(model, resource, route, version)),
       }),
@@ -119,7 +117,14 @@ function renderVersion(
     ])
     const validators = `${dir}/validators/${resource.name}`
     files.set(`${validators}-bodies.js`, render('validators.js', { ...header, ...compileValidators(bodies, { coerce: false }, cache) }))
-    files.set(`${validators}-bodies.d.ts`, render('body-validators.d.ts', view))
+    files.set(
+      `${validators}-bodies.d.ts`,
+      render('body-validators.d.ts', {
+        ...view,
+        types: types.types,
+        nested: types.nested && { parentResource: types.nested.parentResource, parentKey: types.nested.parentKey },
+      }),
+    )
     files.set(`${validators}-query.js`, render('validators.js', { ...header, ...compileValidators(queries, { coerce: true }, cache) }))
     files.set(`${validators}-query.d.ts`, render('query-validators.d.ts', header))
   }
@@ -140,7 +145,7 @@ function renderPathValidators(
   const schemas = new Map<string, object>()
   const pathValidators: { name: string; params: readonly string[] }[] = []
   for (const route of model.resources.flatMap((resource) => resource.routes)) {
-    const name = pathValidatorName(route)
+    const name = routeValidatorName(route)
     if (!name || schemas.has(name)) continue
     schemas.set(name, buildParamsSchema(route))
     pathValidators.push({ name, params: routeParams(route) })
@@ -154,12 +159,10 @@ function routeParams(route: RouteModel): string[] {
   return [...route.path.matchAll(/\{([a-z0-9_]+)\}/g)].map((match) => match[1]!)
 }
 
-/** `orderIdItemIdParams` for `/orders/{order_id}/items/{item_id}`; null for a route without parameters. */
-function pathValidatorName(route: RouteModel): string | null {
+/** `orderId_itemIdParams` for `/orders/{order_id}/items/{item_id}`; null for a route without parameters. */
+function routeValidatorName(route: RouteModel): string | null {
   const params = routeParams(route)
-  if (params.length === 0) return null
-  const words = params.flatMap((param) => param.split('_'))
-  return [...words, 'params'].map((word, index) => (index === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1))).join('')
+  return params.length === 0 ? null : pathValidatorName(params)
 }
 
 function buildRouteView(model: ApiModel, resource: ResourceModel, route: RouteModel, version: VersionModel) {
@@ -168,10 +171,10 @@ function buildRouteView(model: ApiModel, resource: ResourceModel, route: RouteMo
     path: `${version.prefix}${route.path}`,
     url: route.fastifyPath,
     isCollection: route.kind === 'collection',
-    table: resource.identifier,
-    params: pathValidatorName(route),
+    table: tableConstantName(resource.identifier),
+    params: routeValidatorName(route),
     scope: route.parent && {
-      parentTable: findResource(model, route.parent.resource).identifier,
+      parentTable: tableConstantName(findResource(model, route.parent.resource).identifier),
       param: route.parent.param,
       column: route.parent.foreignKey,
     },
@@ -193,12 +196,69 @@ function buildRuntimeRules(resource: ResourceModel) {
   }
 }
 
-function versionFunctionName(version: VersionModel): string {
-  return `register${version.name.toUpperCase()}Routes`
+/** One member of a generated TypeScript interface, with its type in pieces the template joins. */
+interface MemberView {
+  readonly name: string
+  readonly readOnly: boolean
+  readonly optional: boolean
+  /** `string`, `number` or `boolean`; null when `enumValues` lists the values instead. */
+  readonly primitive: string | null
+  /** The literal values of an enum field, written as a union of literal types. */
+  readonly enumValues: readonly (string | number)[] | null
+  /** Adds `| null`. */
+  readonly nullable: boolean
 }
 
-function routesFunctionName(resource: ResourceModel): string {
-  return `register${resource.typeName}Routes`
+const PRIMITIVES: Readonly<Record<FieldModel['type'], string>> = {
+  string: 'string',
+  integer: 'number',
+  number: 'number',
+  boolean: 'boolean',
+  date: 'string',
+  datetime: 'string',
+}
+
+function member(field: FieldModel, optional: boolean, nullable: boolean): MemberView {
+  return {
+    name: field.name,
+    readOnly: field.readOnly,
+    optional,
+    primitive: field.enum === null ? PRIMITIVES[field.type] : null,
+    enumValues: field.enum,
+    nullable,
+  }
+}
+
+/**
+ * What types.ts.hbs and body-validators.d.ts.hbs write: the type names and,
+ * per interface, its members. Records show every field (nullable when NULL
+ * may be stored); create bodies the writable ones (optional unless
+ * required); update bodies the writable ones, all optional. Nested bodies
+ * leave out the parent key, which comes from the path. Every interface is
+ * spelled out, so no global generic (`Partial`, `Omit`) is needed, which a
+ * resource named `partials` or `omits` would shadow.
+ */
+function buildTypesView(resource: ResourceModel) {
+  const writable = resource.fields.filter((field) => !field.readOnly)
+  const create = (fields: readonly FieldModel[]) => fields.map((field) => member(field, !field.required, field.nullable))
+  const update = (fields: readonly FieldModel[]) => fields.map((field) => member(field, true, field.nullable))
+  const parent = resource.parent
+  const nestedWritable = writable.filter((field) => field.name !== parent?.foreignKey)
+  const nestedRoutes = resource.routes.filter((route) => route.parent !== null)
+  return {
+    types: nameResourceComponents(resource.typeName),
+    record: resource.fields.map((field) => member(field, false, field.storedNullable)),
+    create: create(writable),
+    update: update(writable),
+    nested: parent && {
+      parentResource: parent.resource,
+      parentKey: parent.foreignKey,
+      collectionPath: nestedRoutes.find((route) => route.kind === 'collection')?.path ?? '',
+      itemPath: nestedRoutes.find((route) => route.kind === 'item')?.path ?? '',
+      create: create(nestedWritable),
+      update: update(nestedWritable),
+    },
+  }
 }
 
 /** Referenced tables first, so tables can be created in this order. */

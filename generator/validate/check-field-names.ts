@@ -1,6 +1,7 @@
 import { asRecord } from '../manifest/as-record.js'
 import { relationKeyOf } from '../manifest/relation-key-of.js'
 import type { CheckContext } from './check-context.js'
+import { describeValue } from './describe-value.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
 import { findCaseProblem } from './find-case-problem.js'
 import { findParentKey, type ParentKey } from './find-parent-key.js'
@@ -21,7 +22,7 @@ export function checkFieldNames(context: CheckContext, data: unknown): void {
     const at = context.atKey(field.path)
     const unsafe = explainUnsafeName(field.name, 'field')
     if (unsafe !== null) {
-      context.report('UNSAFE_NAME', `field name ${JSON.stringify(field.name)} ${unsafe}`, at)
+      context.report('UNSAFE_NAME', `field name ${describeValue(field.name)} ${unsafe}`, at)
       continue
     }
     const fix = splitWords(field.name).join('_')

@@ -54,6 +54,7 @@ function checkRanges(context: CheckContext, field: ListedEntry, options: Readonl
       context.atValue(at('maximum')),
     )
   }
+  if (type === 'integer') checkSafeRange(context, field, minimum, maximum)
   if (type === 'string' && typeof minLength === 'number' && typeof maxLength === 'number' && minLength > maxLength) {
     context.report(
       'RANGE',
@@ -71,6 +72,24 @@ function checkRanges(context: CheckContext, field: ListedEntry, options: Readonl
       )
     }
   }
+}
+
+/**
+ * Integer schemas are capped at ±Number.MAX_SAFE_INTEGER (json-schemas.ts),
+ * so a bound beyond that on the wrong side leaves no value to accept.
+ */
+function checkSafeRange(context: CheckContext, field: ListedEntry, minimum: unknown, maximum: unknown): void {
+  const limit = Number.MAX_SAFE_INTEGER
+  const report = (option: string, value: number, beyond: string) =>
+    context.report(
+      'RANGE',
+      `${option} ${value} of integer field "${field.name}" is ${beyond} the API accepts, so no value fits; use a bound between -${limit} and ${limit}`,
+      context.atValue([...field.path, option]),
+    )
+  if (typeof minimum === 'number' && minimum > limit)
+    report('minimum', minimum, `above ${limit} (Number.MAX_SAFE_INTEGER), the largest integer`)
+  if (typeof maximum === 'number' && maximum < -limit)
+    report('maximum', maximum, `below -${limit}, the smallest integer`)
 }
 
 function checkEnum(context: CheckContext, field: ListedEntry, options: Readonly<Record<string, unknown>>): void {

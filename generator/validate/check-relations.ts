@@ -1,6 +1,8 @@
 import { asRecord } from '../manifest/as-record.js'
 import { relationKeyOf } from '../manifest/relation-key-of.js'
+import { MAX_SQL_IDENTIFIER_LENGTH } from '../names/identifiers.js'
 import type { CheckContext } from './check-context.js'
+import { describeValue } from './describe-value.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
 import { findCaseProblem } from './find-case-problem.js'
 import { findParentKey } from './find-parent-key.js'
@@ -11,8 +13,9 @@ import { SERVER_MANAGED_FIELDS } from './rules.js'
 import { splitWords } from './split-words.js'
 
 /**
- * Each relation on its own: its name (UNSAFE_NAME, FIELD_LOWER_SNAKE_CASE,
- * RELATION_NAME_CLASH, at the relation's key), its target
+ * Each relation on its own: its name (UNSAFE_NAME, also for a belongs-to key
+ * too long for PostgreSQL, FIELD_LOWER_SNAKE_CASE, RELATION_NAME_CLASH, at
+ * the relation's key), its target
  * (RELATION_TARGET_UNKNOWN, at `resource`) and its options (RELATION_OPTIONS,
  * at the option's key). How relations combine is checkHasMany's and
  * checkReferenceCycles' business.
@@ -34,14 +37,23 @@ function checkRelationName(
 ): void {
   const { name } = relation
   const at = context.atKey(relation.path)
-  const unsafe = explainUnsafeName(name, 'field')
+  const unsafe = explainUnsafeName(name, 'relation')
   if (unsafe !== null) {
-    context.report('UNSAFE_NAME', `relation name ${JSON.stringify(name)} ${unsafe}`, at)
+    context.report('UNSAFE_NAME', `relation name ${describeValue(name)} ${unsafe}`, at)
     return
   }
   if (findCaseProblem(name, '_') !== null) {
     const fix = splitWords(name).join('_')
     context.report('FIELD_LOWER_SNAKE_CASE', `relation "${name}" must be lower_snake_case; did you mean "${fix}"?`, at)
+    return
+  }
+  const key = relationKeyOf(name)
+  if (relation.options?.many !== true && key.length > MAX_SQL_IDENTIFIER_LENGTH) {
+    context.report(
+      'UNSAFE_NAME',
+      `relation name "${name}" adds the foreign key column "${key}", which is ${key.length} characters long; PostgreSQL cuts names longer than ${MAX_SQL_IDENTIFIER_LENGTH} characters (so two could become one); shorten the relation name to at most ${MAX_SQL_IDENTIFIER_LENGTH - (key.length - name.length)} characters`,
+      at,
+    )
     return
   }
   const clash = explainNameClash(relation, resources)

@@ -1,6 +1,7 @@
 import { singularOf } from '../manifest/singular-of.js'
 import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
+import { describeValue } from './describe-value.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
 import { findCaseProblem } from './find-case-problem.js'
 import { findResourceNameProblem } from './find-resource-name-problem.js'
@@ -40,7 +41,7 @@ export function checkResourceNames(context: CheckContext, data: unknown): void {
 /** Reports a declared singular that is not a safe lowercase hyphenated name; true when it is one. */
 function checkDeclaredSingular(context: CheckContext, resource: string, singular: string): boolean {
   const at = context.atValue(['resources', resource, 'singular'])
-  const label = `singular ${JSON.stringify(singular)} of resource "${resource}"`
+  const label = `singular ${describeValue(singular)} of resource ${describeValue(resource)}`
   const unsafe = explainUnsafeName(singular, 'singular')
   if (unsafe !== null) {
     context.report('UNSAFE_NAME', `${label} ${unsafe}`, at)

@@ -9,10 +9,11 @@ import { describePath } from './describe-path.js'
 import { describeValue } from './describe-value.js'
 
 /**
- * Name patterns are in the schema so editors flag bad names, but the naming
- * checks report those names with rule IDs and fixes, so ajv's version is dropped.
+ * Name patterns and lengths are in the schema so editors flag bad names, but
+ * the naming checks report those names with rule IDs and fixes, so ajv's
+ * version is dropped.
  */
-const SUPERSEDED = /\/propertyNames(\/|$)|\/singular\/pattern$/
+const SUPERSEDED = /\/propertyNames(\/|$)|\/singular\/(pattern|maxLength)$/
 
 type SchemaNode = Readonly<Record<string, unknown>>
 

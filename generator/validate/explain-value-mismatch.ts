@@ -5,7 +5,10 @@ import { matchesFormat } from './matches-format.js'
 
 const TYPE_CHECKS: Readonly<Record<string, (value: unknown) => string | null>> = {
   string: (value) => (typeof value === 'string' ? null : `is not a string${quoteHint(value)}`),
-  integer: (value) => (Number.isInteger(value) ? null : 'is not an integer'),
+  integer: (value) => {
+    if (!Number.isInteger(value)) return 'is not an integer'
+    return Number.isSafeInteger(value) ? null : `is outside ±${Number.MAX_SAFE_INTEGER}, the integers the API accepts`
+  },
   number: (value) => (typeof value === 'number' && Number.isFinite(value) ? null : 'is not a number'),
   boolean: (value) => (typeof value === 'boolean' ? null : 'is not true or false'),
   date: (value) => (typeof value === 'string' && matchesFormat('date', value) ? null : 'is not a date (YYYY-MM-DD)'),

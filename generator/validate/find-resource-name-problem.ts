@@ -1,4 +1,5 @@
 import pluralize from 'pluralize'
+import { describeValue } from './describe-value.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
 import { findActionVerbs, type FoundVerb } from './find-action-verbs.js'
 import { findCaseProblem } from './find-case-problem.js'
@@ -23,7 +24,7 @@ export function findResourceNameProblem(name: string, hasDeclaredSingular: boole
   if (unsafe !== null) {
     return {
       code: 'UNSAFE_NAME',
-      message: `resource name ${JSON.stringify(name)} ${unsafe}`,
+      message: `resource name ${describeValue(name)} ${unsafe}`,
     }
   }
   const fix = suggestResourceName(name, hasDeclaredSingular)

@@ -11,13 +11,15 @@ export const RULES = {
   VERSION_NAME: 'Version names are path prefixes of the form v<major>: v1, v2, ...',
   LIMITS_RANGE: 'limits.per_page_default must not exceed limits.per_page_max (defaults included).',
   UNSAFE_NAME:
-    'Resource, field, relation and singular names must not be able to escape a path, a file name or an identifier: only letters, digits, hyphens and underscores, starting with a letter; not __proto__, constructor or prototype; field and relation names not JavaScript reserved words.',
+    'Resource, field, relation and singular names, and the identifiers and SQL names derived from them, must not be able to escape a path, a file name or an identifier: only letters, digits, hyphens and underscores, starting with a letter; not __proto__, constructor or prototype; field and relation names, and the identifier of a resource, not JavaScript reserved words; SQL table and column names at most 63 characters.',
   NAMING_LOWERCASE: 'Resource names are entirely lowercase.',
   NAMING_HYPHENS: 'Multi-word resource names are separated by single hyphens, never underscores, spaces or camelCase.',
   NAMING_NO_VERBS: 'Resource names contain no verbs: the HTTP method carries the action (see ACTION_VERBS).',
   NAMING_PLURAL:
     'Resource names are plural nouns (the last hyphen-separated word is checked), unless `singular:` is declared.',
   SINGULAR_COLLISION: 'No two resources share a singular: it names their TypeScript type and their foreign keys.',
+  NAME_COLLISION:
+    'No two resources, and no resource and restmint itself, generate the same name: OpenAPI schemas (record, bodies, page envelope; Problem, PageMeta, PageLinks), operationIds, table constants and route functions.',
   PARENT_UNKNOWN: '`parent` names a resource declared in the manifest.',
   PARENT_CYCLE: 'Parent chains end: no resource is its own parent or ancestor.',
   ON_DELETE_WITHOUT_PARENT: '`on_delete` is only meaningful on a resource with a `parent`.',

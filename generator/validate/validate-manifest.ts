@@ -5,6 +5,7 @@ import type { Manifest } from '../manifest/manifest.js'
 import { checkFieldNames } from './check-field-names.js'
 import { checkFieldOptions } from './check-field-options.js'
 import { checkFilters } from './check-filters.js'
+import { checkGeneratedNames } from './check-generated-names.js'
 import { checkHasMany } from './check-has-many.js'
 import { checkIncludes } from './check-includes.js'
 import { checkLimits } from './check-limits.js'
@@ -36,6 +37,7 @@ export function validateManifest(loaded: LoadedManifest): { manifest: Manifest |
       checkVersions,
       checkLimits,
       checkResourceNames,
+      checkGeneratedNames,
       checkParents,
       checkFieldNames,
       checkFieldOptions,

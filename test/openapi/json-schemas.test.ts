@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
+import { buildModel } from '../../generator/model/build-model.js'
 import { findResource } from '../../generator/model/find-resource.js'
 import {
   buildParamsSchema,
@@ -184,5 +185,37 @@ describe('JSON Schemas', () => {
     for (const bad of ['0', '-1', '1.5', 'abc', '99999999999999999999']) {
       expect(params({ order_id: bad, item_id: '1' }), bad).toBe(false)
     }
+  })
+
+  it('cap integers at ±Number.MAX_SAFE_INTEGER unless the field is tighter', () => {
+    const safe = Number.MAX_SAFE_INTEGER
+    const record = schemasOf('items').record
+    expect(record.properties!.id).toMatchObject({ minimum: -safe, maximum: safe })
+    expect(record.properties!.quantity).toMatchObject({ minimum: 1, maximum: safe })
+    const counters = buildModel(
+      {
+        restmint: 1,
+        service: { title: 'Counters' },
+        versions: { v1: {} },
+        resources: {
+          counters: {
+            fields: {
+              any: { type: 'integer' },
+              wide: { type: 'integer', minimum: -1e20, maximum: 5 },
+              ratio: { type: 'number' },
+            },
+          },
+        },
+      },
+      'resources.yaml',
+    )
+    const body = buildResourceSchemas(counters.resources[0]!, counters).createBody
+    expect(body.properties!.any).toEqual({ type: 'integer', minimum: -safe, maximum: safe })
+    expect(body.properties!.wide).toEqual({ type: 'integer', minimum: -safe, maximum: 5 })
+    expect(body.properties!.ratio).toEqual({ type: 'number' })
+    const validate = compile(body, { coerce: false })
+    expect(validate({ any: safe })).toBe(true)
+    expect(validate({ any: safe + 2 })).toBe(false)
+    expect(validate({ any: -safe - 2 })).toBe(false)
   })
 })

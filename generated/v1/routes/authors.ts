@@ -24,32 +24,32 @@ const rules: QueryRules = {
 /** Registers every route of `authors`. */
 export function registerAuthorRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/authors
-  routes.list(app, '/authors', { table: tables.authors, query: query.listQuery, rules })
-  routes.create(app, '/authors', { table: tables.authors, body: bodies.createBody })
+  routes.list(app, '/authors', { table: tables.authorsTable, query: query.listQuery, rules })
+  routes.create(app, '/authors', { table: tables.authorsTable, body: bodies.createBody })
   routes.allow(app, '/authors', ['GET', 'POST'])
 
   // /v1/authors/{id}
   routes.read(app, '/authors/:id', {
-    table: tables.authors,
+    table: tables.authorsTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/authors/:id', {
-    table: tables.authors,
+    table: tables.authorsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/authors/:id', {
-    table: tables.authors,
+    table: tables.authorsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/authors/:id', {
-    table: tables.authors,
+    table: tables.authorsTable,
     params: pathParams.idParams,
     idParam: 'id',
   })

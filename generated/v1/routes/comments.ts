@@ -25,32 +25,32 @@ const rules: QueryRules = {
 /** Registers every route of `comments`. */
 export function registerCommentRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/comments
-  routes.list(app, '/comments', { table: tables.comments, query: query.listQuery, rules })
-  routes.create(app, '/comments', { table: tables.comments, body: bodies.createBody })
+  routes.list(app, '/comments', { table: tables.commentsTable, query: query.listQuery, rules })
+  routes.create(app, '/comments', { table: tables.commentsTable, body: bodies.createBody })
   routes.allow(app, '/comments', ['GET', 'POST'])
 
   // /v1/comments/{id}
   routes.read(app, '/comments/:id', {
-    table: tables.comments,
+    table: tables.commentsTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/comments/:id', {
-    table: tables.comments,
+    table: tables.commentsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/comments/:id', {
-    table: tables.comments,
+    table: tables.commentsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/comments/:id', {
-    table: tables.comments,
+    table: tables.commentsTable,
     params: pathParams.idParams,
     idParam: 'id',
   })
@@ -58,47 +58,47 @@ export function registerCommentRoutes(app: FastifyInstance, routes: RouteFactory
 
   // /v1/posts/{post_id}/comments
   routes.list(app, '/posts/:post_id/comments', {
-    table: tables.comments,
+    table: tables.commentsTable,
     params: pathParams.postIdParams,
-    scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
+    scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     query: query.listQuery,
     rules,
   })
   routes.create(app, '/posts/:post_id/comments', {
-    table: tables.comments,
+    table: tables.commentsTable,
     params: pathParams.postIdParams,
-    scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
+    scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     body: bodies.nestedCreateBody,
   })
   routes.allow(app, '/posts/:post_id/comments', ['GET', 'POST'])
 
   // /v1/posts/{post_id}/comments/{comment_id}
   routes.read(app, '/posts/:post_id/comments/:comment_id', {
-    table: tables.comments,
-    params: pathParams.postIdCommentIdParams,
-    scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
+    table: tables.commentsTable,
+    params: pathParams.postId_commentIdParams,
+    scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/posts/:post_id/comments/:comment_id', {
-    table: tables.comments,
-    params: pathParams.postIdCommentIdParams,
-    scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
+    table: tables.commentsTable,
+    params: pathParams.postId_commentIdParams,
+    scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
     body: bodies.nestedReplaceBody,
   })
   routes.update(app, '/posts/:post_id/comments/:comment_id', {
-    table: tables.comments,
-    params: pathParams.postIdCommentIdParams,
-    scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
+    table: tables.commentsTable,
+    params: pathParams.postId_commentIdParams,
+    scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
     body: bodies.nestedUpdateBody,
   })
   routes.remove(app, '/posts/:post_id/comments/:comment_id', {
-    table: tables.comments,
-    params: pathParams.postIdCommentIdParams,
-    scope: { parent: tables.posts, param: 'post_id', column: 'post_id' },
+    table: tables.commentsTable,
+    params: pathParams.postId_commentIdParams,
+    scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
   })
   routes.allow(app, '/posts/:post_id/comments/:comment_id', ['GET', 'PUT', 'PATCH', 'DELETE'])

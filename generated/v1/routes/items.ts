@@ -26,32 +26,32 @@ const rules: QueryRules = {
 /** Registers every route of `items`. */
 export function registerItemRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/items
-  routes.list(app, '/items', { table: tables.items, query: query.listQuery, rules })
-  routes.create(app, '/items', { table: tables.items, body: bodies.createBody })
+  routes.list(app, '/items', { table: tables.itemsTable, query: query.listQuery, rules })
+  routes.create(app, '/items', { table: tables.itemsTable, body: bodies.createBody })
   routes.allow(app, '/items', ['GET', 'POST'])
 
   // /v1/items/{id}
   routes.read(app, '/items/:id', {
-    table: tables.items,
+    table: tables.itemsTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/items/:id', {
-    table: tables.items,
+    table: tables.itemsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/items/:id', {
-    table: tables.items,
+    table: tables.itemsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/items/:id', {
-    table: tables.items,
+    table: tables.itemsTable,
     params: pathParams.idParams,
     idParam: 'id',
   })
@@ -59,47 +59,47 @@ export function registerItemRoutes(app: FastifyInstance, routes: RouteFactory): 
 
   // /v1/orders/{order_id}/items
   routes.list(app, '/orders/:order_id/items', {
-    table: tables.items,
+    table: tables.itemsTable,
     params: pathParams.orderIdParams,
-    scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
+    scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     query: query.listQuery,
     rules,
   })
   routes.create(app, '/orders/:order_id/items', {
-    table: tables.items,
+    table: tables.itemsTable,
     params: pathParams.orderIdParams,
-    scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
+    scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     body: bodies.nestedCreateBody,
   })
   routes.allow(app, '/orders/:order_id/items', ['GET', 'POST'])
 
   // /v1/orders/{order_id}/items/{item_id}
   routes.read(app, '/orders/:order_id/items/:item_id', {
-    table: tables.items,
-    params: pathParams.orderIdItemIdParams,
-    scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
+    table: tables.itemsTable,
+    params: pathParams.orderId_itemIdParams,
+    scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/orders/:order_id/items/:item_id', {
-    table: tables.items,
-    params: pathParams.orderIdItemIdParams,
-    scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
+    table: tables.itemsTable,
+    params: pathParams.orderId_itemIdParams,
+    scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
     body: bodies.nestedReplaceBody,
   })
   routes.update(app, '/orders/:order_id/items/:item_id', {
-    table: tables.items,
-    params: pathParams.orderIdItemIdParams,
-    scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
+    table: tables.itemsTable,
+    params: pathParams.orderId_itemIdParams,
+    scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
     body: bodies.nestedUpdateBody,
   })
   routes.remove(app, '/orders/:order_id/items/:item_id', {
-    table: tables.items,
-    params: pathParams.orderIdItemIdParams,
-    scope: { parent: tables.orders, param: 'order_id', column: 'order_id' },
+    table: tables.itemsTable,
+    params: pathParams.orderId_itemIdParams,
+    scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
   })
   routes.allow(app, '/orders/:order_id/items/:item_id', ['GET', 'PUT', 'PATCH', 'DELETE'])

@@ -25,32 +25,32 @@ const rules: QueryRules = {
 /** Registers every route of `posts`. */
 export function registerPostRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/posts
-  routes.list(app, '/posts', { table: tables.posts, query: query.listQuery, rules })
-  routes.create(app, '/posts', { table: tables.posts, body: bodies.createBody })
+  routes.list(app, '/posts', { table: tables.postsTable, query: query.listQuery, rules })
+  routes.create(app, '/posts', { table: tables.postsTable, body: bodies.createBody })
   routes.allow(app, '/posts', ['GET', 'POST'])
 
   // /v1/posts/{id}
   routes.read(app, '/posts/:id', {
-    table: tables.posts,
+    table: tables.postsTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/posts/:id', {
-    table: tables.posts,
+    table: tables.postsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/posts/:id', {
-    table: tables.posts,
+    table: tables.postsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/posts/:id', {
-    table: tables.posts,
+    table: tables.postsTable,
     params: pathParams.idParams,
     idParam: 'id',
   })

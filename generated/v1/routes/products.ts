@@ -25,32 +25,32 @@ const rules: QueryRules = {
 /** Registers every route of `products`. */
 export function registerProductRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/products
-  routes.list(app, '/products', { table: tables.products, query: query.listQuery, rules })
-  routes.create(app, '/products', { table: tables.products, body: bodies.createBody })
+  routes.list(app, '/products', { table: tables.productsTable, query: query.listQuery, rules })
+  routes.create(app, '/products', { table: tables.productsTable, body: bodies.createBody })
   routes.allow(app, '/products', ['GET', 'POST'])
 
   // /v1/products/{id}
   routes.read(app, '/products/:id', {
-    table: tables.products,
+    table: tables.productsTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/products/:id', {
-    table: tables.products,
+    table: tables.productsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/products/:id', {
-    table: tables.products,
+    table: tables.productsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/products/:id', {
-    table: tables.products,
+    table: tables.productsTable,
     params: pathParams.idParams,
     idParam: 'id',
   })

@@ -20,4 +20,7 @@ export interface AuthorCreate {
 export type AuthorReplace = AuthorCreate
 
 /** Body of `PATCH /authors/{id}`: only the fields present change. */
-export type AuthorUpdate = Partial<AuthorCreate>
+export interface AuthorUpdate {
+  name?: string
+  email?: string
+}

@@ -18,4 +18,6 @@ export interface CategoryCreate {
 export type CategoryReplace = CategoryCreate
 
 /** Body of `PATCH /categories/{id}`: only the fields present change. */
-export type CategoryUpdate = Partial<CategoryCreate>
+export interface CategoryUpdate {
+  name?: string
+}

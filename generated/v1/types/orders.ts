@@ -20,4 +20,7 @@ export interface OrderCreate {
 export type OrderReplace = OrderCreate
 
 /** Body of `PATCH /orders/{id}`: only the fields present change. */
-export type OrderUpdate = Partial<OrderCreate>
+export interface OrderUpdate {
+  status?: 'pending' | 'paid' | 'shipped'
+  placed_on?: string
+}

@@ -30,4 +30,12 @@ export interface PostCreate {
 export type PostReplace = PostCreate
 
 /** Body of `PATCH /posts/{id}`: only the fields present change. */
-export type PostUpdate = Partial<PostCreate>
+export interface PostUpdate {
+  title?: string
+  body?: string
+  price?: number | null
+  status?: 'draft' | 'published'
+  published_at?: string | null
+  author_id?: number | null
+  category_id?: number
+}

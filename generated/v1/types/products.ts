@@ -22,4 +22,8 @@ export interface ProductCreate {
 export type ProductReplace = ProductCreate
 
 /** Body of `PATCH /products/{id}`: only the fields present change. */
-export type ProductUpdate = Partial<ProductCreate>
+export interface ProductUpdate {
+  title?: string
+  price?: number
+  in_stock?: boolean
+}

@@ -8,7 +8,7 @@ export const createBody = validate10
 const schema11 = {
   type: 'object',
   properties: {
-    quantity: { type: 'integer', minimum: 1 },
+    quantity: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     note: { type: ['string', 'null'] },
     order_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     product_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
@@ -89,12 +89,12 @@ function validate10(
         errors++
       }
       if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
           const err4 = {
             instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
+            schemaPath: '#/properties/quantity/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -103,33 +103,30 @@ function validate10(
           }
           errors++
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err5 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err5]
+          } else {
+            vErrors.push(err5)
+          }
+          errors++
+        }
       }
     }
     if (data.note !== undefined) {
       let data1 = data.note
       if (typeof data1 !== 'string' && data1 !== null) {
-        const err5 = {
+        const err6 = {
           instancePath: instancePath + '/note',
           schemaPath: '#/properties/note/type',
           keyword: 'type',
           params: { type: schema11.properties.note.type },
-        }
-        if (vErrors === null) {
-          vErrors = [err5]
-        } else {
-          vErrors.push(err5)
-        }
-        errors++
-      }
-    }
-    if (data.order_id !== undefined) {
-      let data2 = data.order_id
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err6 = {
-          instancePath: instancePath + '/order_id',
-          schemaPath: '#/properties/order_id/type',
-          keyword: 'type',
-          params: { type: 'integer' },
         }
         if (vErrors === null) {
           vErrors = [err6]
@@ -138,32 +135,49 @@ function validate10(
         }
         errors++
       }
+    }
+    if (data.order_id !== undefined) {
+      let data2 = data.order_id
+      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
+        const err7 = {
+          instancePath: instancePath + '/order_id',
+          schemaPath: '#/properties/order_id/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+        }
+        if (vErrors === null) {
+          vErrors = [err7]
+        } else {
+          vErrors.push(err7)
+        }
+        errors++
+      }
       if (typeof data2 == 'number' && isFinite(data2)) {
         if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err7 = {
+          const err8 = {
             instancePath: instancePath + '/order_id',
             schemaPath: '#/properties/order_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
-            vErrors = [err7]
+            vErrors = [err8]
           } else {
-            vErrors.push(err7)
+            vErrors.push(err8)
           }
           errors++
         }
         if (data2 < 1 || isNaN(data2)) {
-          const err8 = {
+          const err9 = {
             instancePath: instancePath + '/order_id',
             schemaPath: '#/properties/order_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
           }
           if (vErrors === null) {
-            vErrors = [err8]
+            vErrors = [err9]
           } else {
-            vErrors.push(err8)
+            vErrors.push(err9)
           }
           errors++
         }
@@ -175,40 +189,26 @@ function validate10(
         !(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) &&
         data3 !== null
       ) {
-        const err9 = {
+        const err10 = {
           instancePath: instancePath + '/product_id',
           schemaPath: '#/properties/product_id/type',
           keyword: 'type',
           params: { type: schema11.properties.product_id.type },
         }
         if (vErrors === null) {
-          vErrors = [err9]
+          vErrors = [err10]
         } else {
-          vErrors.push(err9)
+          vErrors.push(err10)
         }
         errors++
       }
       if (typeof data3 == 'number' && isFinite(data3)) {
         if (data3 > 9007199254740991 || isNaN(data3)) {
-          const err10 = {
+          const err11 = {
             instancePath: instancePath + '/product_id',
             schemaPath: '#/properties/product_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-          }
-          if (vErrors === null) {
-            vErrors = [err10]
-          } else {
-            vErrors.push(err10)
-          }
-          errors++
-        }
-        if (data3 < 1 || isNaN(data3)) {
-          const err11 = {
-            instancePath: instancePath + '/product_id',
-            schemaPath: '#/properties/product_id/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
           }
           if (vErrors === null) {
             vErrors = [err11]
@@ -217,19 +217,33 @@ function validate10(
           }
           errors++
         }
+        if (data3 < 1 || isNaN(data3)) {
+          const err12 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err12]
+          } else {
+            vErrors.push(err12)
+          }
+          errors++
+        }
       }
     }
   } else {
-    const err12 = {
+    const err13 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
       params: { type: 'object' },
     }
     if (vErrors === null) {
-      vErrors = [err12]
+      vErrors = [err13]
     } else {
-      vErrors.push(err12)
+      vErrors.push(err13)
     }
     errors++
   }
@@ -240,7 +254,7 @@ export const updateBody = validate11
 const schema12 = {
   type: 'object',
   properties: {
-    quantity: { type: 'integer', minimum: 1 },
+    quantity: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     note: { type: ['string', 'null'] },
     order_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     product_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
@@ -292,12 +306,12 @@ function validate11(
         errors++
       }
       if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
           const err2 = {
             instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
+            schemaPath: '#/properties/quantity/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -306,33 +320,30 @@ function validate11(
           }
           errors++
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err3]
+          } else {
+            vErrors.push(err3)
+          }
+          errors++
+        }
       }
     }
     if (data.note !== undefined) {
       let data1 = data.note
       if (typeof data1 !== 'string' && data1 !== null) {
-        const err3 = {
+        const err4 = {
           instancePath: instancePath + '/note',
           schemaPath: '#/properties/note/type',
           keyword: 'type',
           params: { type: schema12.properties.note.type },
-        }
-        if (vErrors === null) {
-          vErrors = [err3]
-        } else {
-          vErrors.push(err3)
-        }
-        errors++
-      }
-    }
-    if (data.order_id !== undefined) {
-      let data2 = data.order_id
-      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
-        const err4 = {
-          instancePath: instancePath + '/order_id',
-          schemaPath: '#/properties/order_id/type',
-          keyword: 'type',
-          params: { type: 'integer' },
         }
         if (vErrors === null) {
           vErrors = [err4]
@@ -341,32 +352,49 @@ function validate11(
         }
         errors++
       }
+    }
+    if (data.order_id !== undefined) {
+      let data2 = data.order_id
+      if (!(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2))) {
+        const err5 = {
+          instancePath: instancePath + '/order_id',
+          schemaPath: '#/properties/order_id/type',
+          keyword: 'type',
+          params: { type: 'integer' },
+        }
+        if (vErrors === null) {
+          vErrors = [err5]
+        } else {
+          vErrors.push(err5)
+        }
+        errors++
+      }
       if (typeof data2 == 'number' && isFinite(data2)) {
         if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err5 = {
+          const err6 = {
             instancePath: instancePath + '/order_id',
             schemaPath: '#/properties/order_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
-            vErrors = [err5]
+            vErrors = [err6]
           } else {
-            vErrors.push(err5)
+            vErrors.push(err6)
           }
           errors++
         }
         if (data2 < 1 || isNaN(data2)) {
-          const err6 = {
+          const err7 = {
             instancePath: instancePath + '/order_id',
             schemaPath: '#/properties/order_id/minimum',
             keyword: 'minimum',
             params: { comparison: '>=', limit: 1 },
           }
           if (vErrors === null) {
-            vErrors = [err6]
+            vErrors = [err7]
           } else {
-            vErrors.push(err6)
+            vErrors.push(err7)
           }
           errors++
         }
@@ -378,40 +406,26 @@ function validate11(
         !(typeof data3 == 'number' && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) &&
         data3 !== null
       ) {
-        const err7 = {
+        const err8 = {
           instancePath: instancePath + '/product_id',
           schemaPath: '#/properties/product_id/type',
           keyword: 'type',
           params: { type: schema12.properties.product_id.type },
         }
         if (vErrors === null) {
-          vErrors = [err7]
+          vErrors = [err8]
         } else {
-          vErrors.push(err7)
+          vErrors.push(err8)
         }
         errors++
       }
       if (typeof data3 == 'number' && isFinite(data3)) {
         if (data3 > 9007199254740991 || isNaN(data3)) {
-          const err8 = {
+          const err9 = {
             instancePath: instancePath + '/product_id',
             schemaPath: '#/properties/product_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-          }
-          if (vErrors === null) {
-            vErrors = [err8]
-          } else {
-            vErrors.push(err8)
-          }
-          errors++
-        }
-        if (data3 < 1 || isNaN(data3)) {
-          const err9 = {
-            instancePath: instancePath + '/product_id',
-            schemaPath: '#/properties/product_id/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
           }
           if (vErrors === null) {
             vErrors = [err9]
@@ -420,19 +434,33 @@ function validate11(
           }
           errors++
         }
+        if (data3 < 1 || isNaN(data3)) {
+          const err10 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err10]
+          } else {
+            vErrors.push(err10)
+          }
+          errors++
+        }
       }
     }
   } else {
-    const err10 = {
+    const err11 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
       params: { type: 'object' },
     }
     if (vErrors === null) {
-      vErrors = [err10]
+      vErrors = [err11]
     } else {
-      vErrors.push(err10)
+      vErrors.push(err11)
     }
     errors++
   }
@@ -443,7 +471,7 @@ export const nestedCreateBody = validate12
 const schema13 = {
   type: 'object',
   properties: {
-    quantity: { type: 'integer', minimum: 1 },
+    quantity: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     note: { type: ['string', 'null'] },
     product_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
   },
@@ -504,12 +532,12 @@ function validate12(
         errors++
       }
       if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
           const err3 = {
             instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
+            schemaPath: '#/properties/quantity/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -518,21 +546,35 @@ function validate12(
           }
           errors++
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err4 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err4]
+          } else {
+            vErrors.push(err4)
+          }
+          errors++
+        }
       }
     }
     if (data.note !== undefined) {
       let data1 = data.note
       if (typeof data1 !== 'string' && data1 !== null) {
-        const err4 = {
+        const err5 = {
           instancePath: instancePath + '/note',
           schemaPath: '#/properties/note/type',
           keyword: 'type',
           params: { type: schema13.properties.note.type },
         }
         if (vErrors === null) {
-          vErrors = [err4]
+          vErrors = [err5]
         } else {
-          vErrors.push(err4)
+          vErrors.push(err5)
         }
         errors++
       }
@@ -543,40 +585,26 @@ function validate12(
         !(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2)) &&
         data2 !== null
       ) {
-        const err5 = {
+        const err6 = {
           instancePath: instancePath + '/product_id',
           schemaPath: '#/properties/product_id/type',
           keyword: 'type',
           params: { type: schema13.properties.product_id.type },
         }
         if (vErrors === null) {
-          vErrors = [err5]
+          vErrors = [err6]
         } else {
-          vErrors.push(err5)
+          vErrors.push(err6)
         }
         errors++
       }
       if (typeof data2 == 'number' && isFinite(data2)) {
         if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err6 = {
+          const err7 = {
             instancePath: instancePath + '/product_id',
             schemaPath: '#/properties/product_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-          }
-          if (vErrors === null) {
-            vErrors = [err6]
-          } else {
-            vErrors.push(err6)
-          }
-          errors++
-        }
-        if (data2 < 1 || isNaN(data2)) {
-          const err7 = {
-            instancePath: instancePath + '/product_id',
-            schemaPath: '#/properties/product_id/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
           }
           if (vErrors === null) {
             vErrors = [err7]
@@ -585,14 +613,28 @@ function validate12(
           }
           errors++
         }
+        if (data2 < 1 || isNaN(data2)) {
+          const err8 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err8]
+          } else {
+            vErrors.push(err8)
+          }
+          errors++
+        }
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err9 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err8]
+      vErrors = [err9]
     } else {
-      vErrors.push(err8)
+      vErrors.push(err9)
     }
     errors++
   }
@@ -603,7 +645,7 @@ export const nestedUpdateBody = validate13
 const schema14 = {
   type: 'object',
   properties: {
-    quantity: { type: 'integer', minimum: 1 },
+    quantity: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     note: { type: ['string', 'null'] },
     product_id: { type: ['integer', 'null'], minimum: 1, maximum: 9007199254740991 },
   },
@@ -649,12 +691,12 @@ function validate13(
         errors++
       }
       if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
           const err2 = {
             instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
+            schemaPath: '#/properties/quantity/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -663,21 +705,35 @@ function validate13(
           }
           errors++
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err3]
+          } else {
+            vErrors.push(err3)
+          }
+          errors++
+        }
       }
     }
     if (data.note !== undefined) {
       let data1 = data.note
       if (typeof data1 !== 'string' && data1 !== null) {
-        const err3 = {
+        const err4 = {
           instancePath: instancePath + '/note',
           schemaPath: '#/properties/note/type',
           keyword: 'type',
           params: { type: schema14.properties.note.type },
         }
         if (vErrors === null) {
-          vErrors = [err3]
+          vErrors = [err4]
         } else {
-          vErrors.push(err3)
+          vErrors.push(err4)
         }
         errors++
       }
@@ -688,40 +744,26 @@ function validate13(
         !(typeof data2 == 'number' && !(data2 % 1) && !isNaN(data2) && isFinite(data2)) &&
         data2 !== null
       ) {
-        const err4 = {
+        const err5 = {
           instancePath: instancePath + '/product_id',
           schemaPath: '#/properties/product_id/type',
           keyword: 'type',
           params: { type: schema14.properties.product_id.type },
         }
         if (vErrors === null) {
-          vErrors = [err4]
+          vErrors = [err5]
         } else {
-          vErrors.push(err4)
+          vErrors.push(err5)
         }
         errors++
       }
       if (typeof data2 == 'number' && isFinite(data2)) {
         if (data2 > 9007199254740991 || isNaN(data2)) {
-          const err5 = {
+          const err6 = {
             instancePath: instancePath + '/product_id',
             schemaPath: '#/properties/product_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-          }
-          if (vErrors === null) {
-            vErrors = [err5]
-          } else {
-            vErrors.push(err5)
-          }
-          errors++
-        }
-        if (data2 < 1 || isNaN(data2)) {
-          const err6 = {
-            instancePath: instancePath + '/product_id',
-            schemaPath: '#/properties/product_id/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
           }
           if (vErrors === null) {
             vErrors = [err6]
@@ -730,14 +772,28 @@ function validate13(
           }
           errors++
         }
+        if (data2 < 1 || isNaN(data2)) {
+          const err7 = {
+            instancePath: instancePath + '/product_id',
+            schemaPath: '#/properties/product_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err7]
+          } else {
+            vErrors.push(err7)
+          }
+          errors++
+        }
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err8 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err7]
+      vErrors = [err8]
     } else {
-      vErrors.push(err7)
+      vErrors.push(err8)
     }
     errors++
   }

@@ -4,8 +4,11 @@ import type { Validator } from 'restmint/runtime'
 
 export declare const idParams: Validator<{ id: number }>
 export declare const orderIdParams: Validator<{ order_id: number }>
-export declare const orderIdItemIdParams: Validator<{ order_id: number; item_id: number }>
+export declare const orderId_itemIdParams: Validator<{ order_id: number; item_id: number }>
 export declare const itemIdParams: Validator<{ item_id: number }>
-export declare const itemIdAdjustmentIdParams: Validator<{ item_id: number; adjustment_id: number }>
+export declare const itemId_adjustmentIdParams: Validator<{
+  item_id: number
+  adjustment_id: number
+}>
 export declare const postIdParams: Validator<{ post_id: number }>
-export declare const postIdCommentIdParams: Validator<{ post_id: number; comment_id: number }>
+export declare const postId_commentIdParams: Validator<{ post_id: number; comment_id: number }>

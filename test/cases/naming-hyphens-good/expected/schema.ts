@@ -3,7 +3,7 @@
 import type { TableDefinition } from 'restmint/runtime'
 
 /** Table behind `/order-items`. */
-export const orderItems: TableDefinition = {
+export const orderItemsTable: TableDefinition = {
   name: 'order_items',
   resource: 'order-items',
   singular: 'order-item',
@@ -44,4 +44,4 @@ export const orderItems: TableDefinition = {
 }
 
 /** Every table, referenced tables before the tables that point at them. */
-export const allTables: readonly TableDefinition[] = [orderItems]
+export const allTables: readonly TableDefinition[] = [orderItemsTable]

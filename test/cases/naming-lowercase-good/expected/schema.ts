@@ -3,7 +3,7 @@
 import type { TableDefinition } from 'restmint/runtime'
 
 /** Table behind `/people`. */
-export const people: TableDefinition = {
+export const peopleTable: TableDefinition = {
   name: 'people',
   resource: 'people',
   singular: 'person',
@@ -40,4 +40,4 @@ export const people: TableDefinition = {
 }
 
 /** Every table, referenced tables before the tables that point at them. */
-export const allTables: readonly TableDefinition[] = [people]
+export const allTables: readonly TableDefinition[] = [peopleTable]

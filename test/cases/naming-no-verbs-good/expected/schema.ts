@@ -3,7 +3,7 @@
 import type { TableDefinition } from 'restmint/runtime'
 
 /** Table behind `/search-results`. */
-export const searchResults: TableDefinition = {
+export const searchResultsTable: TableDefinition = {
   name: 'search_results',
   resource: 'search-results',
   singular: 'search-result',
@@ -40,4 +40,4 @@ export const searchResults: TableDefinition = {
 }
 
 /** Every table, referenced tables before the tables that point at them. */
-export const allTables: readonly TableDefinition[] = [searchResults]
+export const allTables: readonly TableDefinition[] = [searchResultsTable]

@@ -3,7 +3,7 @@
 import type { TableDefinition } from 'restmint/runtime'
 
 /** Table behind `/corpora`. */
-export const corpora: TableDefinition = {
+export const corporaTable: TableDefinition = {
   name: 'corpora',
   resource: 'corpora',
   singular: 'corpus',
@@ -40,4 +40,4 @@ export const corpora: TableDefinition = {
 }
 
 /** Every table, referenced tables before the tables that point at them. */
-export const allTables: readonly TableDefinition[] = [corpora]
+export const allTables: readonly TableDefinition[] = [corporaTable]

@@ -3,7 +3,7 @@
 import type { TableDefinition } from 'restmint/runtime'
 
 /** Table behind `/orders`. */
-export const orders: TableDefinition = {
+export const ordersTable: TableDefinition = {
   name: 'orders',
   resource: 'orders',
   singular: 'order',
@@ -45,7 +45,7 @@ export const orders: TableDefinition = {
 }
 
 /** Table behind `/items`. */
-export const items: TableDefinition = {
+export const itemsTable: TableDefinition = {
   name: 'items',
   resource: 'items',
   singular: 'item',
@@ -97,7 +97,7 @@ export const items: TableDefinition = {
 }
 
 /** Table behind `/adjustments`. */
-export const adjustments: TableDefinition = {
+export const adjustmentsTable: TableDefinition = {
   name: 'adjustments',
   resource: 'adjustments',
   singular: 'adjustment',
@@ -147,4 +147,4 @@ export const adjustments: TableDefinition = {
 }
 
 /** Every table, referenced tables before the tables that point at them. */
-export const allTables: readonly TableDefinition[] = [orders, items, adjustments]
+export const allTables: readonly TableDefinition[] = [ordersTable, itemsTable, adjustmentsTable]

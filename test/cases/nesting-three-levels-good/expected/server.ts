@@ -9,7 +9,7 @@ import {
   type ServerOptions,
 } from 'restmint/runtime'
 import { allTables } from './schema.js'
-import { registerV1Routes } from './v1/index.js'
+import { registerVersionV1 } from './v1/index.js'
 import v1OpenApi from './v1/openapi.json' with { type: 'json' }
 
 /** The API described by resources.yaml. */
@@ -23,7 +23,7 @@ export const api = defineApi({
     bodyMaxBytes: 1048576,
   },
   tables: allTables,
-  versions: [{ name: 'v1', prefix: '/v1', register: registerV1Routes, openapi: v1OpenApi }],
+  versions: [{ name: 'v1', prefix: '/v1', register: registerVersionV1, openapi: v1OpenApi }],
 })
 
 /**

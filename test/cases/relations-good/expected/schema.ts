@@ -3,7 +3,7 @@
 import type { TableDefinition } from 'restmint/runtime'
 
 /** Table behind `/authors`. */
-export const authors: TableDefinition = {
+export const authorsTable: TableDefinition = {
   name: 'authors',
   resource: 'authors',
   singular: 'author',
@@ -59,7 +59,7 @@ export const authors: TableDefinition = {
 }
 
 /** Table behind `/categories`. */
-export const categories: TableDefinition = {
+export const categoriesTable: TableDefinition = {
   name: 'categories',
   resource: 'categories',
   singular: 'category',
@@ -91,7 +91,7 @@ export const categories: TableDefinition = {
 }
 
 /** Table behind `/posts`. */
-export const posts: TableDefinition = {
+export const postsTable: TableDefinition = {
   name: 'posts',
   resource: 'posts',
   singular: 'post',
@@ -173,7 +173,7 @@ export const posts: TableDefinition = {
 }
 
 /** Table behind `/comments`. */
-export const comments: TableDefinition = {
+export const commentsTable: TableDefinition = {
   name: 'comments',
   resource: 'comments',
   singular: 'comment',
@@ -219,4 +219,9 @@ export const comments: TableDefinition = {
 }
 
 /** Every table, referenced tables before the tables that point at them. */
-export const allTables: readonly TableDefinition[] = [authors, categories, posts, comments]
+export const allTables: readonly TableDefinition[] = [
+  authorsTable,
+  categoriesTable,
+  postsTable,
+  commentsTable,
+]

@@ -5,6 +5,6 @@ import type { RouteFactory } from 'restmint/runtime'
 import { registerCorpusRoutes } from './routes/corpora.js'
 
 /** Registers every route of API version v1 (paths without the `/v1` prefix). */
-export function registerV1Routes(app: FastifyInstance, routes: RouteFactory): void {
+export function registerVersionV1(app: FastifyInstance, routes: RouteFactory): void {
   registerCorpusRoutes(app, routes)
 }

@@ -7,7 +7,7 @@ import { registerItemRoutes } from './routes/items.js'
 import { registerAdjustmentRoutes } from './routes/adjustments.js'
 
 /** Registers every route of API version v1 (paths without the `/v1` prefix). */
-export function registerV1Routes(app: FastifyInstance, routes: RouteFactory): void {
+export function registerVersionV1(app: FastifyInstance, routes: RouteFactory): void {
   registerOrderRoutes(app, routes)
   registerItemRoutes(app, routes)
   registerAdjustmentRoutes(app, routes)

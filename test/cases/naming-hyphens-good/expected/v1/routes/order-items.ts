@@ -23,32 +23,32 @@ const rules: QueryRules = {
 /** Registers every route of `order-items`. */
 export function registerOrderItemRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/order-items
-  routes.list(app, '/order-items', { table: tables.orderItems, query: query.listQuery, rules })
-  routes.create(app, '/order-items', { table: tables.orderItems, body: bodies.createBody })
+  routes.list(app, '/order-items', { table: tables.orderItemsTable, query: query.listQuery, rules })
+  routes.create(app, '/order-items', { table: tables.orderItemsTable, body: bodies.createBody })
   routes.allow(app, '/order-items', ['GET', 'POST'])
 
   // /v1/order-items/{id}
   routes.read(app, '/order-items/:id', {
-    table: tables.orderItems,
+    table: tables.orderItemsTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/order-items/:id', {
-    table: tables.orderItems,
+    table: tables.orderItemsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/order-items/:id', {
-    table: tables.orderItems,
+    table: tables.orderItemsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/order-items/:id', {
-    table: tables.orderItems,
+    table: tables.orderItemsTable,
     params: pathParams.idParams,
     idParam: 'id',
   })

@@ -18,4 +18,6 @@ export interface OrderItemCreate {
 export type OrderItemReplace = OrderItemCreate
 
 /** Body of `PATCH /order-items/{id}`: only the fields present change. */
-export type OrderItemUpdate = Partial<OrderItemCreate>
+export interface OrderItemUpdate {
+  quantity?: number
+}

@@ -7,7 +7,7 @@ import { ajvRuntime } from 'restmint/runtime'
 export const createBody = validate10
 const schema11 = {
   type: 'object',
-  properties: { quantity: { type: 'integer', minimum: 1 } },
+  properties: { quantity: { type: 'integer', minimum: 1, maximum: 9007199254740991 } },
   required: ['quantity'],
   additionalProperties: false,
 }
@@ -65,12 +65,12 @@ function validate10(
         errors++
       }
       if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
           const err3 = {
             instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
+            schemaPath: '#/properties/quantity/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -79,14 +79,28 @@ function validate10(
           }
           errors++
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err4 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err4]
+          } else {
+            vErrors.push(err4)
+          }
+          errors++
+        }
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err4]
+      vErrors = [err5]
     } else {
-      vErrors.push(err4)
+      vErrors.push(err5)
     }
     errors++
   }
@@ -96,7 +110,7 @@ function validate10(
 export const updateBody = validate11
 const schema12 = {
   type: 'object',
-  properties: { quantity: { type: 'integer', minimum: 1 } },
+  properties: { quantity: { type: 'integer', minimum: 1, maximum: 9007199254740991 } },
   additionalProperties: false,
 }
 function validate11(
@@ -139,12 +153,12 @@ function validate11(
         errors++
       }
       if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
           const err2 = {
             instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
+            schemaPath: '#/properties/quantity/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -153,14 +167,28 @@ function validate11(
           }
           errors++
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err3]
+          } else {
+            vErrors.push(err3)
+          }
+          errors++
+        }
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err4 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err3]
+      vErrors = [err4]
     } else {
-      vErrors.push(err3)
+      vErrors.push(err4)
     }
     errors++
   }

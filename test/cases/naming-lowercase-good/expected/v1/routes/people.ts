@@ -23,32 +23,32 @@ const rules: QueryRules = {
 /** Registers every route of `people`. */
 export function registerPersonRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/people
-  routes.list(app, '/people', { table: tables.people, query: query.listQuery, rules })
-  routes.create(app, '/people', { table: tables.people, body: bodies.createBody })
+  routes.list(app, '/people', { table: tables.peopleTable, query: query.listQuery, rules })
+  routes.create(app, '/people', { table: tables.peopleTable, body: bodies.createBody })
   routes.allow(app, '/people', ['GET', 'POST'])
 
   // /v1/people/{id}
   routes.read(app, '/people/:id', {
-    table: tables.people,
+    table: tables.peopleTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/people/:id', {
-    table: tables.people,
+    table: tables.peopleTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/people/:id', {
-    table: tables.people,
+    table: tables.peopleTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/people/:id', {
-    table: tables.people,
+    table: tables.peopleTable,
     params: pathParams.idParams,
     idParam: 'id',
   })

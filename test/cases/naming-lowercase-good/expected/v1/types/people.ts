@@ -18,4 +18,6 @@ export interface PersonCreate {
 export type PersonReplace = PersonCreate
 
 /** Body of `PATCH /people/{id}`: only the fields present change. */
-export type PersonUpdate = Partial<PersonCreate>
+export interface PersonUpdate {
+  name?: string
+}

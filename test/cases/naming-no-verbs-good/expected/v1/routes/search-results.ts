@@ -24,35 +24,38 @@ const rules: QueryRules = {
 export function registerSearchResultRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/search-results
   routes.list(app, '/search-results', {
-    table: tables.searchResults,
+    table: tables.searchResultsTable,
     query: query.listQuery,
     rules,
   })
-  routes.create(app, '/search-results', { table: tables.searchResults, body: bodies.createBody })
+  routes.create(app, '/search-results', {
+    table: tables.searchResultsTable,
+    body: bodies.createBody,
+  })
   routes.allow(app, '/search-results', ['GET', 'POST'])
 
   // /v1/search-results/{id}
   routes.read(app, '/search-results/:id', {
-    table: tables.searchResults,
+    table: tables.searchResultsTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/search-results/:id', {
-    table: tables.searchResults,
+    table: tables.searchResultsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/search-results/:id', {
-    table: tables.searchResults,
+    table: tables.searchResultsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/search-results/:id', {
-    table: tables.searchResults,
+    table: tables.searchResultsTable,
     params: pathParams.idParams,
     idParam: 'id',
   })

@@ -18,4 +18,6 @@ export interface SearchResultCreate {
 export type SearchResultReplace = SearchResultCreate
 
 /** Body of `PATCH /search-results/{id}`: only the fields present change. */
-export type SearchResultUpdate = Partial<SearchResultCreate>
+export interface SearchResultUpdate {
+  query?: string
+}

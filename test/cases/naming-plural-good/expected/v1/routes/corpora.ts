@@ -23,32 +23,32 @@ const rules: QueryRules = {
 /** Registers every route of `corpora`. */
 export function registerCorpusRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/corpora
-  routes.list(app, '/corpora', { table: tables.corpora, query: query.listQuery, rules })
-  routes.create(app, '/corpora', { table: tables.corpora, body: bodies.createBody })
+  routes.list(app, '/corpora', { table: tables.corporaTable, query: query.listQuery, rules })
+  routes.create(app, '/corpora', { table: tables.corporaTable, body: bodies.createBody })
   routes.allow(app, '/corpora', ['GET', 'POST'])
 
   // /v1/corpora/{id}
   routes.read(app, '/corpora/:id', {
-    table: tables.corpora,
+    table: tables.corporaTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/corpora/:id', {
-    table: tables.corpora,
+    table: tables.corporaTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/corpora/:id', {
-    table: tables.corpora,
+    table: tables.corporaTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/corpora/:id', {
-    table: tables.corpora,
+    table: tables.corporaTable,
     params: pathParams.idParams,
     idParam: 'id',
   })

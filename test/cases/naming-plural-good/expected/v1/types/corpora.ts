@@ -18,4 +18,6 @@ export interface CorpusCreate {
 export type CorpusReplace = CorpusCreate
 
 /** Body of `PATCH /corpora/{id}`: only the fields present change. */
-export type CorpusUpdate = Partial<CorpusCreate>
+export interface CorpusUpdate {
+  title?: string
+}

@@ -24,32 +24,36 @@ const rules: QueryRules = {
 /** Registers every route of `adjustments`. */
 export function registerAdjustmentRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/adjustments
-  routes.list(app, '/adjustments', { table: tables.adjustments, query: query.listQuery, rules })
-  routes.create(app, '/adjustments', { table: tables.adjustments, body: bodies.createBody })
+  routes.list(app, '/adjustments', {
+    table: tables.adjustmentsTable,
+    query: query.listQuery,
+    rules,
+  })
+  routes.create(app, '/adjustments', { table: tables.adjustmentsTable, body: bodies.createBody })
   routes.allow(app, '/adjustments', ['GET', 'POST'])
 
   // /v1/adjustments/{id}
   routes.read(app, '/adjustments/:id', {
-    table: tables.adjustments,
+    table: tables.adjustmentsTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/adjustments/:id', {
-    table: tables.adjustments,
+    table: tables.adjustmentsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/adjustments/:id', {
-    table: tables.adjustments,
+    table: tables.adjustmentsTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/adjustments/:id', {
-    table: tables.adjustments,
+    table: tables.adjustmentsTable,
     params: pathParams.idParams,
     idParam: 'id',
   })
@@ -57,47 +61,47 @@ export function registerAdjustmentRoutes(app: FastifyInstance, routes: RouteFact
 
   // /v1/items/{item_id}/adjustments
   routes.list(app, '/items/:item_id/adjustments', {
-    table: tables.adjustments,
+    table: tables.adjustmentsTable,
     params: pathParams.itemIdParams,
-    scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
+    scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     query: query.listQuery,
     rules,
   })
   routes.create(app, '/items/:item_id/adjustments', {
-    table: tables.adjustments,
+    table: tables.adjustmentsTable,
     params: pathParams.itemIdParams,
-    scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
+    scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     body: bodies.nestedCreateBody,
   })
   routes.allow(app, '/items/:item_id/adjustments', ['GET', 'POST'])
 
   // /v1/items/{item_id}/adjustments/{adjustment_id}
   routes.read(app, '/items/:item_id/adjustments/:adjustment_id', {
-    table: tables.adjustments,
-    params: pathParams.itemIdAdjustmentIdParams,
-    scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
+    table: tables.adjustmentsTable,
+    params: pathParams.itemId_adjustmentIdParams,
+    scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/items/:item_id/adjustments/:adjustment_id', {
-    table: tables.adjustments,
-    params: pathParams.itemIdAdjustmentIdParams,
-    scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
+    table: tables.adjustmentsTable,
+    params: pathParams.itemId_adjustmentIdParams,
+    scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
     body: bodies.nestedReplaceBody,
   })
   routes.update(app, '/items/:item_id/adjustments/:adjustment_id', {
-    table: tables.adjustments,
-    params: pathParams.itemIdAdjustmentIdParams,
-    scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
+    table: tables.adjustmentsTable,
+    params: pathParams.itemId_adjustmentIdParams,
+    scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
     body: bodies.nestedUpdateBody,
   })
   routes.remove(app, '/items/:item_id/adjustments/:adjustment_id', {
-    table: tables.adjustments,
-    params: pathParams.itemIdAdjustmentIdParams,
-    scope: { parent: tables.items, param: 'item_id', column: 'item_id' },
+    table: tables.adjustmentsTable,
+    params: pathParams.itemId_adjustmentIdParams,
+    scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
   })
   routes.allow(app, '/items/:item_id/adjustments/:adjustment_id', ['GET', 'PUT', 'PATCH', 'DELETE'])

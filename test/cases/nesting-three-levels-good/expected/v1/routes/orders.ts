@@ -23,32 +23,32 @@ const rules: QueryRules = {
 /** Registers every route of `orders`. */
 export function registerOrderRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/orders
-  routes.list(app, '/orders', { table: tables.orders, query: query.listQuery, rules })
-  routes.create(app, '/orders', { table: tables.orders, body: bodies.createBody })
+  routes.list(app, '/orders', { table: tables.ordersTable, query: query.listQuery, rules })
+  routes.create(app, '/orders', { table: tables.ordersTable, body: bodies.createBody })
   routes.allow(app, '/orders', ['GET', 'POST'])
 
   // /v1/orders/{id}
   routes.read(app, '/orders/:id', {
-    table: tables.orders,
+    table: tables.ordersTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/orders/:id', {
-    table: tables.orders,
+    table: tables.ordersTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/orders/:id', {
-    table: tables.orders,
+    table: tables.ordersTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/orders/:id', {
-    table: tables.orders,
+    table: tables.ordersTable,
     params: pathParams.idParams,
     idParam: 'id',
   })

@@ -20,4 +20,20 @@ export interface AdjustmentCreate {
 export type AdjustmentReplace = AdjustmentCreate
 
 /** Body of `PATCH /adjustments/{id}`: only the fields present change. */
-export type AdjustmentUpdate = Partial<AdjustmentCreate>
+export interface AdjustmentUpdate {
+  amount?: number
+  item_id?: number
+}
+
+/** Body of `POST /items/{item_id}/adjustments`: a create without `item_id`, which comes from the path. */
+export interface AdjustmentNestedCreate {
+  amount: number
+}
+
+/** Body of `PUT /items/{item_id}/adjustments/{adjustment_id}`: a full replacement, same shape as a nested create. */
+export type AdjustmentNestedReplace = AdjustmentNestedCreate
+
+/** Body of `PATCH /items/{item_id}/adjustments/{adjustment_id}`: only the fields present change. */
+export interface AdjustmentNestedUpdate {
+  amount?: number
+}

@@ -20,4 +20,20 @@ export interface ItemCreate {
 export type ItemReplace = ItemCreate
 
 /** Body of `PATCH /items/{id}`: only the fields present change. */
-export type ItemUpdate = Partial<ItemCreate>
+export interface ItemUpdate {
+  quantity?: number
+  order_id?: number
+}
+
+/** Body of `POST /orders/{order_id}/items`: a create without `order_id`, which comes from the path. */
+export interface ItemNestedCreate {
+  quantity: number
+}
+
+/** Body of `PUT /orders/{order_id}/items/{item_id}`: a full replacement, same shape as a nested create. */
+export type ItemNestedReplace = ItemNestedCreate
+
+/** Body of `PATCH /orders/{order_id}/items/{item_id}`: only the fields present change. */
+export interface ItemNestedUpdate {
+  quantity?: number
+}

@@ -18,4 +18,6 @@ export interface OrderCreate {
 export type OrderReplace = OrderCreate
 
 /** Body of `PATCH /orders/{id}`: only the fields present change. */
-export type OrderUpdate = Partial<OrderCreate>
+export interface OrderUpdate {
+  status?: 'open' | 'closed'
+}

@@ -8,7 +8,7 @@ export const createBody = validate10
 const schema11 = {
   type: 'object',
   properties: {
-    quantity: { type: 'integer', minimum: 1 },
+    quantity: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     order_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   required: ['quantity', 'order_id'],
@@ -82,12 +82,12 @@ function validate10(
         errors++
       }
       if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
           const err4 = {
             instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
+            schemaPath: '#/properties/quantity/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
             vErrors = [err4]
@@ -96,45 +96,45 @@ function validate10(
           }
           errors++
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err5 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err5]
+          } else {
+            vErrors.push(err5)
+          }
+          errors++
+        }
       }
     }
     if (data.order_id !== undefined) {
       let data1 = data.order_id
       if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
-        const err5 = {
+        const err6 = {
           instancePath: instancePath + '/order_id',
           schemaPath: '#/properties/order_id/type',
           keyword: 'type',
           params: { type: 'integer' },
         }
         if (vErrors === null) {
-          vErrors = [err5]
+          vErrors = [err6]
         } else {
-          vErrors.push(err5)
+          vErrors.push(err6)
         }
         errors++
       }
       if (typeof data1 == 'number' && isFinite(data1)) {
         if (data1 > 9007199254740991 || isNaN(data1)) {
-          const err6 = {
+          const err7 = {
             instancePath: instancePath + '/order_id',
             schemaPath: '#/properties/order_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-          }
-          if (vErrors === null) {
-            vErrors = [err6]
-          } else {
-            vErrors.push(err6)
-          }
-          errors++
-        }
-        if (data1 < 1 || isNaN(data1)) {
-          const err7 = {
-            instancePath: instancePath + '/order_id',
-            schemaPath: '#/properties/order_id/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
           }
           if (vErrors === null) {
             vErrors = [err7]
@@ -143,14 +143,28 @@ function validate10(
           }
           errors++
         }
+        if (data1 < 1 || isNaN(data1)) {
+          const err8 = {
+            instancePath: instancePath + '/order_id',
+            schemaPath: '#/properties/order_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err8]
+          } else {
+            vErrors.push(err8)
+          }
+          errors++
+        }
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err9 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err8]
+      vErrors = [err9]
     } else {
-      vErrors.push(err8)
+      vErrors.push(err9)
     }
     errors++
   }
@@ -161,7 +175,7 @@ export const updateBody = validate11
 const schema12 = {
   type: 'object',
   properties: {
-    quantity: { type: 'integer', minimum: 1 },
+    quantity: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
     order_id: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
   },
   additionalProperties: false,
@@ -206,12 +220,12 @@ function validate11(
         errors++
       }
       if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
           const err2 = {
             instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
+            schemaPath: '#/properties/quantity/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -220,45 +234,45 @@ function validate11(
           }
           errors++
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err3]
+          } else {
+            vErrors.push(err3)
+          }
+          errors++
+        }
       }
     }
     if (data.order_id !== undefined) {
       let data1 = data.order_id
       if (!(typeof data1 == 'number' && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
-        const err3 = {
+        const err4 = {
           instancePath: instancePath + '/order_id',
           schemaPath: '#/properties/order_id/type',
           keyword: 'type',
           params: { type: 'integer' },
         }
         if (vErrors === null) {
-          vErrors = [err3]
+          vErrors = [err4]
         } else {
-          vErrors.push(err3)
+          vErrors.push(err4)
         }
         errors++
       }
       if (typeof data1 == 'number' && isFinite(data1)) {
         if (data1 > 9007199254740991 || isNaN(data1)) {
-          const err4 = {
+          const err5 = {
             instancePath: instancePath + '/order_id',
             schemaPath: '#/properties/order_id/maximum',
             keyword: 'maximum',
             params: { comparison: '<=', limit: 9007199254740991 },
-          }
-          if (vErrors === null) {
-            vErrors = [err4]
-          } else {
-            vErrors.push(err4)
-          }
-          errors++
-        }
-        if (data1 < 1 || isNaN(data1)) {
-          const err5 = {
-            instancePath: instancePath + '/order_id',
-            schemaPath: '#/properties/order_id/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
           }
           if (vErrors === null) {
             vErrors = [err5]
@@ -267,14 +281,28 @@ function validate11(
           }
           errors++
         }
+        if (data1 < 1 || isNaN(data1)) {
+          const err6 = {
+            instancePath: instancePath + '/order_id',
+            schemaPath: '#/properties/order_id/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err6]
+          } else {
+            vErrors.push(err6)
+          }
+          errors++
+        }
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err7 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err6]
+      vErrors = [err7]
     } else {
-      vErrors.push(err6)
+      vErrors.push(err7)
     }
     errors++
   }
@@ -284,7 +312,7 @@ function validate11(
 export const nestedCreateBody = validate12
 const schema13 = {
   type: 'object',
-  properties: { quantity: { type: 'integer', minimum: 1 } },
+  properties: { quantity: { type: 'integer', minimum: 1, maximum: 9007199254740991 } },
   required: ['quantity'],
   additionalProperties: false,
 }
@@ -342,12 +370,12 @@ function validate12(
         errors++
       }
       if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
           const err3 = {
             instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
+            schemaPath: '#/properties/quantity/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
             vErrors = [err3]
@@ -356,14 +384,28 @@ function validate12(
           }
           errors++
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err4 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err4]
+          } else {
+            vErrors.push(err4)
+          }
+          errors++
+        }
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err5 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err4]
+      vErrors = [err5]
     } else {
-      vErrors.push(err4)
+      vErrors.push(err5)
     }
     errors++
   }
@@ -373,7 +415,7 @@ function validate12(
 export const nestedUpdateBody = validate13
 const schema14 = {
   type: 'object',
-  properties: { quantity: { type: 'integer', minimum: 1 } },
+  properties: { quantity: { type: 'integer', minimum: 1, maximum: 9007199254740991 } },
   additionalProperties: false,
 }
 function validate13(
@@ -416,12 +458,12 @@ function validate13(
         errors++
       }
       if (typeof data0 == 'number' && isFinite(data0)) {
-        if (data0 < 1 || isNaN(data0)) {
+        if (data0 > 9007199254740991 || isNaN(data0)) {
           const err2 = {
             instancePath: instancePath + '/quantity',
-            schemaPath: '#/properties/quantity/minimum',
-            keyword: 'minimum',
-            params: { comparison: '>=', limit: 1 },
+            schemaPath: '#/properties/quantity/maximum',
+            keyword: 'maximum',
+            params: { comparison: '<=', limit: 9007199254740991 },
           }
           if (vErrors === null) {
             vErrors = [err2]
@@ -430,14 +472,28 @@ function validate13(
           }
           errors++
         }
+        if (data0 < 1 || isNaN(data0)) {
+          const err3 = {
+            instancePath: instancePath + '/quantity',
+            schemaPath: '#/properties/quantity/minimum',
+            keyword: 'minimum',
+            params: { comparison: '>=', limit: 1 },
+          }
+          if (vErrors === null) {
+            vErrors = [err3]
+          } else {
+            vErrors.push(err3)
+          }
+          errors++
+        }
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
+    const err4 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
     if (vErrors === null) {
-      vErrors = [err3]
+      vErrors = [err4]
     } else {
-      vErrors.push(err3)
+      vErrors.push(err4)
     }
     errors++
   }

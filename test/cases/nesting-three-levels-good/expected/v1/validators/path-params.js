@@ -246,7 +246,7 @@ function validate11(
   validate11.errors = vErrors
   return errors === 0
 }
-export const orderIdItemIdParams = validate12
+export const orderId_itemIdParams = validate12
 const schema13 = {
   type: 'object',
   properties: {
@@ -570,7 +570,7 @@ function validate13(
   validate13.errors = vErrors
   return errors === 0
 }
-export const itemIdAdjustmentIdParams = validate14
+export const itemId_adjustmentIdParams = validate14
 const schema15 = {
   type: 'object',
   properties: {

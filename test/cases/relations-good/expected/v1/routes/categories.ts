@@ -23,32 +23,32 @@ const rules: QueryRules = {
 /** Registers every route of `categories`. */
 export function registerCategoryRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/categories
-  routes.list(app, '/categories', { table: tables.categories, query: query.listQuery, rules })
-  routes.create(app, '/categories', { table: tables.categories, body: bodies.createBody })
+  routes.list(app, '/categories', { table: tables.categoriesTable, query: query.listQuery, rules })
+  routes.create(app, '/categories', { table: tables.categoriesTable, body: bodies.createBody })
   routes.allow(app, '/categories', ['GET', 'POST'])
 
   // /v1/categories/{id}
   routes.read(app, '/categories/:id', {
-    table: tables.categories,
+    table: tables.categoriesTable,
     params: pathParams.idParams,
     idParam: 'id',
     query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/categories/:id', {
-    table: tables.categories,
+    table: tables.categoriesTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/categories/:id', {
-    table: tables.categories,
+    table: tables.categoriesTable,
     params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
   routes.remove(app, '/categories/:id', {
-    table: tables.categories,
+    table: tables.categoriesTable,
     params: pathParams.idParams,
     idParam: 'id',
   })

@@ -20,4 +20,20 @@ export interface CommentCreate {
 export type CommentReplace = CommentCreate
 
 /** Body of `PATCH /comments/{id}`: only the fields present change. */
-export type CommentUpdate = Partial<CommentCreate>
+export interface CommentUpdate {
+  body?: string
+  post_id?: number
+}
+
+/** Body of `POST /posts/{post_id}/comments`: a create without `post_id`, which comes from the path. */
+export interface CommentNestedCreate {
+  body: string
+}
+
+/** Body of `PUT /posts/{post_id}/comments/{comment_id}`: a full replacement, same shape as a nested create. */
+export type CommentNestedReplace = CommentNestedCreate
+
+/** Body of `PATCH /posts/{post_id}/comments/{comment_id}`: only the fields present change. */
+export interface CommentNestedUpdate {
+  body?: string
+}

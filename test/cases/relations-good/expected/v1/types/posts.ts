@@ -26,4 +26,10 @@ export interface PostCreate {
 export type PostReplace = PostCreate
 
 /** Body of `PATCH /posts/{id}`: only the fields present change. */
-export type PostUpdate = Partial<PostCreate>
+export interface PostUpdate {
+  title?: string
+  price?: number
+  featured?: boolean
+  author_id?: number | null
+  category_id?: number
+}

@@ -4,4 +4,4 @@ import type { Validator } from 'restmint/runtime'
 
 export declare const idParams: Validator<{ id: number }>
 export declare const postIdParams: Validator<{ post_id: number }>
-export declare const postIdCommentIdParams: Validator<{ post_id: number; comment_id: number }>
+export declare const postId_commentIdParams: Validator<{ post_id: number; comment_id: number }>

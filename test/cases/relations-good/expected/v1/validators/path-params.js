@@ -246,7 +246,7 @@ function validate11(
   validate11.errors = vErrors
   return errors === 0
 }
-export const postIdCommentIdParams = validate12
+export const postId_commentIdParams = validate12
 const schema13 = {
   type: 'object',
   properties: {
