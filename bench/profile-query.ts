@@ -65,8 +65,10 @@ try {
   for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true })
 }
 
-const [profileFile] = readdirSync(profiles).filter((name) => name.endsWith('.cpuprofile'))
-if (profileFile === undefined) throw new Error(`no profile written in ${profiles}`)
+// CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile: thread 0 is the main thread (tsx's loader
+// hooks run in a worker thread, which writes a profile of its own).
+const profileFile = readdirSync(profiles).find((name) => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(name))
+if (profileFile === undefined) throw new Error(`no main-thread profile written in ${profiles}`)
 const profile = JSON.parse(readFileSync(join(profiles, profileFile), 'utf8')) as CpuProfile
 summarize(profile)
 console.log(`\nProfile: ${join(profiles, profileFile)}`)

@@ -5,7 +5,7 @@
  * For each database: seeds 100,000 posts, 1,000 authors and 50 categories in
  * the schema restmint creates; starts the generated server (generated/server.ts)
  * and the hand-written one (bench/hand-written-server.ts) as separate
- * processes; checks that both answer the benchmarked URLs with identical
+ * processes, plus a second generated server for the depth walk; checks that both answer the benchmarked URLs with identical
  * bodies and that the cursor at depth continues exactly where the offset page
  * does; then measures with autocannon against 127.0.0.1, every series once per
  * round, servers alternated, several rounds, and reports the medians.
@@ -90,31 +90,40 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
   cleanups.push(() => generated.stop())
   const handWritten = await startServer('hand-written', url, schema)
   cleanups.push(() => handWritten.stop())
+  // The depth walk gets a process of its own: the two compared servers then serve exactly the same
+  // traffic, so neither's SQLite page cache or heap carries the other measurements' leftovers.
+  const walker = await startServer('generated', url, schema)
+  cleanups.push(() => walker.stop())
 
   await assertIdentical(generated, handWritten, PATHS.filtered)
   await assertIdentical(generated, handWritten, PATHS.included)
-  const cursor = await cursorAtDepth(generated)
+  const cursor = await cursorAtDepth(walker)
 
   const series = (name: string, server: RunningServer, path: string): Series => ({ name, server, path, runs: [] })
   const filteredGenerated = series('a generated', generated, PATHS.filtered)
   const filteredHand = series('a hand-written', handWritten, PATHS.filtered)
   const includedGenerated = series('b generated', generated, PATHS.included)
   const includedHand = series('b hand-written', handWritten, PATHS.included)
-  const first = series('c first page', generated, PATHS.first)
-  const byCursor = series('c cursor at depth', generated, PATHS.cursor(cursor))
-  const byOffset = series('c offset at depth', generated, PATHS.offset(depthPage))
-  // Every series once per round, each server right after the other.
-  const all = [filteredGenerated, filteredHand, includedGenerated, includedHand, first, byCursor, byOffset]
+  const first = series('c first page', walker, PATHS.first)
+  const byCursor = series('c cursor at depth', walker, PATHS.cursor(cursor))
+  const byOffset = series('c offset at depth', walker, PATHS.offset(depthPage))
+  // Every series once per round, the compared servers right after each other; every other round
+  // in the opposite order (A B, B A, A B…), so whichever runs first has no edge in the medians.
+  const groups = [[filteredGenerated, filteredHand], [includedGenerated, includedHand], [first, byCursor, byOffset]]
+  const all = groups.flat()
 
   log(`${database}: warming up`)
   for (const { server, path } of all) await measure(server, path, WARM_UP_SECONDS, connections)
   for (let round = 1; round <= rounds; round++) {
-    for (const entry of all) entry.runs.push(await measure(entry.server, entry.path, seconds, connections))
+    for (const group of groups) {
+      for (const entry of round % 2 === 1 ? group : [...group].reverse()) {
+        entry.runs.push(await measure(entry.server, entry.path, seconds, connections))
+      }
+    }
     log(`${database}: round ${round}/${rounds}: ${all.map((entry) => `${entry.name} ${Math.round(entry.runs.at(-1)!.rps)}`).join(', ')}`)
   }
 
-  await generated.stop()
-  await handWritten.stop()
+  await Promise.all([generated.stop(), handWritten.stop(), walker.stop()])
   const depth = depthRows.toLocaleString('en-US')
   return [
     {
@@ -207,11 +216,12 @@ function printReport(): void {
 
   console.log(
     `\n## Query benchmark: ${describeSizes()}; autocannon, ${connections} connections, ` +
-      `${rounds} rounds × ${seconds} s per series, servers alternated; medians\n`,
+      `${rounds} rounds × ${seconds} s per series, servers alternated (order reversed every other round); medians\n`,
   )
   const rows = comparisons.map((comparison) => {
     const ratio = rps(comparison.subject) / rps(comparison.reference)
     // Runs of one round are back to back, so their ratio shrugs off load that drifts between rounds.
+    // (runs[i] of every series is from round i + 1.)
     const paired = median(comparison.subject.runs.map((run, index) => run.rps / comparison.reference.runs[index]!.rps))
     const verdict = comparison.minimum === null ? '' : ratio >= comparison.minimum ? ' ✅' : ' ❌'
     return [
