@@ -12,9 +12,11 @@ export interface GeneratedServerModule {
 /**
  * Loads a generated server.ts. The generated tree is TypeScript, and a
  * 100-resource API is ~300 modules: bundling it with esbuild into one module
- * (~100 ms) starts far faster than loading each file through a TypeScript
+ * (~0.2 s) starts far faster than loading each file through a TypeScript
  * loader. `restmint/runtime` is pointed at this CLI's own runtime; every other
- * package import stays external.
+ * package import stays external. Whitespace is minified because the formatted
+ * validators are mostly indentation, which V8 would otherwise parse (~80 ms
+ * for 100 resources); names stay, so stack traces stay readable.
  */
 export async function loadGeneratedServer(entry: string): Promise<GeneratedServerModule> {
   const runtimeUrl = new URL('../../runtime/index.js', import.meta.url).href
@@ -24,14 +26,21 @@ export async function loadGeneratedServer(entry: string): Promise<GeneratedServe
     write: false,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node20.10',
     packages: 'external',
+    minifyWhitespace: true,
     logLevel: 'silent',
     plugins: [
       {
         name: 'restmint-runtime',
         setup(bundler) {
           bundler.onResolve({ filter: /^restmint\/runtime$/ }, () => ({ path: runtimeUrl, external: true }))
+          // OpenAPI documents (megabytes for a large API) load as JSON modules: far
+          // cheaper than parsing them as object literals inside the bundle.
+          bundler.onResolve({ filter: /\.json$/ }, (args) => ({
+            path: pathToFileURL(join(args.resolveDir, args.path)).href,
+            external: true,
+          }))
         },
       },
     ],
