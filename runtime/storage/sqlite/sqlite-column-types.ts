@@ -4,24 +4,19 @@ import type { ColumnTypeMapping } from '../storage-dialect.js'
  * SQLite storage classes: booleans are INTEGER 0/1; dates and datetimes are
  * TEXT (datetimes normalized to `toISOString()` form, so text order is time order).
  */
+const SQLITE_TYPES = {
+  integer: 'integer',
+  number: 'real',
+  string: 'text',
+  boolean: 'integer',
+  date: 'text',
+  datetime: 'text',
+} as const
+
 export const sqliteColumnTypes: ColumnTypeMapping = {
-  sqlTypes: {
-    integer: 'integer',
-    number: 'real',
-    string: 'text',
-    boolean: 'integer',
-    date: 'text',
-    datetime: 'text',
-  },
-  // As introspection reports them, lower-cased (SQLite may upper-case the declared type).
-  introspectedTypes: {
-    integer: 'integer',
-    number: 'real',
-    string: 'text',
-    boolean: 'integer',
-    date: 'text',
-    datetime: 'text',
-  },
+  sqlTypes: SQLITE_TYPES,
+  // Introspection reports the declared types back (lower-cased by the reader).
+  introspectedTypes: SQLITE_TYPES,
   // AUTOINCREMENT: ids of deleted rows are never handed out again, as in PostgreSQL.
   defineIdColumn: (column) => column.notNull().primaryKey().autoIncrement(),
   encoders: { boolean: (value) => (value ? 1 : 0) },
