@@ -87,7 +87,7 @@ export function apiServerOptions(timeouts: ServerTimeouts = {}): FastifyHttpOpti
   return {
     requestTimeout: requestMs,
     keepAliveTimeout: keepAliveMs,
-    maxParamLength: MAX_PATH_SEGMENT_LENGTH,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
     http: {
       headersTimeout,
       // Node checks request and header deadlines on this period (30 s by default, too coarse for them).

@@ -81,6 +81,10 @@ const PARSER_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
     code: 'bad_request',
     detail: 'The request has both Content-Length and Transfer-Encoding; send one of them.',
   },
+  HPE_INVALID_TRANSFER_ENCODING: {
+    code: 'bad_request',
+    detail: 'The Transfer-Encoding cannot be read: it must end in chunked, and come without Content-Length.',
+  },
   HPE_INVALID_CHUNK_SIZE: { code: 'bad_request', detail: 'A chunk size of the chunked body is not a hexadecimal number.' },
   HPE_INVALID_HEADER_TOKEN: { code: 'bad_request', detail: 'A header name or value holds a character HTTP does not allow.' },
 }

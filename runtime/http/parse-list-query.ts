@@ -79,7 +79,7 @@ function parseExactFilters(
   const filters: Filter[] = []
   for (const [name, raw] of Object.entries(query)) {
     if (RESERVED.has(name)) continue
-    if (!rules.filters[name]?.includes('eq')) continue
+    if (!filterOperators(rules, name)?.includes('eq')) continue
     const value = parseOne(name, raw, columnOf(table, name), errors)
     if (value !== undefined) filters.push({ column: name, operator: 'eq', value })
   }
@@ -95,7 +95,7 @@ function parseOperatorFilters(
   if (filter === undefined) return []
   const filters: Filter[] = []
   for (const [field, operators] of Object.entries(filter)) {
-    const allowed = rules.filters[field]
+    const allowed = filterOperators(rules, field)
     if (!allowed) {
       errors.push({ in: 'query', name: `filter[${field}]`, detail: `is not filterable; filterable: ${describeFilters(rules)}` })
       continue
@@ -191,6 +191,11 @@ function parseSort(raw: string | undefined, rules: QueryRules, errors: InvalidPa
     keys.push({ column, direction: descending ? 'desc' : 'asc' })
   }
   return keys
+}
+
+/** Own entries only: a field named `__proto__` or `toString` is not filterable. */
+function filterOperators(rules: QueryRules, field: string): readonly FilterOperator[] | undefined {
+  return Object.hasOwn(rules.filters, field) ? rules.filters[field] : undefined
 }
 
 function columnOf(table: TableDefinition, name: string): ColumnDefinition {
