@@ -17,7 +17,7 @@ for (const dialect of DIALECTS) {
       await storage.storage.prepare()
       const category = await storage.storage.insert(categoriesTable, { name: 'News' })
       for (const price of [null, 1, null, 2]) {
-        await storage.storage.insert(postsTable, { title: `costs ${price}`, body: null, price, status: 'draft', published_at: null, author_id: null, category_id: category.id })
+        await storage.storage.insert(postsTable, { title: `costs ${price}`, body: null, price, status: 'draft', published_at: null, author_id: null, category_id: category.id! })
       }
     })
     afterAll(() => storage.dispose())
