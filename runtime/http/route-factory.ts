@@ -224,7 +224,6 @@ function validate<T>(validator: Validator<T>, data: unknown, context: () => Vali
   throw validationFailed(described.in, describeValidationErrors(validator.errors ?? [], described))
 }
 
-
 /**
  * Path parameters are ids: written as positive integers in canonical form
  * (`1e3`, `0x10`, ` 1` or `01` are not ids, though a number parser would take
