@@ -8,7 +8,7 @@
  * author and category, each batched as one `IN` query) and rejects anything
  * else with 400, as a careful hand-written endpoint would.
  */
-import { createHash } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import Database from 'better-sqlite3'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import pg from 'pg'
@@ -151,15 +151,18 @@ function byId(rows: readonly Row[]): Map<number, Row> {
 
 // ------------------------------------------------------------------ envelope: the generated server's formats
 
-/** The keyset cursor in the generated server's format (base64url payload, checksum), for the same query shape. */
+/** The secret both benchmarked servers sign cursors with, so their bodies are identical. */
+export const BENCH_CURSOR_SECRET = 'restmint benchmark'
+
+/** The keyset cursor in the generated server's format (base64url payload, HMAC), for the same collection and query shape. */
 function encodeCursor(list: ListRequest, last: Row): string {
   const sort = list.direction === null ? [] : [{ column: 'created_at', direction: list.direction }]
   const filters = list.minPrice === null ? [] : [{ column: 'price', operator: 'gte', value: list.minPrice }]
-  const shape = JSON.stringify(['{}', sort, filters])
+  const shape = JSON.stringify([JSON.stringify(['/v1/posts', {}]), sort, filters])
   const position = list.direction === null ? [last.id] : [last.created_at, last.id]
   const payload = JSON.stringify([shape, position])
-  const sum = createHash('sha256').update(`restmint-cursor\0${payload}`).digest('base64url').slice(0, 16)
-  return `${Buffer.from(payload, 'utf8').toString('base64url')}.${sum}`
+  const signature = createHmac('sha256', BENCH_CURSOR_SECRET).update(payload).digest('base64url')
+  return `${Buffer.from(payload, 'utf8').toString('base64url')}.${signature}`
 }
 
 function pageLinks(url: string, page: number, perPage: number, totalPages: number) {

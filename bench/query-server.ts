@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify'
 import { createStorage, type Storage } from 'restmint/runtime'
 import { allTables } from '../generated/schema.js'
 import { buildServer } from '../generated/server.js'
-import { buildHandWrittenServer } from './hand-written-server.js'
+import { BENCH_CURSOR_SECRET, buildHandWrittenServer } from './hand-written-server.js'
 
 const [kind, url, schema] = process.argv.slice(2)
 if ((kind !== 'generated' && kind !== 'hand-written') || url === undefined) {
@@ -27,9 +27,9 @@ if (kind === 'generated') {
   if (postgres) {
     // buildServer takes no schema; a storage opened with one is how an app picks its schema.
     storage = createStorage(url, allTables, { schema: schema! })
-    app = await buildServer({ storage, docs: false })
+    app = await buildServer({ storage, docs: false, cursorSecret: BENCH_CURSOR_SECRET })
   } else {
-    app = await buildServer({ db: url, docs: false })
+    app = await buildServer({ db: url, docs: false, cursorSecret: BENCH_CURSOR_SECRET })
   }
 } else {
   app = await buildHandWrittenServer(

@@ -1,12 +1,24 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { METHODS, type Server } from 'node:http'
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { createApiPlugin } from './create-api-plugin.js'
 import type { ApiDefinition } from './define-api.js'
-import { handleErrors } from './http/handle-errors.js'
+import { answerClientError, handleErrors, handleFrameworkError, MAX_PATH_SEGMENT_LENGTH, sendProblem } from './http/handle-errors.js'
+import { ProblemError } from './http/problem-error.js'
 import { seedSampleRows } from './seed-sample-rows.js'
 import { createStorage } from './storage/create-storage.js'
 import type { Storage } from './storage/storage.js'
+
+/** How long the server waits for clients, in milliseconds (0 turns one off). */
+export interface ServerTimeouts {
+  /** For the whole request, headers and body, to arrive; then 408. Default 30,000. */
+  readonly requestMs?: number
+  /** For the request line and headers to arrive; then 408. Default 10,000 (at most `requestMs`). */
+  readonly headersMs?: number
+  /** An idle keep-alive connection stays open this long. Default 72,000 (longer than common load balancers' 60 s). */
+  readonly keepAliveMs?: number
+}
 
 export interface ServerOptions {
   /** `sqlite:./file.db`, `sqlite::memory:` (the default) or `postgres://…`. Ignored when `storage` is given. */
@@ -19,7 +31,12 @@ export interface ServerOptions {
   readonly logger?: FastifyServerOptions['logger']
   /** Serve the API reference at /docs. Default: true. */
   readonly docs?: boolean
+  /** See ApiPluginOptions.cursorSecret. Default: `RESTMINT_CURSOR_SECRET`, else a random key per process. */
+  readonly cursorSecret?: string
+  readonly timeouts?: ServerTimeouts
 }
+
+const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000 }
 
 /**
  * A ready Fastify instance serving the API. Prepares the database first:
@@ -36,15 +53,59 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     if (ownsStorage) await storage.close()
     throw error
   }
-  const app = Fastify({ logger: options.logger ?? false })
+  const app = Fastify({ logger: options.logger ?? false, ...apiServerOptions(options.timeouts) })
+  // Known methods route like any other, so a known path answers 405 with Allow to TRACE, PROPFIND, LOCK…
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method)
+  }
+  // Node's own answer to a missing Host is a bare 400 (see apiServerOptions).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      return sendProblem(request, reply, new ProblemError('bad_request', 'HTTP/1.1 requests need a Host header.'))
+    }
+  })
   if (ownsStorage) app.addHook('onClose', () => storage.close())
   handleErrors(app, api.limits)
-  await app.register(createApiPlugin(api), { storage })
+  await app.register(createApiPlugin(api), { storage, ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}) })
   const latest = api.versions.at(-1)
   if (options.docs !== false && latest) {
-    await app.register(swagger, { mode: 'static', specification: { document: latest.openapi as never } })
+    await app.register(swagger, { mode: 'static', specification: { document: servedDocument(latest.openapi) as never } })
     await app.register(swaggerUi, { routePrefix: '/docs' })
   }
   await app.ready()
   return app
+}
+
+/**
+ * Fastify options that make every answer a problem, even those given before
+ * routing (framework and parser errors), and that bound how long a client may
+ * take. Use them when you mount `restmintApi` in an app of your own.
+ */
+export function apiServerOptions(timeouts: ServerTimeouts = {}): FastifyHttpOptions<Server> {
+  const { requestMs, headersMs, keepAliveMs } = { ...DEFAULT_TIMEOUTS, ...timeouts }
+  const headersTimeout = requestMs === 0 ? headersMs : Math.min(headersMs, requestMs)
+  return {
+    requestTimeout: requestMs,
+    keepAliveTimeout: keepAliveMs,
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT_LENGTH },
+    http: {
+      headersTimeout,
+      // Node checks request and header deadlines on this period (30 s by default, too coarse for them).
+      connectionsCheckingInterval: Math.max(1, Math.min(1_000, ...[requestMs, headersTimeout].filter((ms) => ms > 0))),
+      // Answered by the onRequest hook instead, as a problem.
+      requireHostHeader: false,
+    },
+    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: answerClientError,
+  }
+}
+
+/**
+ * The document /docs shows: "Try it out" sends requests to the server that
+ * served the page, whatever host and port it was opened at (a relative server
+ * URL), before the manifest's `base_url`.
+ */
+function servedDocument(document: object): object {
+  const servers = (document as { servers?: object[] }).servers ?? []
+  return { ...document, servers: [{ url: '/', description: 'This server' }, ...servers] }
 }

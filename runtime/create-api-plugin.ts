@@ -1,15 +1,23 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ApiDefinition } from './define-api.js'
 import { handleErrors } from './http/handle-errors.js'
-import { MERGE_PATCH } from './http/media-types.js'
+import { declaredCharset, MERGE_PATCH } from './http/media-types.js'
+import { createCursorCodec } from './http/page-cursor.js'
+import { ProblemError } from './http/problem-error.js'
 import { createRouteFactory } from './http/route-factory.js'
 import type { Storage } from './storage/storage.js'
 
 export interface ApiPluginOptions {
   /** An opened storage for this API's tables; `prepare()` it before serving. */
   readonly storage: Storage
+  /**
+   * The key cursors are signed with (HMAC-SHA-256). Default:
+   * `RESTMINT_CURSOR_SECRET`, else a random key per process, so cursors do
+   * not survive a restart and one instance refuses another's. Give every
+   * instance behind one load balancer the same secret.
+   */
+  readonly cursorSecret?: string
 }
-
 
 /**
  * The API as a Fastify plugin: every version under its prefix, with RFC 9457
@@ -17,13 +25,23 @@ export interface ApiPluginOptions {
  */
 export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPluginOptions> {
   return async (app, options) => {
-    const routes = createRouteFactory(options.storage, api.limits, api.tables)
+    const cursors = createCursorCodec(options.cursorSecret ?? process.env.RESTMINT_CURSOR_SECRET)
+    const routes = createRouteFactory(options.storage, api.limits, api.tables, cursors)
     for (const version of api.versions) {
       await app.register(
         async (scope) => {
-          // Bodies are JSON only: anything else (Fastify also parses text/plain) is a 415.
-          scope.removeContentTypeParser('text/plain')
-          scope.addContentTypeParser(MERGE_PATCH, { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'))
+          // Bodies are JSON only, in UTF-8 (RFC 8259): anything else (Fastify also parses text/plain) is a 415.
+          const parseJson = scope.getDefaultJsonParser('error', 'error')
+          scope.removeContentTypeParser(['application/json', 'text/plain'])
+          scope.addContentTypeParser(
+            ['application/json', MERGE_PATCH],
+            { parseAs: 'string' },
+            (request: FastifyRequest, body: string, done: (error: Error | null, body?: unknown) => void) => {
+              const charset = declaredCharset(request.headers['content-type'] ?? '')
+              if (charset === undefined || charset === 'utf-8') return parseJson(request, body, done)
+              done(new ProblemError('unsupported_media_type', `The body is declared as ${charset}; send it as UTF-8 (charset=utf-8, or no charset).`))
+            },
+          )
           handleErrors(scope, api.limits)
           version.register(scope, routes)
         },

@@ -3,7 +3,7 @@
  * team needs to mount a generated API in its own Fastify app.
  */
 export { ajvRuntime } from './ajv-runtime.js'
-export { buildApiServer, type ServerOptions } from './build-api-server.js'
+export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './build-api-server.js'
 export { createApiPlugin, type ApiPluginOptions } from './create-api-plugin.js'
 export { defineApi, type ApiDefinition, type ApiLimits, type ApiVersion } from './define-api.js'
 export { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './http/problem-catalogue.js'

@@ -65,9 +65,9 @@ function describeKeyword(keyword: string, params: Record<string, unknown>): stri
     case 'exclusiveMaximum':
       return `must be ${String(params.comparison)} ${String(params.limit)}`
     case 'minLength':
-      return `must be at least ${String(params.limit)} characters long`
+      return `must be at least ${characters(Number(params.limit))} long`
     case 'maxLength':
-      return `must be at most ${String(params.limit)} characters long`
+      return `must be at most ${characters(Number(params.limit))} long`
     case 'pattern':
       return `must match the pattern ${String(params.pattern)}`
     case 'format':
@@ -75,6 +75,10 @@ function describeKeyword(keyword: string, params: Record<string, unknown>): stri
     default:
       return `fails the ${keyword} rule`
   }
+}
+
+function characters(count: number): string {
+  return `${count} ${count === 1 ? 'character' : 'characters'}`
 }
 
 function describeUnknown(name: string, context: ValidationContext): string {

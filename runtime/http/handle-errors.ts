@@ -1,6 +1,9 @@
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ProblemError } from './problem-error.js'
 import type { ProblemCode } from './problem-catalogue.js'
+import { requestedPath } from './request-path.js'
 
 /** Fastify's own client errors, by code, and the problem each becomes. */
 const FASTIFY_CLIENT_ERRORS: Record<string, ProblemCode> = {
@@ -10,6 +13,9 @@ const FASTIFY_CLIENT_ERRORS: Record<string, ProblemCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_body',
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_body',
 }
+
+/** Fastify's default `maxParamLength`: a longer path segment matches no route. */
+export const MAX_PATH_SEGMENT_LENGTH = 100
 
 /**
  * Every error becomes application/problem+json. Client errors say what was
@@ -24,15 +30,91 @@ export function handleErrors(app: FastifyInstance, options: { bodyMaxBytes: numb
     }
     return sendProblem(request, reply, problem)
   })
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, new ProblemError('not_found', `No route matches ${request.method} ${request.url.split('?')[0]}.`)),
-  )
+  app.setNotFoundHandler((request, reply) => {
+    const tooLong = requestedPath(request.url)
+      .split('/')
+      .some((segment) => segment.length > MAX_PATH_SEGMENT_LENGTH)
+    return sendProblem(request, reply, tooLong ? segmentTooLong() : noRoute(request))
+  })
+}
+
+/** The not_found problem of a path no route serves. */
+export function noRoute(request: FastifyRequest): ProblemError {
+  return new ProblemError('not_found', `No route matches ${request.method} ${requestedPath(request.url)}.`)
+}
+
+function segmentTooLong(): ProblemError {
+  return new ProblemError('uri_too_long', `A path segment is longer than ${MAX_PATH_SEGMENT_LENGTH} characters; no route takes one.`)
+}
+
+/**
+ * Fastify's `frameworkErrors` option: what its router refuses before any
+ * route or hook runs (a path that is not valid percent-encoded UTF-8, a path
+ * parameter over `maxParamLength`).
+ */
+export function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return sendProblem(request, reply, new ProblemError('bad_request', 'The path is not valid percent-encoded UTF-8.'))
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendProblem(request, reply, segmentTooLong())
+  return sendProblem(request, reply, new ProblemError('bad_request', error.message))
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ProblemError): FastifyReply {
-  const problem = error.toProblem(request.url.split('?')[0]!)
+  const problem = error.toProblem(requestedPath(request.url))
   if (error.extra.headers) reply.headers(error.extra.headers)
   return reply.code(problem.status).type('application/problem+json').send(problem)
+}
+
+/** Node's HTTP parser errors (https://github.com/nodejs/llhttp), and what each tells the client. */
+const PARSER_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    code: 'header_fields_too_large',
+    detail: 'The request line and headers exceed the size limit (16 KiB by default); send a shorter URL or fewer headers.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: 'request_timeout',
+    detail: 'The request did not arrive in full within the time limit; send it again, without pausing.',
+  },
+  HPE_INVALID_METHOD: { code: 'bad_request', detail: 'The request method is not one HTTP defines.' },
+  HPE_UNEXPECTED_CONTENT_LENGTH: {
+    code: 'bad_request',
+    detail: 'The request has both Content-Length and Transfer-Encoding; send one of them.',
+  },
+  HPE_INVALID_TRANSFER_ENCODING: {
+    code: 'bad_request',
+    detail: 'The Transfer-Encoding cannot be read: it must end in chunked, and come without Content-Length.',
+  },
+  HPE_INVALID_CHUNK_SIZE: { code: 'bad_request', detail: 'A chunk size of the chunked body is not a hexadecimal number.' },
+  HPE_INVALID_HEADER_TOKEN: { code: 'bad_request', detail: 'A header name or value holds a character HTTP does not allow.' },
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node's parser refuses (or that
+ * time out) before Fastify sees them. The answer is written to the socket as
+ * a complete HTTP/1.1 response, which closes the connection: what follows on
+ * it cannot be trusted to start a request.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // A reset or destroyed connection has no one left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const known = PARSER_ERRORS[error.code ?? '']
+  // The target was not parsed, or cannot be trusted: no instance.
+  const problem = new ProblemError(
+    known?.code ?? 'bad_request',
+    known?.detail ?? `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`,
+  ).toProblem()
+  const body = JSON.stringify(problem)
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +
+        'Content-Type: application/problem+json\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    )
+  }
+  socket.destroy()
 }
 
 function toProblemError(error: FastifyError, bodyMaxBytes: number): ProblemError | null {

@@ -7,12 +7,11 @@ export interface PageLinks {
 }
 
 /**
- * Links of an offset page as absolute-path references (`/v1/authors?page=2`),
- * keeping every other query parameter of the request, so they work behind any
- * host or proxy.
+ * Links of an offset page as absolute-path references (`/v1/authors?page=2`)
+ * to `path` (the route's, see routePath), keeping every other query parameter
+ * of the request's `search`, so they work behind any host or proxy.
  */
-export function buildPageLinks(requestUrl: string, page: number, perPage: number, totalPages: number): PageLinks {
-  const [path, search = ''] = requestUrl.split('?', 2) as [string, string?]
+export function buildPageLinks(path: string, search: string, page: number, perPage: number, totalPages: number): PageLinks {
   const lastPage = Math.max(totalPages, 1)
   const at = (target: number): string => {
     const params = new URLSearchParams(search)
@@ -30,8 +29,7 @@ export function buildPageLinks(requestUrl: string, page: number, perPage: number
 }
 
 /** Links of a cursor page: `next` continues from `next_cursor`; cursor pages have no `prev` or `last`. */
-export function buildCursorLinks(requestUrl: string, nextCursor: string | null): PageLinks {
-  const [path, search = ''] = requestUrl.split('?', 2) as [string, string?]
+export function buildCursorLinks(path: string, search: string, nextCursor: string | null): PageLinks {
   const withCursor = (cursor: string | null): string => {
     const params = new URLSearchParams(search)
     if (cursor === null) params.delete('cursor')
@@ -40,7 +38,7 @@ export function buildCursorLinks(requestUrl: string, nextCursor: string | null):
     return query ? `${path}?${query}` : path
   }
   return {
-    self: requestUrl,
+    self: search ? `${path}?${search}` : path,
     first: withCursor(null),
     prev: null,
     next: nextCursor === null ? null : withCursor(nextCursor),

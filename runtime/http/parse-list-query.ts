@@ -1,6 +1,6 @@
 import type { Filter, FilterOperator, SortKey } from '../storage/storage.js'
-import type { ColumnValue, TableDefinition } from '../table-definition.js'
-import { decodeCursor } from './page-cursor.js'
+import type { ColumnDefinition, ColumnValue, TableDefinition } from '../table-definition.js'
+import type { CursorCodec } from './page-cursor.js'
 import { parseQueryValue } from './parse-query-value.js'
 import type { InvalidParam } from './problem-error.js'
 import type { QueryRules } from './query-rules.js'
@@ -23,7 +23,7 @@ export interface ParsedListQuery {
   readonly filters: Filter[]
   /** Keyset position from `cursor`, or null. */
   readonly after: ColumnValue[] | null
-  /** Identifies sort and filters; a cursor is only valid for the shape it was made for. */
+  /** Identifies route, scope, sort and filters; a cursor is only valid for the shape it was made for. */
   readonly shape: string
   readonly include: string[]
   readonly errors: InvalidParam[]
@@ -35,25 +35,30 @@ const RESERVED = new Set(['page', 'per_page', 'cursor', 'sort', 'include', 'filt
  * Interprets a collection query string (already checked by the generated
  * validator for known names and page/per_page ranges) against the resource's
  * rules: exact filters, `filter[field][op]`, `sort`, `cursor`. Every problem is
- * collected with the parameter it concerns.
+ * collected with the parameter it concerns. `collectionKey` names the
+ * collection (route path and parent scope) that cursors are bound to.
  */
 export function parseListQuery(
   query: ListQueryParameters,
   rawNames: readonly string[],
   table: TableDefinition,
   rules: QueryRules,
-  scopeKey: string,
+  collectionKey: string,
+  cursors: CursorCodec,
 ): Omit<ParsedListQuery, 'include'> {
   const errors: InvalidParam[] = []
   const filters = [...parseExactFilters(query, table, rules, errors), ...parseOperatorFilters(query.filter, table, rules, errors)]
   const sort = parseSort(query.sort, rules, errors)
-  const shape = JSON.stringify([scopeKey, sort, filters])
+  const shape = JSON.stringify([collectionKey, sort, filters])
   let after: ColumnValue[] | null = null
   if (query.cursor !== undefined) {
     if (rawNames.includes('page')) {
       errors.push({ in: 'query', name: 'page', detail: 'cannot be combined with cursor; use one pagination style' })
     }
-    after = decodeCursor(query.cursor, shape, sort.length + 1)
+    const keyColumns = [...sort.map((key) => columnOf(table, key.column)), columnOf(table, 'id')]
+    after = cursors.decode(query.cursor, shape, keyColumns.length)
+    // Signed cursors come from this server; a position that does not fit its columns is from an older manifest.
+    if (after && !after.every((value, index) => fitsColumn(value, keyColumns[index]!))) after = null
     if (!after && errors.length === 0) {
       errors.push({
         in: 'query',
@@ -74,8 +79,8 @@ function parseExactFilters(
   const filters: Filter[] = []
   for (const [name, raw] of Object.entries(query)) {
     if (RESERVED.has(name)) continue
-    if (!rules.filters[name]?.includes('eq')) continue
-    const value = parseOne(name, raw, columnType(table, name), errors)
+    if (!filterOperators(rules, name)?.includes('eq')) continue
+    const value = parseOne(name, raw, columnOf(table, name), errors)
     if (value !== undefined) filters.push({ column: name, operator: 'eq', value })
   }
   return filters
@@ -90,7 +95,7 @@ function parseOperatorFilters(
   if (filter === undefined) return []
   const filters: Filter[] = []
   for (const [field, operators] of Object.entries(filter)) {
-    const allowed = rules.filters[field]
+    const allowed = filterOperators(rules, field)
     if (!allowed) {
       errors.push({ in: 'query', name: `filter[${field}]`, detail: `is not filterable; filterable: ${describeFilters(rules)}` })
       continue
@@ -105,7 +110,7 @@ function parseOperatorFilters(
         errors.push({ in: 'query', name, detail: `operator ${operator} is not allowed on ${field}; allowed: ${allowed.join(', ')}` })
         continue
       }
-      const value = parseOperand(name, operator as FilterOperator, raw, columnType(table, field), errors)
+      const value = parseOperand(name, operator as FilterOperator, raw, columnOf(table, field), errors)
       if (value !== undefined) filters.push({ column: field, operator: operator as FilterOperator, value })
     }
   }
@@ -116,31 +121,42 @@ function parseOperand(
   name: string,
   operator: FilterOperator,
   raw: unknown,
-  type: TableDefinition['columns'][number]['type'],
+  column: ColumnDefinition,
   errors: InvalidParam[],
 ): Filter['value'] | undefined {
-  if (operator === 'null') return parseOne(name, raw, 'boolean', errors)
-  if (operator === 'contains' || operator === 'starts_with') return parseOne(name, raw, 'string', errors)
-  if (operator !== 'in') return parseOne(name, raw, type, errors)
+  // Their operands are not values of the field: a boolean, and any text.
+  if (operator === 'null') return parseOne(name, raw, { type: 'boolean' }, errors)
+  if (operator === 'contains' || operator === 'starts_with') return parseOne(name, raw, { type: 'string' }, errors)
+  if (operator !== 'in') return parseOne(name, raw, column, errors)
   if (typeof raw !== 'string' || raw === '') {
     errors.push({ in: 'query', name, detail: 'must be a comma-separated list of values' })
     return undefined
   }
   const values: ColumnValue[] = []
   for (const item of raw.split(',')) {
-    const value = parseOne(name, item, type, errors)
+    const value = parseOne(name, item, column, errors)
     if (value === undefined) return undefined
+    // The document declares the list's items unique.
+    if (values.includes(value)) {
+      errors.push({ in: 'query', name, detail: `lists ${JSON.stringify(item)} twice; give each value once` })
+      return undefined
+    }
     values.push(value)
   }
   return values
 }
 
-function parseOne(name: string, raw: unknown, type: TableDefinition['columns'][number]['type'], errors: InvalidParam[]): ColumnValue | undefined {
+function parseOne(
+  name: string,
+  raw: unknown,
+  column: Pick<ColumnDefinition, 'type' | 'enum' | 'format'>,
+  errors: InvalidParam[],
+): ColumnValue | undefined {
   if (typeof raw !== 'string') {
     errors.push({ in: 'query', name, detail: 'must be given once, as a single value' })
     return undefined
   }
-  const parsed = parseQueryValue(raw, type)
+  const parsed = parseQueryValue(raw, column)
   if ('problem' in parsed) {
     errors.push({ in: 'query', name, detail: `${parsed.problem}; got ${JSON.stringify(raw)}` })
     return undefined
@@ -171,10 +187,32 @@ function parseSort(raw: string | undefined, rules: QueryRules, errors: InvalidPa
   return keys
 }
 
-function columnType(table: TableDefinition, name: string): TableDefinition['columns'][number]['type'] {
+/** Own entries only: a field named `__proto__` or `toString` is not filterable. */
+function filterOperators(rules: QueryRules, field: string): readonly FilterOperator[] | undefined {
+  return Object.hasOwn(rules.filters, field) ? rules.filters[field] : undefined
+}
+
+function columnOf(table: TableDefinition, name: string): ColumnDefinition {
   const column = table.columns.find((candidate) => candidate.name === name)
   if (!column) throw new Error(`internal error: rules name ${name}, which ${table.name} does not have`)
-  return column.type
+  return column
+}
+
+/** Whether a keyset position value can be one of `column`'s: its JSON type, and null only where NULL is stored. */
+function fitsColumn(value: ColumnValue, column: ColumnDefinition): boolean {
+  if (value === null) return column.nullable
+  switch (column.type) {
+    case 'integer':
+      return Number.isSafeInteger(value)
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value)
+    case 'boolean':
+      return typeof value === 'boolean'
+    case 'string':
+    case 'date':
+    case 'datetime':
+      return typeof value === 'string'
+  }
 }
 
 function describeFilters(rules: QueryRules): string {

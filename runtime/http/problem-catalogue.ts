@@ -10,10 +10,13 @@ export const PROBLEM_CATALOGUE = {
   bad_request: { status: 400, title: 'Bad request' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   unique_violation: { status: 409, title: 'Duplicate value' },
   still_referenced: { status: 409, title: 'Still referenced' },
   payload_too_large: { status: 413, title: 'Request body too large' },
+  uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  header_fields_too_large: { status: 431, title: 'Request header fields too large' },
   internal_error: { status: 500, title: 'Internal server error' },
 } as const satisfies Record<string, { status: number; title: string }>
 

@@ -30,16 +30,27 @@ export class ProblemError extends Error {
     super(detail)
   }
 
-  toProblem(instance: string): ProblemDetails {
+  toProblem(instance?: string): ProblemDetails {
     const { status, title } = PROBLEM_CATALOGUE[this.code]
     return {
       type: problemTypeUri(this.code),
       title,
       status,
       detail: this.detail,
-      instance,
+      ...(instance !== undefined ? { instance } : {}),
       code: this.code,
       ...(this.extra.errors ? { errors: this.extra.errors } : {}),
     }
   }
+}
+
+/** A `validation_failed` problem listing `errors`, all found in one part of the request. */
+export function validationFailed(where: InvalidParam['in'], errors: InvalidParam[]): ProblemError {
+  return new ProblemError('validation_failed', summarize(where), { errors })
+}
+
+/** The `detail` of a validation_failed problem about one part of the request. */
+export function summarize(where: InvalidParam['in']): string {
+  const what = { query: 'query parameters', path: 'path parameters', body: 'request body' }[where]
+  return `The ${what} did not validate; see errors for each problem.`
 }

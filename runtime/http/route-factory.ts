@@ -9,15 +9,17 @@ import {
 import type { Row, TableDefinition } from '../table-definition.js'
 import type { ItemQuery, ListQuery, Validator } from '../validator.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
-import qs from 'qs'
+import { noRoute } from './handle-errors.js'
 import type { ApiLimits } from '../define-api.js'
 import { includeRelations, parseInclude } from './include-relations.js'
-import { encodeCursor } from './page-cursor.js'
+import type { CursorCodec } from './page-cursor.js'
 import { buildCursorLinks, buildPageLinks } from './page-links.js'
 import { parseListQuery } from './parse-list-query.js'
+import { parseQueryString } from './parse-query-string.js'
 import { MERGE_PATCH } from './media-types.js'
-import { ProblemError, type InvalidParam } from './problem-error.js'
+import { ProblemError, summarize, validationFailed, type InvalidParam } from './problem-error.js'
 import type { QueryRules } from './query-rules.js'
+import { requestSearch, routePath } from './request-path.js'
 
 /** A nested route's link to its parent: `/orders/:order_id/items` → orders, order_id. */
 export interface RouteScope {
@@ -53,12 +55,14 @@ export interface RouteFactory {
   allow(app: FastifyInstance, url: string, methods: readonly HTTPMethods[]): void
 }
 
-const ANSWERED_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+/** The order `Allow` lists methods in. */
+const ALLOW_ORDER: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 export function createRouteFactory(
   storage: Storage,
   limits: Pick<ApiLimits, 'bodyMaxBytes' | 'includeMax' | 'includeDepth'>,
   tables: readonly TableDefinition[],
+  cursors: CursorCodec,
 ): RouteFactory {
   const bodyLimit = limits.bodyMaxBytes
   const tablesByName = new Map(tables.map((table) => [table.name, table]))
@@ -73,7 +77,9 @@ export function createRouteFactory(
         const given = Object.keys(raw)
         const query = validate(options.query, raw, queryContext(options.table, known))
         const scope = await resolveScope(storage, options, params)
-        const parsed = parseListQuery(query, given, options.table, options.rules, JSON.stringify(scope))
+        // Cursors are bound to the collection: the route (with its version prefix) and the parent.
+        const collection = JSON.stringify([request.routeOptions.url, scope])
+        const parsed = parseListQuery(query, given, options.table, options.rules, collection, cursors)
         const include = parseInclude(query.include, options.rules, limits, parsed.errors)
         rejectInvalid(parsed.errors)
         const result = await listOrReject(storage, options.table, {
@@ -89,15 +95,17 @@ export function createRouteFactory(
         const last = rows.at(-1)
         const nextCursor =
           result.rows.length > parsed.perPage && last
-            ? encodeCursor(parsed.shape, [...parsed.sort.map((key) => last[key.column]!), last.id!])
+            ? cursors.encode(parsed.shape, [...parsed.sort.map((key) => last[key.column]!), last.id!])
             : null
         await includeRelations(storage, tablesByName, options.table, rows, include)
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
+        const path = routePath(request)
+        const search = requestSearch(request.url)
         if (parsed.page === null) {
           return {
             data: rows,
             meta: { per_page: parsed.perPage, next_cursor: nextCursor },
-            links: buildCursorLinks(request.url, nextCursor),
+            links: buildCursorLinks(path, search, nextCursor),
           }
         }
         const total = result.total ?? 0
@@ -105,7 +113,7 @@ export function createRouteFactory(
         return {
           data: rows,
           meta: { page: parsed.page, per_page: parsed.perPage, total, total_pages: totalPages, next_cursor: nextCursor },
-          links: buildPageLinks(request.url, parsed.page, parsed.perPage, totalPages),
+          links: buildPageLinks(path, search, parsed.page, parsed.perPage, totalPages),
         }
       })
     },
@@ -119,8 +127,7 @@ export function createRouteFactory(
         const scope = await resolveScope(storage, options, params)
         const values = { ...withDefaults(options.table, body as Row), ...scope }
         const row = await write(options.table, tablesByName, () => storage.insert(options.table, values))
-        const path = request.url.split('?')[0]!.replace(/\/$/, '')
-        return reply.code(201).header('location', `${path}/${row.id}`).send({ data: row })
+        return reply.code(201).header('location', `${routePath(request)}/${row.id}`).send({ data: row })
       })
     },
 
@@ -186,12 +193,11 @@ export function createRouteFactory(
 
     allow(app, url, methods) {
       const allowed = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS']
-      const others = ANSWERED_METHODS.filter((method) => !allowed.includes(method))
-      const allowHeader = ANSWERED_METHODS.filter((method) => allowed.includes(method)).join(', ')
+      // Every method the server knows (buildApiServer adds all of Node's: PROPFIND, LOCK…).
+      const others = app.supportedMethods.filter((method) => !allowed.includes(method)) as HTTPMethods[]
+      const allowHeader = ALLOW_ORDER.filter((method) => allowed.includes(method)).join(', ')
       const rejectTrailingSlash = (request: FastifyRequest): void => {
-        if (Object.values(request.params as Record<string, string>).includes('')) {
-          throw new ProblemError('not_found', `No route matches ${request.method} ${request.url.split('?')[0]}.`)
-        }
+        if (Object.values(request.params as Record<string, string>).includes('')) throw noRoute(request)
       }
       app.options(url, async (request, reply) => {
         rejectTrailingSlash(request)
@@ -215,14 +221,7 @@ export function createRouteFactory(
 function validate<T>(validator: Validator<T>, data: unknown, context: () => ValidationContext): T {
   if (validator(data)) return data
   const described = context()
-  throw new ProblemError('validation_failed', summarize(described.in), {
-    errors: describeValidationErrors(validator.errors ?? [], described),
-  })
-}
-
-function summarize(where: InvalidParam['in']): string {
-  const what = { query: 'query parameters', path: 'path parameters', body: 'request body' }[where]
-  return `The ${what} did not validate; see errors for each problem.`
+  throw validationFailed(described.in, describeValidationErrors(validator.errors ?? [], described))
 }
 
 /**
@@ -235,10 +234,10 @@ function validateParams(request: FastifyRequest, options: RouteOptions): Record<
   const raw = request.params as Record<string, string>
   const errors: InvalidParam[] = []
   for (const [name, value] of Object.entries(raw)) {
-    if (value === '') throw new ProblemError('not_found', `No route matches ${request.method} ${request.url.split('?')[0]}.`)
+    if (value === '') throw noRoute(request)
     if (!CANONICAL_ID.test(value)) errors.push({ in: 'path', name, detail: 'must be a positive integer' })
   }
-  if (errors.length > 0) throw new ProblemError('validation_failed', summarize('path'), { errors })
+  if (errors.length > 0) throw validationFailed('path', errors)
   return validate(options.params, { ...raw }, () => ({ in: 'path', table: options.table, known: [] }))
 }
 
@@ -260,9 +259,9 @@ function bodyContext(options: RouteOptions): () => ValidationContext {
 
 /**
  * Checked before the validators, whose type messages would hide the real
- * mistake: values qs turns into arrays (a repeated `?page=1&page=2`) or
- * objects where one plain value belongs, and page numbers a number parser
- * would read but nobody writes (`1e1`, `0x10`).
+ * mistake: a name repeated where one value belongs (lists were joined by
+ * parseQueryString), brackets where one plain value belongs, and page numbers
+ * a number parser would read but nobody writes (`1e1`, `0x10`).
  */
 function rejectRepeated(raw: Record<string, unknown>, nested: readonly string[]): void {
   const errors: InvalidParam[] = []
@@ -270,17 +269,20 @@ function rejectRepeated(raw: Record<string, unknown>, nested: readonly string[])
     if (Array.isArray(value)) errors.push({ in: 'query', name, detail: 'is given more than once; give it once' })
     else if (typeof value === 'object' && !nested.includes(name)) {
       errors.push({ in: 'query', name, detail: 'takes a single value, not brackets' })
-    } else if ((name === 'page' || name === 'per_page') && !/^\d{1,9}$/.test(String(value))) {
-      errors.push({ in: 'query', name, detail: 'must be a whole number' })
+    } else if (name === 'page' || name === 'per_page') {
+      const problem = describePageNumber(String(value))
+      if (problem) errors.push({ in: 'query', name, detail: problem })
     }
   }
-  if (errors.length > 0) throw new ProblemError('validation_failed', summarize('query'), { errors })
+  if (errors.length > 0) throw validationFailed('query', errors)
 }
 
-/** Query strings are parsed with qs (`filter[price][gte]=10` nests), whatever the host app's own parser. */
-function parseQueryString(url: string): Record<string, unknown> {
-  const search = url.indexOf('?')
-  return search === -1 ? {} : qs.parse(url.slice(search + 1), { depth: 2, parameterLimit: 200 })
+/** Digits only; the validator then checks the documented range (page up to 90071992547409). */
+function describePageNumber(value: string): string | undefined {
+  if (!/^\d+$/.test(value)) return 'must be a whole number'
+  // Far past any documented maximum (and, past 308 digits, not even a finite number to compare).
+  if (value.replace(/^0+/, '').length > 20) return 'is far too large'
+  return undefined
 }
 
 function knownListParameters(table: TableDefinition, rules: QueryRules): string[] {
@@ -292,20 +294,20 @@ function knownListParameters(table: TableDefinition, rules: QueryRules): string[
 function rejectInvalid(errors: readonly InvalidParam[]): void {
   if (errors.length === 0) return
   const cursorOnly = errors.every((error) => error.name === 'cursor')
-  throw new ProblemError(
-    cursorOnly ? 'invalid_cursor' : 'validation_failed',
-    cursorOnly ? 'The cursor is malformed, edited, or was issued for another sort or filters.' : summarize('query'),
-    { errors: [...errors] },
-  )
+  if (!cursorOnly) throw validationFailed('query', [...errors])
+  throw new ProblemError('invalid_cursor', 'The cursor is malformed, edited, or was issued for another collection, sort or filters.', {
+    errors: [...errors],
+  })
 }
 
-/** Endpoints without query parameters still reject unknown ones, as collections do. */
+/** Endpoints without query parameters still reject unknown ones, as collections do (and parse them alike). */
 function rejectQuery(request: FastifyRequest): void {
-  const names = Object.keys(request.query as object)
+  const names = Object.keys(parseQueryString(request.url))
   if (names.length === 0) return
-  throw new ProblemError('validation_failed', summarize('query'), {
-    errors: names.map((name) => ({ in: 'query', name, detail: 'is not a known query parameter; allowed: none' })),
-  })
+  throw validationFailed(
+    'query',
+    names.map((name) => ({ in: 'query', name, detail: 'is not a known query parameter; allowed: none' })),
+  )
 }
 
 /** JSON Merge Patch (RFC 7396) only makes sense for PATCH. */
@@ -363,8 +365,8 @@ function withDefaults(table: TableDefinition, body: Row, pathKey?: string): Row 
 
 /**
  * Values the storage refuses despite parsing: a filter value it cannot hold
- * (a NUL character, say), or a forged cursor (cursors are checksummed, not
- * secret).
+ * (a NUL character, say), or a cursor position it cannot (one signed before
+ * the manifest changed).
  */
 async function listOrReject(storage: Storage, table: TableDefinition, options: ListOptions): Promise<ListResult> {
   try {
@@ -372,9 +374,7 @@ async function listOrReject(storage: Storage, table: TableDefinition, options: L
   } catch (error) {
     if (!(error instanceof InvalidValueError)) throw error
     if (options.filters?.some((filter) => filter.column === error.column)) {
-      throw new ProblemError('validation_failed', summarize('query'), {
-        errors: [{ in: 'query', name: error.column, detail: error.reason }],
-      })
+      throw validationFailed('query', [{ in: 'query', name: error.column, detail: error.reason }])
     }
     throw new ProblemError('invalid_cursor', 'The cursor holds a value this collection cannot be sorted by.', {
       errors: [{ in: 'query', name: 'cursor', detail: `${error.column} ${error.reason}` }],

@@ -71,7 +71,9 @@ export function buildKeysetCondition(
     const conjuncts = [...Array.from({ length: index }, (_, before) => equal(before)), last]
     terms.push(conjuncts.length === 1 ? last : sql`(${sql.join(conjuncts, sql` and `)})`)
   }
-  // The last key is id, never NULL, so at least its term is there.
+  // Every key descending at a NULL position: nothing sorts after it (only a
+  // forged position can say so, as id is never NULL), so the page is empty.
+  if (terms.length === 0) return sql<SqlBool>`1 = 0`
   const condition = terms.length === 1 ? terms[0]! : sql<SqlBool>`(${sql.join(terms, sql` or `)})`
   const bound = leadingBound(first, afterNulls[0] === true, compared[0]!, plain[0]!, values[0]!)
   return bound === undefined || terms.length === 1 ? condition : sql<SqlBool>`(${bound} and ${condition})`
