@@ -244,15 +244,21 @@ export class KyselyStorage implements Storage {
     const existsQuery = this.#queries.get(`exists|${table.name}|${shapeOf(scoped)}`, () =>
       buildExistsQuery(db, table.name, scoped),
     )
-    const deleteQuery = this.#queries.get(`delete|${table.name}`, () => buildDeleteQuery(db, table))
+    const deleteQuery = this.#queries.get(`delete|${table.name}|${shapeOf(scoped)}`, () =>
+      buildDeleteQuery(db, table, scoped),
+    )
+    const args = { ...scopeArguments(scope), [ID]: id }
     try {
       return await this.#dialect.driver.transaction(async (transaction) => {
-        const found = await this.#run(transaction, table, existsQuery, { ...scopeArguments(scope), [ID]: id })
+        // Looked up first so that a row outside the scope is "not found", not "still referenced".
+        const found = await this.#run(transaction, table, existsQuery, args)
         if (found.length === 0) return false
         await this.#checkRestrictions(transaction, table, context, id)
         // The database cascades; the checks above already covered every restrict on the way.
-        await this.#run(transaction, table, deleteQuery, { [ID]: id })
-        return true
+        // Under READ COMMITTED a concurrent delete may commit after the lookup: only the
+        // statement that actually removed the row reports it.
+        const deleted = await this.#run(transaction, table, deleteQuery, args)
+        return deleted.length > 0
       })
     } catch (error) {
       if (this.#dialect.classifyError(error)?.kind !== 'foreign-key') throw error

@@ -508,6 +508,14 @@ for (const dialect of DIALECTS) {
         expect(await storage.delete(authors, ada.id as number)).toBe(false)
       })
 
+      it('reports one deletion when deletes of one row race, cascading once', async () => {
+        const storage = await openShop(dialect)
+        const { order } = await seedOrder(storage, 2)
+        const deleted = await Promise.all(Array.from({ length: 10 }, () => storage.delete(orders, order.id as number)))
+        expect(deleted.filter((result) => result)).toHaveLength(1)
+        expect(await countAll(storage, items)).toBe(0)
+      })
+
       it('does not delete a row outside the scope', async () => {
         const storage = await openShop(dialect)
         const {
