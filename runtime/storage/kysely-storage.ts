@@ -89,17 +89,25 @@ export class KyselyStorage implements Storage {
   }
 
   async prepare(): Promise<void> {
-    const ordered = sortTablesByDependency(this.#tables)
-    const existing = new Map((await this.#dialect.readExistingTables()).map((table) => [table.name, table]))
-    const differences = this.#tables.flatMap((table) => {
-      const found = existing.get(table.name)
-      return found === undefined ? [] : findSchemaDifferences(table, found, this.#dialect.columnTypes)
-    })
-    if (differences.length > 0) throw new SchemaMismatchError(differences)
-
-    await this.#dialect.createNamespace()
-    const statements = buildCreateStatements(this.#dialect.db, ordered, this.#dialect.columnTypes, this.#dialect.syntax)
-    await this.#dialect.driver.transaction(async (transaction) => {
+    const dialect = this.#dialect
+    const statements = buildCreateStatements(
+      dialect.db,
+      sortTablesByDependency(this.#tables),
+      dialect.columnTypes,
+      dialect.syntax,
+    )
+    // One transaction, serialised with every other prepare() of the namespace:
+    // instances starting together would otherwise all find no tables and all
+    // create them. A mismatch rolls back the namespace created on the way.
+    await dialect.driver.transaction(async (transaction) => {
+      await dialect.lockNamespace(transaction)
+      await dialect.createNamespace(transaction)
+      const existing = new Map((await dialect.readExistingTables(transaction)).map((table) => [table.name, table]))
+      const differences = this.#tables.flatMap((table) => {
+        const found = existing.get(table.name)
+        return found === undefined ? [] : findSchemaDifferences(table, found, dialect.columnTypes)
+      })
+      if (differences.length > 0) throw new SchemaMismatchError(differences)
       for (const statement of statements) {
         const { sql, parameters } = statement.compile()
         await transaction.execute(sql, [...parameters])

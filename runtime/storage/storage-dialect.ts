@@ -134,10 +134,20 @@ export interface StorageDialect {
   readonly driver: SqlDriver
   readonly columnTypes: ColumnTypeMapping
   readonly syntax: DialectSyntax
+  /**
+   * Called first in prepare()'s transaction: makes every other prepare() on
+   * the same namespace (another storage, another process) wait until this
+   * transaction ends, so each one's introspection sees the tables the
+   * previous one created instead of racing to create them too. PostgreSQL: a
+   * transaction-level advisory lock keyed on the schema. SQLite: nothing more,
+   * since the driver's transactions begin IMMEDIATE and so already hold the
+   * database's write lock.
+   */
+  lockNamespace(executor: SqlExecutor): Promise<void>
   /** Creates the namespace the tables live in, when the dialect has one and it is missing. */
-  createNamespace(): Promise<void>
+  createNamespace(executor: SqlExecutor): Promise<void>
   /** Base tables (no views) that exist in the storage's namespace, with their columns, uniques and foreign keys. */
-  readExistingTables(): Promise<readonly ExistingTable[]>
+  readExistingTables(executor: SqlExecutor): Promise<readonly ExistingTable[]>
   /** Recognises unique and foreign-key violations and refused values; undefined for any other error. */
   classifyError(error: unknown): ConstraintFailure | undefined
   /** Releases the connection(s); the dialect is unusable afterwards. */

@@ -70,6 +70,8 @@ export interface Storage {
    * disagrees with its definition (columns, types, nullability, UNIQUE
    * constraints, foreign keys: target and ON DELETE) makes this throw
    * SchemaMismatchError naming every difference; nothing is ever altered or dropped.
+   * Safe when several storages or processes prepare one empty database at
+   * once: they run one after another, and every one of them comes up.
    */
   prepare(): Promise<void>
   list(table: TableDefinition, options: ListOptions): Promise<ListResult>
