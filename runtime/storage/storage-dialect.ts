@@ -63,7 +63,11 @@ export interface DialectSyntax {
   equated(column: ColumnDefinition): Expression<unknown>
   /** `equated(column)` equals one of the values of a list placeholder (bound whole, as one parameter). */
   inList(column: ColumnDefinition, list: QueryParameter): Expression<SqlBool>
-  /** Case-insensitive LIKE of the raw column against a pattern whose escape character is `\`. */
+  /**
+   * LIKE of the raw column against a pattern whose escape character is `\`,
+   * both folded as foldCase (fold-case.ts) does, so every dialect matches the
+   * same rows whatever the database's locale.
+   */
   likeInsensitive(column: ColumnDefinition, pattern: QueryParameter): Expression<SqlBool>
   /** One column of a CREATE INDEX, ordered as `compared` and with NULLs first (as list queries sort them). */
   indexColumn(column: ColumnDefinition): Expression<unknown>
@@ -144,6 +148,11 @@ export interface StorageDialect {
    * database's write lock.
    */
   lockNamespace(executor: SqlExecutor): Promise<void>
+  /**
+   * Throws StorageUrlError, saying what is missing, when the database lacks
+   * something this dialect's SQL relies on (PostgreSQL: ICU, for foldCase).
+   */
+  checkSupport(executor: SqlExecutor): Promise<void>
   /** Creates the namespace the tables live in, when the dialect has one and it is missing. */
   createNamespace(executor: SqlExecutor): Promise<void>
   /** Base tables (no views) that exist in the storage's namespace, with their columns, uniques and foreign keys. */

@@ -67,7 +67,10 @@ export class SchemaMismatchError extends Error {
   }
 }
 
-/** A --db / DATABASE_URL that names no supported database. */
+/**
+ * A --db / DATABASE_URL that names no supported database: an unknown kind of
+ * URL, or (from prepare()) a database lacking what the storage needs.
+ */
 export class StorageUrlError extends Error {
   override name = 'StorageUrlError'
 }

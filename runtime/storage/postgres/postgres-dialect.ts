@@ -7,7 +7,8 @@ import { postgresColumnTypes, postgresTypeParsers } from './postgres-column-type
 import { PostgresDriver } from './postgres-driver.js'
 import { classifyPostgresError } from './postgres-errors.js'
 import { readPostgresTables } from './postgres-introspection.js'
-import { postgresSyntax } from './postgres-syntax.js'
+import { postgresSyntax, ROOT_COLLATION } from './postgres-syntax.js'
+import { StorageUrlError } from '../storage-errors.js'
 
 /**
  * Connects a pool to the PostgreSQL database at `url`; every table lives in
@@ -31,6 +32,19 @@ export function createPostgresDialect(
     driver: new PostgresDriver(pool, onStatement),
     columnTypes: postgresColumnTypes,
     syntax: postgresSyntax,
+    checkSupport: async (executor) => {
+      const [collation] = await runRawQuery(
+        executor,
+        base,
+        sql<{ found: boolean }>`select to_regcollation(${`pg_catalog."${ROOT_COLLATION}"`}) is not null as "found"`,
+      )
+      if (collation?.found) return
+      throw new StorageUrlError(
+        `The PostgreSQL database has no ICU collation "${ROOT_COLLATION}", which restmint needs to match ` +
+          `contains and starts_with filters case-insensitively alike on every database: use a PostgreSQL ` +
+          `built with ICU (the default since PostgreSQL 16, and in the PGDG packages and official Docker images).`,
+      )
+    },
     lockNamespace: async (executor) => {
       // Released at commit or rollback; a crashed instance cannot leave it held.
       await runRawQuery(executor, base, sql`select pg_advisory_xact_lock(${lockKey}::bigint)`)

@@ -7,14 +7,16 @@ import { sqliteColumnTypes } from './sqlite-column-types.js'
 import { SqliteDriver } from './sqlite-driver.js'
 import { classifySqliteError } from './sqlite-errors.js'
 import { readSqliteTables } from './sqlite-introspection.js'
-import { sqliteSyntax } from './sqlite-syntax.js'
+import { FOLD_CASE_FUNCTION, sqliteSyntax } from './sqlite-syntax.js'
+import { foldCase } from '../fold-case.js'
 
 const BUSY_TIMEOUT_MS = 5000
 
 /**
  * Opens the SQLite database at `location` (a file path, its directory created
- * when missing, or `:memory:`) with foreign keys enforced, and WAL journaling
- * for files so readers do not block the writer. `onStatement` hears every
+ * when missing, or `:memory:`) with foreign keys enforced, WAL journaling
+ * for files so readers do not block the writer, and foldCase registered as
+ * FOLD_CASE_FUNCTION. `onStatement` hears every
  * statement run on the connection: these pragmas and everything SqliteDriver
  * runs (transaction control included); Kysely only builds SQL.
  */
@@ -29,6 +31,9 @@ export function createSqliteDialect(location: string, onStatement?: (sql: string
   }
   if (!inMemory) pragma('journal_mode = WAL')
   pragma('foreign_keys = ON')
+  database.function(FOLD_CASE_FUNCTION, { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? foldCase(text) : text,
+  )
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
 
   return {
@@ -36,6 +41,8 @@ export function createSqliteDialect(location: string, onStatement?: (sql: string
     driver: new SqliteDriver(database, onStatement),
     columnTypes: sqliteColumnTypes,
     syntax: sqliteSyntax,
+    // Everything it needs is built into better-sqlite3.
+    checkSupport: async () => {},
     // SqliteDriver's transactions begin IMMEDIATE: they already exclude every other writer.
     lockNamespace: async () => {},
     // One database file is one namespace.
