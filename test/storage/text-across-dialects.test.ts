@@ -1,10 +1,22 @@
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildServer } from '../../generated/server.js'
+import { createStorage } from '../../runtime/storage/create-storage.js'
 import { foldCase } from '../../runtime/storage/fold-case.js'
+import { StorageUrlError } from '../../runtime/storage/storage-errors.js'
 import type { Filter, Storage } from '../../runtime/storage/storage.js'
 import { VALUE_REASONS } from '../../runtime/storage/value-codec.js'
 import { openTestStorage } from '../support/test-storage.js'
-import { column, createTestDatabases, defineTables, DIALECTS, table, type Dialect } from './storage-fixtures.js'
+import {
+  column,
+  createTestDatabases,
+  defineTables,
+  DIALECTS,
+  POSTGRES_URL,
+  table,
+  type Dialect,
+} from './storage-fixtures.js'
 
 /**
  * Text behaves the same on SQLite and PostgreSQL (issue 6, item 12):
@@ -96,6 +108,35 @@ describe('case-insensitive contains and starts_with on every database', () => {
         expect(postgres, `contains ${value}`).toEqual(sqlite)
         if (value === foldCase(word)) expect(sqlite, `contains ${value}`).toContain(word)
       }
+    }
+  })
+})
+
+describe('postgres: a server without ICU', () => {
+  it('is refused at start-up, saying what the storage needs', async () => {
+    const name = `restmint_no_icu_${randomBytes(4).toString('hex')}`
+    const admin = new pg.Client(POSTGRES_URL)
+    await admin.connect()
+    // template0 takes no connections, so copying it never waits for another session.
+    await admin.query(`create database ${name} template template0`)
+    try {
+      const url = new URL(POSTGRES_URL)
+      url.pathname = `/${name}`
+      const withoutIcu = new pg.Client(url.href)
+      await withoutIcu.connect()
+      await withoutIcu.query('drop collation pg_catalog."und-x-icu"')
+      await withoutIcu.end()
+      const storage = createStorage(url.href, [words])
+      const error = await storage.prepare().then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      )
+      await storage.close()
+      expect(error).toBeInstanceOf(StorageUrlError)
+      expect((error as Error).message).toMatch(/no ICU collation "und-x-icu".*use a PostgreSQL built with ICU/)
+    } finally {
+      await admin.query(`drop database ${name}`)
+      await admin.end()
     }
   })
 })
