@@ -96,10 +96,10 @@ export class KyselyStorage implements Storage {
       dialect.columnTypes,
       dialect.syntax,
     )
+    await dialect.checkSupport(dialect.driver)
     // One transaction, serialised with every other prepare() of the namespace:
     // instances starting together would otherwise all find no tables and all
     // create them. A mismatch rolls back the namespace created on the way.
-    await dialect.checkSupport(dialect.driver)
     await dialect.driver.transaction(async (transaction) => {
       await dialect.lockNamespace(transaction)
       await dialect.createNamespace(transaction)

@@ -14,11 +14,11 @@ const BUSY_TIMEOUT_MS = 5000
 
 /**
  * Opens the SQLite database at `location` (a file path, its directory created
- * when missing, or `:memory:`) with foreign keys enforced, WAL journaling
- * for files so readers do not block the writer, and foldCase registered as
- * FOLD_CASE_FUNCTION. `onStatement` hears every
- * statement run on the connection: these pragmas and everything SqliteDriver
- * runs (transaction control included); Kysely only builds SQL.
+ * when missing, or `:memory:`) with foreign keys enforced, WAL journaling for
+ * files so readers do not block the writer, and foldCase registered as
+ * FOLD_CASE_FUNCTION. `onStatement` hears every statement run on the
+ * connection: these pragmas and everything SqliteDriver runs (transaction
+ * control included); Kysely only builds SQL.
  */
 export function createSqliteDialect(location: string, onStatement?: (sql: string) => void): StorageDialect {
   const inMemory = location === ':memory:'
