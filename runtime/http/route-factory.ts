@@ -126,7 +126,17 @@ export function createRouteFactory(
         const body = validate(options.body, request.body, bodyContext(options))
         const scope = await resolveScope(storage, options, params)
         const values = { ...withDefaults(options.table, body as Row), ...scope }
-        const row = await write(options.table, tablesByName, () => storage.insert(options.table, values))
+        const row = await write(options.table, tablesByName, async () => {
+          try {
+            return await storage.insert(options.table, values)
+          } catch (error) {
+            // The parent was deleted since resolveScope found it: looking again answers its 404.
+            if (error instanceof MissingReferenceError && error.column === options.scope?.column) {
+              await resolveScope(storage, options, params)
+            }
+            throw error
+          }
+        })
         return reply.code(201).header('location', `${routePath(request)}/${row.id}`).send({ data: row })
       })
     },

@@ -13,11 +13,10 @@ export interface CreateStorageOptions {
    * Called with the SQL text of every statement sent to the database, once
    * per statement, just before it runs (whether or not it then fails): the
    * storage's queries, transaction control (`begin`/`begin immediate`,
-   * `commit`, `rollback`), and what prepare() runs (CREATE SCHEMA, schema
-   * introspection, CREATE TABLE/INDEX; for SQLite also the connection's
-   * pragmas when the storage is created). For tests that bound the number of
-   * statements a request issues. Kysely reports its own statements (prepare's
-   * introspection and CREATE SCHEMA) just after they run.
+   * `commit`, `rollback`), and what prepare() runs (PostgreSQL's advisory
+   * lock and CREATE SCHEMA, schema introspection, CREATE TABLE/INDEX; for
+   * SQLite also the connection's pragmas when the storage is created). For
+   * tests that bound the number of statements a request issues.
    */
   readonly onStatement?: (sql: string) => void
 }

@@ -89,17 +89,26 @@ export class KyselyStorage implements Storage {
   }
 
   async prepare(): Promise<void> {
-    const ordered = sortTablesByDependency(this.#tables)
-    const existing = new Map((await this.#dialect.readExistingTables()).map((table) => [table.name, table]))
-    const differences = this.#tables.flatMap((table) => {
-      const found = existing.get(table.name)
-      return found === undefined ? [] : findSchemaDifferences(table, found, this.#dialect.columnTypes)
-    })
-    if (differences.length > 0) throw new SchemaMismatchError(differences)
-
-    await this.#dialect.createNamespace()
-    const statements = buildCreateStatements(this.#dialect.db, ordered, this.#dialect.columnTypes, this.#dialect.syntax)
-    await this.#dialect.driver.transaction(async (transaction) => {
+    const dialect = this.#dialect
+    const statements = buildCreateStatements(
+      dialect.db,
+      sortTablesByDependency(this.#tables),
+      dialect.columnTypes,
+      dialect.syntax,
+    )
+    await dialect.checkSupport(dialect.driver)
+    // One transaction, serialised with every other prepare() of the namespace:
+    // instances starting together would otherwise all find no tables and all
+    // create them. A mismatch rolls back the namespace created on the way.
+    await dialect.driver.transaction(async (transaction) => {
+      await dialect.lockNamespace(transaction)
+      await dialect.createNamespace(transaction)
+      const existing = new Map((await dialect.readExistingTables(transaction)).map((table) => [table.name, table]))
+      const differences = this.#tables.flatMap((table) => {
+        const found = existing.get(table.name)
+        return found === undefined ? [] : findSchemaDifferences(table, found, dialect.columnTypes)
+      })
+      if (differences.length > 0) throw new SchemaMismatchError(differences)
       for (const statement of statements) {
         const { sql, parameters } = statement.compile()
         await transaction.execute(sql, [...parameters])
@@ -244,15 +253,21 @@ export class KyselyStorage implements Storage {
     const existsQuery = this.#queries.get(`exists|${table.name}|${shapeOf(scoped)}`, () =>
       buildExistsQuery(db, table.name, scoped),
     )
-    const deleteQuery = this.#queries.get(`delete|${table.name}`, () => buildDeleteQuery(db, table))
+    const deleteQuery = this.#queries.get(`delete|${table.name}|${shapeOf(scoped)}`, () =>
+      buildDeleteQuery(db, table, scoped),
+    )
+    const args = { ...scopeArguments(scope), [ID]: id }
     try {
       return await this.#dialect.driver.transaction(async (transaction) => {
-        const found = await this.#run(transaction, table, existsQuery, { ...scopeArguments(scope), [ID]: id })
+        // Looked up first so that a row outside the scope is "not found", not "still referenced".
+        const found = await this.#run(transaction, table, existsQuery, args)
         if (found.length === 0) return false
         await this.#checkRestrictions(transaction, table, context, id)
         // The database cascades; the checks above already covered every restrict on the way.
-        await this.#run(transaction, table, deleteQuery, { [ID]: id })
-        return true
+        // Under READ COMMITTED a concurrent delete may commit after the lookup: only the
+        // statement that actually removed the row reports it.
+        const deleted = await this.#run(transaction, table, deleteQuery, args)
+        return deleted.length > 0
       })
     } catch (error) {
       if (this.#dialect.classifyError(error)?.kind !== 'foreign-key') throw error

@@ -63,7 +63,11 @@ export interface DialectSyntax {
   equated(column: ColumnDefinition): Expression<unknown>
   /** `equated(column)` equals one of the values of a list placeholder (bound whole, as one parameter). */
   inList(column: ColumnDefinition, list: QueryParameter): Expression<SqlBool>
-  /** Case-insensitive LIKE of the raw column against a pattern whose escape character is `\`. */
+  /**
+   * LIKE of the raw column against a pattern whose escape character is `\`,
+   * both folded as foldCase (fold-case.ts) does, so every dialect matches the
+   * same rows whatever the database's locale.
+   */
   likeInsensitive(column: ColumnDefinition, pattern: QueryParameter): Expression<SqlBool>
   /** One column of a CREATE INDEX, ordered as `compared` and with NULLs first (as list queries sort them). */
   indexColumn(column: ColumnDefinition): Expression<unknown>
@@ -134,10 +138,25 @@ export interface StorageDialect {
   readonly driver: SqlDriver
   readonly columnTypes: ColumnTypeMapping
   readonly syntax: DialectSyntax
+  /**
+   * Called first in prepare()'s transaction: makes every other prepare() on
+   * the same namespace (another storage, another process) wait until this
+   * transaction ends, so each one's introspection sees the tables the
+   * previous one created instead of racing to create them too. PostgreSQL: a
+   * transaction-level advisory lock keyed on the schema. SQLite: nothing more,
+   * since the driver's transactions begin IMMEDIATE and so already hold the
+   * database's write lock.
+   */
+  lockNamespace(executor: SqlExecutor): Promise<void>
+  /**
+   * Throws StorageUrlError, saying what is missing, when the database lacks
+   * something this dialect's SQL relies on (PostgreSQL: ICU, for foldCase).
+   */
+  checkSupport(executor: SqlExecutor): Promise<void>
   /** Creates the namespace the tables live in, when the dialect has one and it is missing. */
-  createNamespace(): Promise<void>
+  createNamespace(executor: SqlExecutor): Promise<void>
   /** Base tables (no views) that exist in the storage's namespace, with their columns, uniques and foreign keys. */
-  readExistingTables(): Promise<readonly ExistingTable[]>
+  readExistingTables(executor: SqlExecutor): Promise<readonly ExistingTable[]>
   /** Recognises unique and foreign-key violations and refused values; undefined for any other error. */
   classifyError(error: unknown): ConstraintFailure | undefined
   /** Releases the connection(s); the dialect is unusable afterwards. */

@@ -24,7 +24,7 @@ export class MissingReferenceError extends Error {
 /**
  * A value the storage cannot store or compare on every dialect alike: of the
  * wrong type, an integer beyond ±Number.MAX_SAFE_INTEGER, text holding NUL
- * (U+0000), a date or datetime outside 0001–9999 (UTC) or a leap second, text
+ * (U+0000) or an unpaired surrogate (U+D800–U+DFFF), a date or datetime outside 0001–9999 (UTC) or a leap second, text
  * too long for an index on the column, or anything else the database rejects
  * as invalid data (PostgreSQL SQLSTATE class 22). Thrown by insert and update
  * for written values, and by list, find, update and delete for scope, filter,
@@ -67,7 +67,10 @@ export class SchemaMismatchError extends Error {
   }
 }
 
-/** A --db / DATABASE_URL that names no supported database. */
+/**
+ * A --db / DATABASE_URL that names no supported database: an unknown kind of
+ * URL, or (from prepare()) a database lacking what the storage needs.
+ */
 export class StorageUrlError extends Error {
   override name = 'StorageUrlError'
 }

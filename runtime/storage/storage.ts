@@ -11,8 +11,9 @@ export interface Filter {
   readonly operator: FilterOperator
   /**
    * `in`: a non-empty array of values; `null`: true for IS NULL, false for IS
-   * NOT NULL; `contains`/`starts_with`: a string matched case-insensitively,
-   * with `%` and `_` taken literally; otherwise one value of the column's type.
+   * NOT NULL; `contains`/`starts_with`: a string matched case-insensitively
+   * (both sides folded by foldCase, fold-case.ts, on every dialect), with `%`
+   * and `_` taken literally; otherwise one value of the column's type.
    */
   readonly value: ColumnValue | readonly ColumnValue[]
 }
@@ -59,7 +60,7 @@ export interface ListResult {
  * Constraint failures surface as the errors in storage-errors.ts, never as
  * driver errors. So do values that either database could not store or
  * compare, or would treat differently from the other (InvalidValueError:
- * NUL in text, integers beyond ±Number.MAX_SAFE_INTEGER, leap seconds,
+ * NUL or unpaired surrogates in text, integers beyond ±Number.MAX_SAFE_INTEGER, leap seconds,
  * dates and datetimes outside 0001–9999, text too long for an index on its
  * column, values of another type than the column's), whether written,
  * filtered on, scoped by, or given as a keyset position or id.
@@ -70,6 +71,8 @@ export interface Storage {
    * disagrees with its definition (columns, types, nullability, UNIQUE
    * constraints, foreign keys: target and ON DELETE) makes this throw
    * SchemaMismatchError naming every difference; nothing is ever altered or dropped.
+   * Safe when several storages or processes prepare one empty database at
+   * once: they run one after another, and every one of them comes up.
    */
   prepare(): Promise<void>
   list(table: TableDefinition, options: ListOptions): Promise<ListResult>

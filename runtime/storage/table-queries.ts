@@ -160,9 +160,18 @@ export function buildUpdateQuery(
     .returning(columnNames(table))
 }
 
-/** Deletes one row by id; the database cascades to `onDelete: cascade` references. */
-export function buildDeleteQuery(db: Kysely<any>, table: TableDefinition) {
-  return db.deleteFrom(table.name).where(ID, '=', idParameter())
+/**
+ * Deletes one row by id, within scope, returning its id; the database cascades
+ * to `onDelete: cascade` references. Whether a row comes back is what tells
+ * the caller it deleted one: a concurrent delete that committed first leaves
+ * this one nothing to return, although an earlier existence check saw the row.
+ */
+export function buildDeleteQuery(db: Kysely<any>, table: TableDefinition, scope: readonly ColumnDefinition[]) {
+  return db
+    .deleteFrom(table.name)
+    .where(ID, '=', idParameter())
+    .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
+    .returning(ID)
 }
 
 /** The id of one row of `table` by id, within scope: finds whether it exists. */

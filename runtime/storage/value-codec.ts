@@ -30,8 +30,12 @@ export const VALUE_REASONS = {
   number: 'must be a finite number',
   string: 'must be a string',
   nul: 'must not contain NUL characters (U+0000)',
+  surrogate: 'must not contain unpaired surrogates (U+D800–U+DFFF, such as a lone "\\ud800" escape): only Unicode text is stored',
   boolean: 'must be true or false',
 } as const
+
+/** In a `u` regex a surrogate pair is one code point, so only an unpaired surrogate is one of category Cs. */
+const UNPAIRED_SURROGATE = /\p{Cs}/u
 
 /**
  * What each column type accepts, alike on every dialect:
@@ -39,7 +43,9 @@ export const VALUE_REASONS = {
  *   reads back through a JS number (inexact beyond 2^53) and refuses more;
  *   SQLite would store a larger number as REAL.
  * - number: finite numbers (PostgreSQL would store Infinity, SQLite NaN as NULL).
- * - string: no NUL character, which PostgreSQL text cannot hold (SQLite can).
+ * - string: no NUL character, which PostgreSQL text cannot hold (SQLite can),
+ *   and no unpaired surrogate, which is not Unicode: the drivers would each
+ *   store a different replacement for it.
  * - date: a real date, years 0001–9999; datetime: see normalizeDatetime.
  * - every type: a JS value of that type, never another one the database might
  *   convert (PostgreSQL reads the string 'false' as a boolean, SQLite as 1).
@@ -56,6 +62,7 @@ const CHECKS: Readonly<Record<ColumnType, (value: Exclude<ColumnValue, null>) =>
   string: (value) => {
     if (typeof value !== 'string') throw new RejectedValue(VALUE_REASONS.string)
     if (value.includes('\u0000')) throw new RejectedValue(VALUE_REASONS.nul)
+    if (UNPAIRED_SURROGATE.test(value)) throw new RejectedValue(VALUE_REASONS.surrogate)
     return value
   },
   boolean: (value) => {

@@ -508,6 +508,14 @@ for (const dialect of DIALECTS) {
         expect(await storage.delete(authors, ada.id as number)).toBe(false)
       })
 
+      it('reports one deletion when deletes of one row race, cascading once', async () => {
+        const storage = await openShop(dialect)
+        const { order } = await seedOrder(storage, 2)
+        const deleted = await Promise.all(Array.from({ length: 10 }, () => storage.delete(orders, order.id as number)))
+        expect(deleted.filter((result) => result)).toHaveLength(1)
+        expect(await countAll(storage, items)).toBe(0)
+      })
+
       it('does not delete a row outside the scope', async () => {
         const storage = await openShop(dialect)
         const {
@@ -633,6 +641,34 @@ for (const dialect of DIALECTS) {
           )
         }
         expect(await storage.list(authors, page)).toEqual({ rows: [ada], total: 1 })
+      })
+
+      it('refuses unpaired surrogates in text anywhere, naming the column, and stores surrogate pairs', async () => {
+        const storage = await openShop(dialect)
+        const emoji = await storage.insert(authors, { name: 'Ada \ud83d\ude00' })
+        expect((await storage.find(authors, emoji.id as number))?.name).toBe('Ada \ud83d\ude00')
+        for (const lone of ['\ud800', 'x\udfff', '\ude00\ud83d', 'Ada \ud83d']) {
+          const { surrogate } = VALUE_REASONS
+          await expectInvalid(storage.insert(authors, { name: lone }), 'authors', 'name', surrogate)
+          await expectInvalid(storage.update(authors, emoji.id as number, { email: lone }), 'authors', 'email', surrogate)
+          for (const filter of [
+            { column: 'name', operator: 'eq', value: lone },
+            { column: 'name', operator: 'contains', value: lone },
+            { column: 'name', operator: 'starts_with', value: lone },
+            { column: 'name', operator: 'in', value: ['Ada', lone] },
+          ] as const) {
+            await expectInvalid(storage.list(authors, { ...page, filters: [filter] }), 'authors', 'name', surrogate)
+          }
+          const sort = [{ column: 'name', direction: 'asc' }] as const
+          await expectInvalid(
+            storage.list(authors, { scope: {}, limit: 10, sort, after: [lone, 1] }),
+            'authors',
+            'name',
+            surrogate,
+          )
+          await expectInvalid(storage.list(authors, { ...page, scope: { name: lone } }), 'authors', 'name', surrogate)
+        }
+        expect(await storage.list(authors, page)).toEqual({ rows: [emoji], total: 1 })
       })
 
       it('refuses integers beyond ±Number.MAX_SAFE_INTEGER anywhere, and stores the largest safe ones exactly', async () => {

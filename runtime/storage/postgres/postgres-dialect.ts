@@ -1,17 +1,20 @@
+import { createHash } from 'node:crypto'
 import pg from 'pg'
-import { Kysely, PostgresDialect } from 'kysely'
+import { Kysely, PostgresDialect, sql } from 'kysely'
+import { runRawQuery } from '../run-raw-query.js'
 import type { StorageDialect } from '../storage-dialect.js'
 import { postgresColumnTypes, postgresTypeParsers } from './postgres-column-types.js'
 import { PostgresDriver } from './postgres-driver.js'
 import { classifyPostgresError } from './postgres-errors.js'
 import { readPostgresTables } from './postgres-introspection.js'
-import { postgresSyntax } from './postgres-syntax.js'
+import { postgresSyntax, ROOT_COLLATION } from './postgres-syntax.js'
+import { StorageUrlError } from '../storage-errors.js'
 
 /**
  * Connects a pool to the PostgreSQL database at `url`; every table lives in
- * `schema` (created by prepare when missing). `onStatement` hears every
- * statement sent: Kysely's (CREATE SCHEMA, introspection) and everything
- * PostgresDriver runs (transaction control included).
+ * `schema` (created by prepare when missing). Every statement runs through
+ * PostgresDriver, which reports each one to `onStatement` (transaction
+ * control included); Kysely only builds SQL.
  */
 export function createPostgresDialect(
   url: string,
@@ -21,21 +24,36 @@ export function createPostgresDialect(
   const pool = new pg.Pool({ connectionString: url, types: postgresTypeParsers })
   // An idle connection that dies is dropped by the pool; without a listener the process would crash.
   pool.on('error', () => {})
-  // Kysely builds the SQL and introspects; statements run through PostgresDriver.
-  const base = new Kysely<any>({
-    dialect: new PostgresDialect({ pool }),
-    ...(onStatement === undefined ? {} : { log: (event) => onStatement(event.query.sql) }),
-  })
+  const base = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+  const lockKey = namespaceLockKey(schema)
 
   return {
     db: base.withSchema(schema),
     driver: new PostgresDriver(pool, onStatement),
     columnTypes: postgresColumnTypes,
     syntax: postgresSyntax,
-    createNamespace: async () => {
-      await base.schema.createSchema(schema).ifNotExists().execute()
+    checkSupport: async (executor) => {
+      const [collation] = await runRawQuery(
+        executor,
+        base,
+        sql<{ found: boolean }>`select to_regcollation(${`pg_catalog."${ROOT_COLLATION}"`}) is not null as "found"`,
+      )
+      if (collation?.found) return
+      throw new StorageUrlError(
+        `The PostgreSQL database has no ICU collation "${ROOT_COLLATION}", which restmint needs to match ` +
+          `contains and starts_with filters case-insensitively alike on every database: use a PostgreSQL ` +
+          `built with ICU (the default since PostgreSQL 16, and in the PGDG packages and official Docker images).`,
+      )
     },
-    readExistingTables: () => readPostgresTables(base, schema),
+    lockNamespace: async (executor) => {
+      // Released at commit or rollback; a crashed instance cannot leave it held.
+      await runRawQuery(executor, base, sql`select pg_advisory_xact_lock(${lockKey}::bigint)`)
+    },
+    createNamespace: async (executor) => {
+      const { sql: text, parameters } = base.schema.createSchema(schema).ifNotExists().compile()
+      await executor.execute(text, [...parameters])
+    },
+    readExistingTables: (executor) => readPostgresTables(executor, base, schema),
     classifyError: classifyPostgresError,
     close: async () => {
       // Kysely ends the pool only if it ever used it.
@@ -43,4 +61,13 @@ export function createPostgresDialect(
       if (!pool.ended) await pool.end()
     },
   }
+}
+
+/**
+ * The advisory lock key of prepare() on `schema`: 64 bits of a hash, so the
+ * same for every instance and version of restmint, and unlikely to be a key
+ * another application locks.
+ */
+function namespaceLockKey(schema: string): string {
+  return createHash('sha256').update(`restmint prepare ${schema}`).digest().readBigInt64BE(0).toString()
 }

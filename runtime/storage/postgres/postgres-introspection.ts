@@ -1,11 +1,12 @@
 import { sql, type Kysely } from 'kysely'
+import { runRawQuery } from '../run-raw-query.js'
 import {
   assembleExistingTables,
   type ColumnRow,
   type ForeignKeyRow,
   type UniqueRow,
 } from '../assemble-existing-tables.js'
-import type { ExistingTable, ForeignKeyAction } from '../storage-dialect.js'
+import type { ExistingTable, ForeignKeyAction, SqlExecutor } from '../storage-dialect.js'
 
 /**
  * The base tables of `schema` with their columns (type as pg_type.typname),
@@ -13,18 +14,23 @@ import type { ExistingTable, ForeignKeyAction } from '../storage-dialect.js'
  * a UNIQUE constraint is backed by one) and foreign keys (pg_constraint,
  * contype 'f'). Kysely's introspector reads every schema of the database and
  * calls has_schema_privilege() on each by name, which fails when another
- * client drops a schema meanwhile (parallel test runs do); this reads only ours.
+ * client drops a schema meanwhile (parallel test runs do); this reads only ours,
+ * through `executor` (prepare's transaction, see StorageDialect.lockNamespace).
  */
-export async function readPostgresTables(db: Kysely<any>, schema: string): Promise<ExistingTable[]> {
-  const { rows: columns } = await sql<{ table: string; column: string; type: string; not_null: boolean }>`
+export async function readPostgresTables(
+  executor: SqlExecutor,
+  db: Kysely<any>,
+  schema: string,
+): Promise<ExistingTable[]> {
+  const columns = await runRawQuery(executor, db, sql<{ table: string; column: string; type: string; not_null: boolean }>`
     select c.relname as "table", a.attname as "column", t.typname as "type", a.attnotnull as "not_null"
     from pg_catalog.pg_attribute a
     join pg_catalog.pg_class c on a.attrelid = c.oid
     join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
     join pg_catalog.pg_type t on a.atttypid = t.oid
     where ns.nspname = ${schema} and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
-    order by c.relname, a.attnum`.execute(db)
-  const { rows: uniques } = await sql<UniqueRow>`
+    order by c.relname, a.attnum`)
+  const uniques = await runRawQuery(executor, db, sql<UniqueRow>`
     select c.relname as "table", i.relname as "name", ix.indpred is not null as "partial", a.attname as "column"
     from pg_catalog.pg_index ix
     join pg_catalog.pg_class c on ix.indrelid = c.oid
@@ -33,8 +39,8 @@ export async function readPostgresTables(db: Kysely<any>, schema: string): Promi
     cross join lateral unnest(ix.indkey::int2[]) with ordinality as k(attnum, position)
     left join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum and k.attnum > 0
     where ns.nspname = ${schema} and ix.indisunique and not ix.indisprimary and k.position <= ix.indnkeyatts
-    order by c.relname, i.relname, k.position`.execute(db)
-  const { rows: foreignKeys } = await sql<{
+    order by c.relname, i.relname, k.position`)
+  const foreignKeys = await runRawQuery(executor, db, sql<{
     table: string
     name: string
     column: string
@@ -55,7 +61,7 @@ export async function readPostgresTables(db: Kysely<any>, schema: string): Promi
     join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum
     join pg_catalog.pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = k.referenced_attnum
     where ns.nspname = ${schema} and con.contype = 'f'
-    order by c.relname, con.conname, k.position`.execute(db)
+    order by c.relname, con.conname, k.position`)
   return assembleExistingTables(
     columns.map((row): ColumnRow => ({
       table: row.table,

@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { CAPITAL_I_WITH_DOT, FINAL_SIGMA, SIGMA, SMALL_I } from '../fold-case.js'
 import type { ColumnDefinition } from '../../table-definition.js'
 import type { DialectSyntax } from '../storage-dialect.js'
 
@@ -15,11 +16,26 @@ export const postgresSyntax: DialectSyntax = {
   compared,
   equated,
   inList: (column, list) => sql<boolean>`${equated(column)} = any(${list})`,
-  // ILIKE under the database's own collation, so non-ASCII letters fold too.
-  likeInsensitive: (column, pattern) => sql<boolean>`${sql.ref(column.name)} ilike ${pattern} escape '\\'`,
+  // Not ILIKE, nor lower() under the database's collation: what they fold depends on its locale.
+  likeInsensitive: (column, pattern) =>
+    sql<boolean>`${foldCase(sql.ref(column.name))} like ${foldCase(pattern)} escape '\\'`,
   indexColumn: (column) => (column.nullable ? sql`${compared(column)} nulls first` : compared(column)),
   // pg serializes a JS array as an array literal.
   bindList: (values) => values,
+}
+
+/**
+ * The ICU collation for the root locale, predefined by every PostgreSQL built
+ * with ICU: its lower() is Unicode's default lowercase mapping, as JS
+ * toLowerCase, whatever the database's own locale (under `C` lower() folds
+ * ASCII only; under a libc locale, what that locale's tables say).
+ */
+export const ROOT_COLLATION = 'und-x-icu'
+
+/** fold-case.ts's foldCase, in SQL. */
+function foldCase(text: unknown) {
+  const dotless = sql`replace(${text}, ${sql.lit(CAPITAL_I_WITH_DOT)}, ${sql.lit(SMALL_I)})`
+  return sql`replace(lower(${dotless} collate ${sql.id(ROOT_COLLATION)}), ${sql.lit(FINAL_SIGMA)}, ${sql.lit(SIGMA)})`
 }
 
 function compared(column: ColumnDefinition) {

@@ -7,39 +7,47 @@ import { sqliteColumnTypes } from './sqlite-column-types.js'
 import { SqliteDriver } from './sqlite-driver.js'
 import { classifySqliteError } from './sqlite-errors.js'
 import { readSqliteTables } from './sqlite-introspection.js'
-import { sqliteSyntax } from './sqlite-syntax.js'
+import { FOLD_CASE_FUNCTION, sqliteSyntax } from './sqlite-syntax.js'
+import { foldCase } from '../fold-case.js'
+
+const BUSY_TIMEOUT_MS = 5000
 
 /**
  * Opens the SQLite database at `location` (a file path, its directory created
- * when missing, or `:memory:`) with foreign keys enforced, and WAL journaling
- * for files so readers do not block the writer. `onStatement` hears every
- * statement run on the connection: these pragmas, prepare's introspection and
- * everything SqliteDriver runs (transaction control included).
+ * when missing, or `:memory:`) with foreign keys enforced, WAL journaling for
+ * files so readers do not block the writer, and foldCase registered as
+ * FOLD_CASE_FUNCTION. `onStatement` hears every statement run on the
+ * connection: these pragmas and everything SqliteDriver runs (transaction
+ * control included); Kysely only builds SQL.
  */
 export function createSqliteDialect(location: string, onStatement?: (sql: string) => void): StorageDialect {
   const inMemory = location === ':memory:'
   if (!inMemory) mkdirSync(dirname(location), { recursive: true })
-  const database = new Database(location)
+  // How long a statement waits for another process's lock (prepare() of several instances at once, say).
+  const database = new Database(location, { timeout: BUSY_TIMEOUT_MS })
   const pragma = (statement: string) => {
     onStatement?.(`pragma ${statement}`)
     database.pragma(statement)
   }
   if (!inMemory) pragma('journal_mode = WAL')
   pragma('foreign_keys = ON')
-  // Kysely builds the SQL and runs prepare's introspection; statements run through SqliteDriver.
-  const db = new Kysely<any>({
-    dialect: new SqliteDialect({ database }),
-    ...(onStatement === undefined ? {} : { log: (event) => onStatement(event.query.sql) }),
-  })
+  database.function(FOLD_CASE_FUNCTION, { deterministic: true }, (text: unknown) =>
+    typeof text === 'string' ? foldCase(text) : text,
+  )
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
 
   return {
     db,
     driver: new SqliteDriver(database, onStatement),
     columnTypes: sqliteColumnTypes,
     syntax: sqliteSyntax,
+    // Everything it needs is built into better-sqlite3.
+    checkSupport: async () => {},
+    // SqliteDriver's transactions begin IMMEDIATE: they already exclude every other writer.
+    lockNamespace: async () => {},
     // One database file is one namespace.
     createNamespace: async () => {},
-    readExistingTables: () => readSqliteTables(db),
+    readExistingTables: (executor) => readSqliteTables(executor, db),
     classifyError: classifySqliteError,
     close: async () => {
       // Kysely closes the database only if it ever connected; closing twice is harmless.

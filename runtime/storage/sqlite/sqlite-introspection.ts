@@ -1,30 +1,31 @@
 import { sql, type Kysely } from 'kysely'
+import { runRawQuery } from '../run-raw-query.js'
 import {
   assembleExistingTables,
   type ColumnRow,
   type ForeignKeyRow,
   type UniqueRow,
 } from '../assemble-existing-tables.js'
-import type { ExistingTable, ForeignKeyAction } from '../storage-dialect.js'
+import type { ExistingTable, ForeignKeyAction, SqlExecutor } from '../storage-dialect.js'
 
 /**
  * The database's base tables with their columns (PRAGMA table_info), UNIQUE
  * constraints and unique indexes (PRAGMA index_list / index_info, the primary
  * key left out) and foreign keys (PRAGMA foreign_key_list), in three
- * statements through the pragma table-valued functions.
+ * statements through the pragma table-valued functions, run by `executor`.
  */
-export async function readSqliteTables(db: Kysely<any>): Promise<ExistingTable[]> {
-  const { rows: columns } = await sql<{ table: string; column: string; type: string; not_null: number }>`
+export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): Promise<ExistingTable[]> {
+  const columns = await runRawQuery(executor, db, sql<{ table: string; column: string; type: string; not_null: number }>`
     select m.name as "table", c.name as "column", c.type as "type", c."notnull" as "not_null"
     from sqlite_master m join pragma_table_info(m.name) c
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
-    order by m.name, c.cid`.execute(db)
-  const { rows: uniques } = await sql<{ table: string; name: string; partial: number; column: string | null }>`
+    order by m.name, c.cid`)
+  const uniques = await runRawQuery(executor, db, sql<{ table: string; name: string; partial: number; column: string | null }>`
     select m.name as "table", il.name as "name", il.partial as "partial", ii.name as "column"
     from sqlite_master m join pragma_index_list(m.name) il join pragma_index_info(il.name) ii
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\' and il."unique" = 1 and il.origin <> 'pk'
-    order by m.name, il.name, ii.seqno`.execute(db)
-  const { rows: foreignKeys } = await sql<{
+    order by m.name, il.name, ii.seqno`)
+  const foreignKeys = await runRawQuery(executor, db, sql<{
     table: string
     id: number
     referenced_table: string
@@ -36,7 +37,7 @@ export async function readSqliteTables(db: Kysely<any>): Promise<ExistingTable[]
       fk."to" as "referenced_column", fk.on_delete as "on_delete"
     from sqlite_master m join pragma_foreign_key_list(m.name) fk
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
-    order by m.name, fk.id, fk.seq`.execute(db)
+    order by m.name, fk.id, fk.seq`)
   return assembleExistingTables(
     columns.map((row): ColumnRow => ({
       table: row.table,

@@ -1,6 +1,9 @@
 import { sql } from 'kysely'
 import type { DialectSyntax } from '../storage-dialect.js'
 
+/** The SQL function sqlite-dialect.ts registers on each connection to run foldCase (fold-case.ts). */
+export const FOLD_CASE_FUNCTION = 'restmint_fold_case'
+
 /**
  * SQLite's list-query SQL. Its default BINARY collation already orders strings
  * by code point and its NULLs already sort first ascending, so columns and
@@ -17,8 +20,9 @@ export const sqliteSyntax: DialectSyntax = {
   compared: (column) => sql.ref(column.name),
   equated: (column) => sql.ref(column.name),
   inList: (column, list) => sql<boolean>`${sql.ref(column.name)} in (select value from json_each(${list}))`,
-  // LIKE alone is ASCII case-insensitive too, but not under PRAGMA case_sensitive_like; lower() always is.
-  likeInsensitive: (column, pattern) => sql<boolean>`lower(${sql.ref(column.name)}) like lower(${pattern}) escape '\\'`,
+  // SQLite's own lower() and LIKE fold ASCII letters only; foldCase folds like PostgreSQL's side.
+  likeInsensitive: (column, pattern) =>
+    sql<boolean>`${sql.raw(FOLD_CASE_FUNCTION)}(${sql.ref(column.name)}) like ${sql.raw(FOLD_CASE_FUNCTION)}(${pattern}) escape '\\'`,
   indexColumn: (column) => sql.ref(column.name),
   bindList: (values) => JSON.stringify(values),
 }
