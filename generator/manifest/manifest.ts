@@ -60,6 +60,7 @@ export interface Manifest {
     per_page_max?: number
     include_max?: number
     include_depth?: number
+    include_items_max?: number
     body_max_bytes?: number
   }
   versions: Record<string, Record<string, never>>

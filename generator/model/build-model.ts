@@ -36,18 +36,21 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
       description: manifest.service.description ?? null,
       baseUrl: manifest.service.base_url ?? null,
     },
-    limits: buildLimits({ ...DEFAULT_LIMITS, ...manifest.limits }),
+    limits: buildLimits(manifest.limits ?? {}),
     versions: Object.keys(manifest.versions).map((name) => ({ name, prefix: `/${name}` })),
     resources,
   }
 }
 
-function buildLimits(limits: Required<NonNullable<Manifest['limits']>>): LimitsModel {
+/** The declared limits over the defaults; the default include_items_max never exceeds per_page_max. */
+function buildLimits(declared: NonNullable<Manifest['limits']>): LimitsModel {
+  const limits = { ...DEFAULT_LIMITS, ...declared }
   return {
     perPageDefault: limits.per_page_default,
     perPageMax: limits.per_page_max,
     includeMax: limits.include_max,
     includeDepth: limits.include_depth,
+    includeItemsMax: declared.include_items_max ?? Math.min(limits.include_items_max, limits.per_page_max),
     bodyMaxBytes: limits.body_max_bytes,
   }
 }

@@ -1,4 +1,5 @@
-import { listInverseLinks } from '../manifest/list-inverse-links.js'
+import { FOREIGN_KEY_OPERATORS } from '../manifest/filter-operators.js'
+import { listInverseLinks, type InverseLink } from '../manifest/list-inverse-links.js'
 import type { Manifest, ManifestResource } from '../manifest/manifest.js'
 import { relationKeyOf } from '../manifest/relation-key-of.js'
 import type { RelationModel } from './api-model.js'
@@ -21,6 +22,7 @@ export function buildRelations(
         resource: relation.resource,
         foreignKey: relationKeyOf(relationName),
         via: null,
+        listPath: null,
       }
     }
     const links = listInverseLinks(resources, relation.resource, name)
@@ -37,6 +39,22 @@ export function buildRelations(
       resource: relation.resource,
       foreignKey: link.foreignKey,
       via: link.name,
+      listPath: findListPath(name, relation.resource, resources[relation.resource], link),
     }
   })
+}
+
+/** RelationModel.listPath: the nested route, else an exact or `in` filter on the key. */
+function findListPath(
+  source: string,
+  target: string,
+  targetResource: ManifestResource | undefined,
+  link: InverseLink,
+): string | null {
+  if (link.kind === 'parent') return `/${source}/{id}/${target}`
+  const operators = targetResource?.filter ? (targetResource.filter[link.foreignKey] ?? []) : FOREIGN_KEY_OPERATORS
+  if (operators.includes('eq')) return `/${target}?${link.foreignKey}={id}`
+  // Brackets percent-encoded, as the page links encode them, so the link is a valid URI reference.
+  if (operators.includes('in')) return `/${target}?${encodeURIComponent(`filter[${link.foreignKey}][in]`)}={id}`
+  return null
 }

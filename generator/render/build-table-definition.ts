@@ -36,6 +36,7 @@ export function buildTableDefinition(resource: ResourceModel, model: ApiModel): 
     kind: relation.kind,
     table: tableOf(relation.resource),
     column: relation.foreignKey,
+    ...(relation.listPath !== null ? { listPath: relation.listPath } : {}),
   }))
   return {
     name: resource.table,

@@ -9,7 +9,7 @@ export const RULES = {
   SCHEMA: 'Values must have the type and form manifest.schema.json gives them; required keys must be present.',
   UNKNOWN_KEY: 'Only the keys of manifest format 1 are accepted; near misses get a "did you mean".',
   VERSION_NAME: 'Version names are path prefixes of the form v<major>: v1, v2, ...',
-  LIMITS_RANGE: 'limits.per_page_default must not exceed limits.per_page_max (defaults included).',
+  LIMITS_RANGE: 'limits.per_page_default and limits.include_items_max must not exceed limits.per_page_max (defaults included).',
   UNSAFE_NAME:
     'Resource, field, relation and singular names, and the identifiers and SQL names derived from them, must not be able to escape a path, a file name or an identifier: only letters, digits, hyphens and underscores, starting with a letter; not __proto__, constructor or prototype; field and relation names, and the identifier of a resource, not JavaScript reserved words; SQL table and column names at most 63 characters.',
   NAMING_LOWERCASE: 'Resource names are entirely lowercase.',
