@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, buildServer } from '../../generated/server.js'
-import { allTables, authorsTable, commentsTable, postsTable } from '../../generated/schema.js'
+import { allTables, authorsTable, categoriesTable, commentsTable, postsTable } from '../../generated/schema.js'
 import { buildApiServer } from '../../runtime/index.js'
 import { includeRelations } from '../../runtime/http/include-relations.js'
-import type { Row } from '../../runtime/table-definition.js'
+import type { Row, TableDefinition } from '../../runtime/table-definition.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 
 /**
@@ -30,7 +30,7 @@ for (const dialect of DIALECTS) {
       expect(response.statusCode, `GET ${url}: ${response.body}`).toBe(200)
       return response.json()
     }
-    const insert = async (table: typeof postsTable, values: Row) => (await storage.storage.insert(table, values)).id as number
+    const insert = async (table: TableDefinition, values: Row) => (await storage.storage.insert(table, values)).id as number
 
     beforeAll(async () => {
       storage = await openTestStorage(dialect)
@@ -38,7 +38,7 @@ for (const dialect of DIALECTS) {
         { ...api, limits: { ...api.limits, includeItemsMax: ITEMS_MAX } },
         { storage: storage.storage, docs: false },
       )
-      category = await insert(allTables.find((table) => table.name === 'categories')!, { name: 'News' })
+      category = await insert(categoriesTable, { name: 'News' })
       author = await insert(authorsTable, { name: 'Ada' })
       for (const count of [0, ITEMS_MAX, ITEMS_MAX + 2]) {
         const post = await insert(postsTable, { title: `${count} comments`, category_id: category, author_id: author, status: 'draft' })
@@ -152,8 +152,8 @@ for (const dialect of DIALECTS) {
       const app = await buildServer({ storage: storage.storage, docs: false })
       try {
         expect(api.limits.includeItemsMax).toBe(50)
-        const category = (await storage.storage.insert(allTables.find((table) => table.name === 'categories')!, { name: 'x' })).id
-        const post = (await storage.storage.insert(postsTable, { title: 'busy', category_id: category, status: 'draft' })).id
+        const category = (await storage.storage.insert(categoriesTable, { name: 'x' })).id!
+        const post = (await storage.storage.insert(postsTable, { title: 'busy', category_id: category, status: 'draft' })).id!
         for (let index = 0; index < 51; index++) await storage.storage.insert(commentsTable, { post_id: post, body: `c${index}` })
         const body = (await app.inject({ method: 'GET', url: `/v1/posts/${post}?include=comments` })).json()
         expect(body.data.comments).toHaveLength(50)
