@@ -27,7 +27,7 @@ export function buildListParameters(
     const description = property.description ?? name
     if (name === 'sort') {
       const keys = resource.sortable.flatMap((field) => [field, `-${field}`])
-      return [listParameter(name, description, { type: 'string', enum: keys }, {})]
+      return [listParameter(name, description, { type: 'string', enum: keys }, { uniqueItems: true })]
     }
     if (name === 'include') return [includeParameter(resource, description, model)]
     if (name === 'filter')
@@ -55,7 +55,7 @@ function includeParameter(resource: ResourceModel, description: string, model: A
     'include',
     description,
     { type: 'string', enum: resource.includes },
-    { maxItems: model.limits.includeMax },
+    { uniqueItems: true, maxItems: model.limits.includeMax },
   )
 }
 
@@ -69,6 +69,7 @@ function buildFilterParameters(resource: ResourceModel, filter: FilterModel): Op
         ? `\`true\`: only ${plural} whose \`${field.name}\` is null; \`false\`: only those where it is not.`
         : `Only ${plural} whose \`${field.name}\` ${OPERATOR_PHRASES[operator]}.`
     const operand = operandSchema(field, operator)
+    // No uniqueItems: the runtime takes a value given twice (it matches the same rows).
     return operator === 'in'
       ? listParameter(name, description, operand, {})
       : parameter(name, description, operand)
@@ -119,13 +120,13 @@ function listParameter(
   name: string,
   description: string,
   items: JsonSchema,
-  bounds: Pick<JsonSchema, 'maxItems'>,
+  bounds: Pick<JsonSchema, 'uniqueItems' | 'maxItems'>,
 ): OpenApiParameter {
   const forms =
     ` Repeat the parameter for several values (\`${name}=a&${name}=b\`) or separate them with commas ` +
     `(\`${name}=a,b\`): both mean the same.`
   return {
-    ...parameter(name, `${description}${forms}`, { type: 'array', items, uniqueItems: true, ...bounds }),
+    ...parameter(name, `${description}${forms}`, { type: 'array', items, ...bounds }),
     style: 'form',
     explode: true,
   }

@@ -292,7 +292,7 @@ describe('OpenAPI document: query parameters and caching', () => {
     expect(schemaOf('/v1/orders', 'status')).toEqual({ type: 'string', enum: statuses })
     expect(schemaOf('/v1/orders', 'filter[status][eq]')).toEqual({ type: 'string', enum: statuses })
     expect(schemaOf('/v1/orders', 'filter[status][ne]')).toEqual({ type: 'string', enum: statuses })
-    expect(schemaOf('/v1/orders', 'filter[status][in]')).toMatchObject({ items: { type: 'string', enum: statuses } })
+    expect(schemaOf('/v1/orders', 'filter[status][in]')).toEqual({ type: 'array', items: { type: 'string', enum: statuses } })
     expect(schemaOf('/v1/adjustments', 'filter[rating][in]')).toMatchObject({ items: { type: 'integer', enum: [1, 2, 3] } })
     expect(schemaOf('/v1/items/{item_id}/adjustments', 'rating')).toEqual({ type: 'integer', enum: [1, 2, 3] })
     for (const operator of ['gt', 'gte', 'lt', 'lte', 'contains', 'starts_with']) {
