@@ -54,6 +54,8 @@ export interface RelationDefinition {
    * array links to the rest. Absent when no route lists them by `column`.
    */
   readonly listPath?: string
+  /** has-many: the most rows one include embeds per row, when the manifest sets it for this relation (else ApiLimits.includeItemsMax). */
+  readonly maxItems?: number
 }
 
 /** An index the storage creates (missing ones are added even to existing tables). */

@@ -33,6 +33,8 @@ export interface ManifestRelation {
   many?: boolean
   /** Has-many only: the target's belongs-to relation, or its parent key, that points back. */
   via?: string
+  /** Has-many only: overrides `limits.include_items_max` for this relation. */
+  max_items?: number
   on_delete?: OnDelete
 }
 

@@ -136,6 +136,8 @@ export interface RelationModel {
    * `filter[author_id][in]` without `eq`); null when neither exists, and for belongs-to.
    */
   readonly listPath: string | null
+  /** has-many: the most records `?include=` embeds per record (its `max_items`, else `limits.include_items_max`); null for belongs-to. */
+  readonly maxItems: number | null
 }
 
 export interface FilterModel {

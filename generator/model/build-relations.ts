@@ -7,12 +7,14 @@ import type { RelationModel } from './api-model.js'
 /**
  * The relations of resource `name`, in manifest order. A has-many takes its
  * foreign key from the link back it inverts: the one `via` names, or the only
- * one (validation guarantees there is exactly one to pick).
+ * one (validation guarantees there is exactly one to pick), and embeds at
+ * most its `max_items`, else `includeItemsMax`, records.
  */
 export function buildRelations(
   name: string,
   resource: ManifestResource,
   resources: Manifest['resources'],
+  includeItemsMax: number,
 ): RelationModel[] {
   return Object.entries(resource.relations ?? {}).map(([relationName, relation]) => {
     if (relation.many !== true) {
@@ -23,6 +25,7 @@ export function buildRelations(
         foreignKey: relationKeyOf(relationName),
         via: null,
         listPath: null,
+        maxItems: null,
       }
     }
     const links = listInverseLinks(resources, relation.resource, name)
@@ -40,6 +43,7 @@ export function buildRelations(
       foreignKey: link.foreignKey,
       via: link.name,
       listPath: findListPath(name, relation.resource, resources[relation.resource], link),
+      maxItems: relation.max_items ?? includeItemsMax,
     }
   })
 }

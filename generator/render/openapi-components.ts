@@ -1,6 +1,6 @@
 import type { ApiModel, ResourceModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
-import { includesHasMany } from '../model/includes-has-many.js'
+import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import {
   nameResourceComponents as nameComponents,
   SHARED_SCHEMAS,
@@ -70,11 +70,11 @@ export function buildComponents(
     }
     addComponent(schemas, names.page, buildPageSchema(resource, names.record), resource)
   }
-  const cutsArrays = model.resources.some((resource) => includesHasMany(resource, model))
+  const cutsArrays = model.resources.some((resource) => listIncludedHasMany(resource, model).length > 0)
   addComponent(schemas, SHARED_SCHEMAS.pageMeta, buildPageMeta(cutsArrays), null)
   addComponent(schemas, SHARED_SCHEMAS.pageLinks, PAGE_LINKS, null)
   addComponent(schemas, SHARED_SCHEMAS.problem, PROBLEM, null)
-  if (cutsArrays) addComponent(schemas, SHARED_SCHEMAS.includeTruncation, buildIncludeTruncation(model), null)
+  if (cutsArrays) addComponent(schemas, SHARED_SCHEMAS.includeTruncation, INCLUDE_TRUNCATION, null)
   return {
     schemas,
     responses: buildErrorResponses(model, usesConflict),
@@ -118,11 +118,11 @@ function buildRecordSchema(record: JsonSchema, resource: ResourceModel, model: A
         relation.name,
         {
           description:
-            `Its ${relation.resource.replaceAll('-', ' ')}: the first ${model.limits.includeItemsMax} by id. ${embedded} ` +
+            `Its ${relation.resource.replaceAll('-', ' ')}: the first ${relation.maxItems} by id. ${embedded} ` +
             'When there are more, `meta.truncated` points at this array and links to the rest.',
           type: 'array',
           items: target,
-          maxItems: model.limits.includeItemsMax,
+          ...(relation.maxItems !== null ? { maxItems: relation.maxItems } : {}),
         },
       ]
     }
@@ -207,31 +207,30 @@ function buildPageMeta(cutsArrays: boolean): JsonSchema {
  * One embedded array cut short. An envelope-level list rather than members
  * beside the array, which could collide with field or relation names.
  */
-function buildIncludeTruncation(model: ApiModel): JsonSchema {
-  const { includeItemsMax } = model.limits
-  return {
-    description: `An embedded array cut at ${includeItemsMax} records (\`include_items_max\`): the first ${includeItemsMax} by id.`,
-    type: 'object',
-    properties: {
-      pointer: {
-        description: 'JSON Pointer (RFC 6901) to the cut array in this response body: `/data/3/comments`, `/data/items`.',
-        type: 'string',
-        format: 'json-pointer',
-      },
-      relation: { description: 'The include path that embedded it: `comments`, `posts.comments`.', type: 'string' },
-      returned: { description: 'How many records the array holds.', type: 'integer', minimum: 1 },
-      next: {
-        description:
-          `The rest: the related collection's page after the embedded records (\`page=2&per_page=${includeItemsMax}\`, ` +
-          'ordered by id like the array), whose `links` lead on. The nested collection when the relation is its ' +
-          'parent, else the top-level collection filtered on the key; null when no route lists them.',
-        type: ['string', 'null'],
-        format: 'uri-reference',
-      },
+const INCLUDE_TRUNCATION: JsonSchema = {
+  description:
+    'An embedded array cut at `limits.include_items_max` records, or at its relation\'s `max_items` (the maxItems ' +
+    'of the array): the first ones by id.',
+  type: 'object',
+  properties: {
+    pointer: {
+      description: 'JSON Pointer (RFC 6901) to the cut array in this response body: `/data/3/comments`, `/data/items`.',
+      type: 'string',
+      format: 'json-pointer',
     },
-    required: ['pointer', 'relation', 'returned', 'next'],
-    additionalProperties: false,
-  }
+    relation: { description: 'The include path that embedded it: `comments`, `posts.comments`.', type: 'string' },
+    returned: { description: 'How many records the array holds.', type: 'integer', minimum: 1 },
+    next: {
+      description:
+        "The rest: the related collection's page after the embedded records (`page=2&per_page=<returned>`, " +
+        'ordered by id like the array), whose `links` lead on. The nested collection when the relation is its ' +
+        'parent, else the top-level collection filtered on the key; null when no route lists them.',
+      type: ['string', 'null'],
+      format: 'uri-reference',
+    },
+  },
+  required: ['pointer', 'relation', 'returned', 'next'],
+  additionalProperties: false,
 }
 
 function linkSchema(description: string, nullable: boolean): JsonSchema {

@@ -1,6 +1,6 @@
 import type { ApiModel, HttpMethod, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
-import { includesHasMany } from '../model/includes-has-many.js'
+import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import { operationId, type OperationVerb } from '../names/generated-names.js'
 import { buildParamsSchema, type JsonSchema, type ResourceSchemas } from './json-schemas.js'
 import { buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
@@ -157,7 +157,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
       200: readResponse(
         context,
         `The ${words(context.resource.singular)}.`,
-        includesHasMany(context.resource, context.model)
+        listIncludedHasMany(context.resource, context.model).length > 0
           ? dataEnvelope(context.names.record, {
               meta: {
                 description: 'Present when an embedded array was cut.',
@@ -271,13 +271,19 @@ function readResponse(
   }
 }
 
-/** ` \`include\` embeds related records: author, comments. Each embedded array holds at most 50…` */
+/** ` \`include\` embeds related records: author, comments. Embedded arrays hold at most 50 records (comments: 10)…` */
 function describeIncludes(resource: ResourceModel, model: ApiModel): string {
   if (resource.includes.length === 0) return ''
-  const cut = includesHasMany(resource, model)
-    ? ` Each embedded array holds at most ${model.limits.includeItemsMax} records, the first by id; ` +
-      '`meta.truncated` lists the arrays cut short, each with a link to the rest.'
-    : ''
+  const arrays = listIncludedHasMany(resource, model)
+  const { includeItemsMax } = model.limits
+  const own = arrays
+    .filter((relation) => relation.maxItems !== includeItemsMax)
+    .map((relation) => `${relation.name}: ${relation.maxItems}`)
+  const cut =
+    arrays.length > 0
+      ? ` Embedded arrays hold at most ${includeItemsMax} records${own.length > 0 ? ` (${own.join(', ')})` : ''}, ` +
+        'the first by id; `meta.truncated` lists the arrays cut short, each with a link to the rest.'
+      : ''
   return ` \`include\` embeds related records: ${resource.includes.join(', ')}.${cut}`
 }
 

@@ -1,30 +1,39 @@
 import { DEFAULT_LIMITS } from '../manifest/default-limits.js'
 import { asRecord } from '../manifest/as-record.js'
+import type { ManifestPath } from '../manifest/source-ranges.js'
 import type { CheckContext } from './check-context.js'
+import { listResourceEntries } from './list-resource-entries.js'
 
 /**
  * LIMITS_RANGE: the default page size, and the records one include embeds per
- * relation, must be page sizes clients may ask for (the link to the rest of a
- * cut embedded array is a page of that size). Compares the effective values,
- * so `per_page_max: 10` alone (default 20) is caught too; `include_items_max`
- * only when declared, as its default follows `per_page_max`. Values that are
+ * relation (`limits.include_items_max`, a has-many's `max_items`), must be
+ * page sizes clients may ask for (the link to the rest of a cut embedded
+ * array is a page of that size). Compares the effective values, so
+ * `per_page_max: 10` alone (default 20) is caught too; the embedded caps
+ * only when declared, as the default follows `per_page_max`. Values that are
  * not positive integers are the schema check's to report.
  */
 export function checkLimits(context: CheckContext, data: unknown): void {
-  const limits = asRecord(asRecord(data)?.limits)
-  if (limits === null) return
+  const limits = asRecord(asRecord(data)?.limits) ?? {}
   const pageMax = limits.per_page_max ?? DEFAULT_LIMITS.per_page_max
   if (!isPositiveInteger(pageMax)) return
   checkPageDefault(context, limits.per_page_default, pageMax)
-  const itemsMax = limits.include_items_max
-  if (isPositiveInteger(itemsMax) && itemsMax > pageMax) {
-    context.report(
-      'LIMITS_RANGE',
-      `include_items_max ${itemsMax} is greater than per_page_max ${pageMax}; it must be at most ${pageMax}, ` +
-        'so the link to the rest of a cut embedded array is a valid page',
-      context.atValue(['limits', 'include_items_max']),
-    )
+  checkItemsMax(context, limits.include_items_max, 'include_items_max', ['limits', 'include_items_max'], pageMax)
+  for (const relation of listResourceEntries(data, 'relations')) {
+    const label = `max_items of relation "${relation.name}"`
+    checkItemsMax(context, relation.options?.max_items, label, [...relation.path, 'max_items'], pageMax)
   }
+}
+
+/** A cap on embedded records: the rest of a cut array is linked as a page of that size. */
+function checkItemsMax(context: CheckContext, value: unknown, label: string, path: ManifestPath, pageMax: number): void {
+  if (!isPositiveInteger(value) || value <= pageMax) return
+  context.report(
+    'LIMITS_RANGE',
+    `${label} ${value} is greater than per_page_max ${pageMax}; it must be at most ${pageMax}, ` +
+      'so the link to the rest of a cut embedded array is a valid page',
+    context.atValue(path),
+  )
 }
 
 function checkPageDefault(

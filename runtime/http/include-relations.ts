@@ -36,7 +36,7 @@ export function parseInclude(
   return paths
 }
 
-/** One embedded array cut at `limits.include_items_max`: where it is, and where the rest is. */
+/** One embedded array cut at `limits.include_items_max` (or its relation's `max_items`): where it is, and where the rest is. */
 export interface IncludeTruncation {
   /** JSON Pointer (RFC 6901) to the cut array in the response body: `/data/3/comments`. */
   readonly pointer: string
@@ -51,7 +51,7 @@ export interface IncludeTruncation {
 export interface IncludeOptions {
   /** JSON Pointer of each of `rows` in the response body: `/data/0`, `/data/1`…, or `/data` for one record. */
   readonly pointers: readonly string[]
-  /** Records one has-many relation embeds per row; the next one marks the array as cut. */
+  /** Records one has-many relation embeds per row, unless it sets its own `maxItems`. */
   readonly itemsMax: number
   /** The version prefix links start with: `/v1`. */
   readonly prefix: string
@@ -65,8 +65,8 @@ type Placements = Map<Row, string[]>
  * relation (an object or null for belongs-to, an array for has-many). One
  * statement per relation path, whatever the number of rows: never N+1.
  * `items.product` embeds `items` too, to carry the products. A has-many
- * embeds at most `itemsMax` records per row (the first by id); every array
- * cut short is returned, for the response's `meta.truncated`.
+ * embeds at most its `maxItems`, else `itemsMax`, records per row (the first
+ * by id); every array cut short is returned, for the response's `meta.truncated`.
  */
 export async function includeRelations(
   storage: Storage,
@@ -143,7 +143,7 @@ async function embedRelation(
     }
     return related
   }
-  const { itemsMax } = context.options
+  const itemsMax = relation.maxItems ?? context.options.itemsMax
   // One more than the limit tells which arrays were cut.
   const related = await storage.findWhereIn(target, relation.column, distinctIds(rows.map((row) => row.id)), itemsMax + 1)
   const byParent = new Map<unknown, Row[]>()
@@ -159,14 +159,14 @@ async function embedRelation(
     ;(row as Record<string, unknown>)[relation.name] = embedded
     embedded.forEach((child, index) => placeUnder(row, `/${relation.name}/${index}`, child))
     embeddedRows.push(...embedded)
-    if (children.length > itemsMax) reportCut(context, relation, row, path)
+    if (children.length > itemsMax) reportCut(context, relation, row, path, itemsMax)
   }
   return embeddedRows
 }
 
 /** One entry per place the cut array appears, each linking to the page after the embedded records. */
-function reportCut(context: EmbedContext, relation: RelationDefinition, row: Row, path: string): void {
-  const { itemsMax, prefix } = context.options
+function reportCut(context: EmbedContext, relation: RelationDefinition, row: Row, path: string, itemsMax: number): void {
+  const { prefix } = context.options
   let next: string | null = null
   if (relation.listPath !== undefined) {
     const collection = `${prefix}${relation.listPath.replace('{id}', String(row.id))}`

@@ -126,6 +126,21 @@ for (const dialect of DIALECTS) {
       expect(await count('/v1/posts?include=comments,author,category&per_page=100')).toBe(5)
     })
 
+    it("cuts at a relation's own maxItems rather than the API-wide limit", async () => {
+      const posts1 = { ...postsTable, relations: postsTable.relations!.map((relation) => ({ ...relation, maxItems: 1 })) }
+      const tables = new Map(allTables.map((table) => [table.name, table.name === 'posts' ? posts1 : table]))
+      const row = (await storage.storage.find(postsTable, posts[1]!))!
+      const truncated = await includeRelations(storage.storage, tables, posts1, [row], ['comments'], {
+        pointers: ['/data'],
+        itemsMax: ITEMS_MAX,
+        prefix: '/v1',
+      })
+      expect((row.comments as unknown as Row[]).map((comment) => comment.id)).toEqual(comments.get(posts[1]!)!.slice(0, 1))
+      expect(truncated).toEqual([
+        { pointer: '/data/comments', relation: 'comments', returned: 1, next: `/v1/posts/${posts[1]}/comments?page=2&per_page=1` },
+      ])
+    })
+
     it('points into nested embedded arrays (include paths two levels deep)', async () => {
       const tables = new Map(allTables.map((table) => [table.name, table]))
       const row = (await storage.storage.find(authorsTable, author))!

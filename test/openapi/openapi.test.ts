@@ -468,13 +468,18 @@ describe('OpenAPI document: components', () => {
     // Without an include that embeds an array, the envelope is `{ data }` alone.
     expect(Object.keys(itemEnvelope('/v1/items/{id}').properties!)).toEqual(['data'])
     expect(Object.keys(itemEnvelope('/v1/products/{id}').properties!)).toEqual(['data'])
-    expect(document.paths['/v1/posts']!.get!.description).toContain('at most 50 records')
+    expect(document.paths['/v1/posts']!.get!.description).toContain('Embedded arrays hold at most 50 records, the first')
 
     const small = buildShopModel({ limits: { per_page_max: 10, per_page_default: 5 } })
     expect(small.limits.includeItemsMax).toBe(10)
-    const declared = buildShopModel({ limits: { include_items_max: 7 } })
+    const declared = buildShopModel({ limits: { include_items_max: 7 }, commentsMaxItems: 3 })
     const declaredDocument = buildOpenApiDocument(declared, declared.versions[0]!)
     expect(declaredDocument.components.schemas.Order!.properties!.items).toMatchObject({ maxItems: 7 })
+    // A relation's own max_items wins, and the operation says so.
+    expect(declaredDocument.components.schemas.Post!.properties!.comments).toMatchObject({ maxItems: 3 })
+    expect(declaredDocument.paths['/v1/posts/{id}']!.get!.description).toContain(
+      'Embedded arrays hold at most 7 records (comments: 3), the first by id',
+    )
   })
 
   it('leaves meta.truncated and IncludeTruncation out when no include embeds an array', () => {

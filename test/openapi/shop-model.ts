@@ -16,6 +16,8 @@ export interface ShopOptions {
   readonly limits?: Manifest['limits']
   /** Whether resources keep their `include:` whitelists. */
   readonly includes?: boolean
+  /** posts.comments' own `max_items`. */
+  readonly commentsMaxItems?: number
 }
 
 /**
@@ -78,7 +80,11 @@ export function buildShopModel(options: ShopOptions = {}): ApiModel {
         relations: {
           author: { resource: 'authors', ...onDelete },
           category: { resource: 'categories', required: true, ...onDelete },
-          comments: { resource: 'comments', many: true },
+          comments: {
+            resource: 'comments',
+            many: true,
+            ...(options.commentsMaxItems === undefined ? {} : { max_items: options.commentsMaxItems }),
+          },
         },
         ...include(['author', 'category', 'comments']),
         sort: ['created_at', 'title'],

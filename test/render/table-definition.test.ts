@@ -87,6 +87,7 @@ describe('table definitions: relations', () => {
         foreignKey: 'editor_id',
         via: 'editor',
         listPath: '/posts?editor_id={id}',
+        maxItems: 50,
       },
     ])
   })
@@ -118,6 +119,16 @@ describe('table definitions: relations', () => {
     expect(listPaths({ author_id: ['in'] })).toEqual(['/posts?filter%5Bauthor_id%5D%5Bin%5D={id}', '/authors/{id}/notes'])
     expect(listPaths({ author_id: ['null'] })).toEqual([null, '/authors/{id}/notes'])
     expect(listPaths({})).toEqual([null, '/authors/{id}/notes'])
+  })
+
+  it("carry a has-many's own max_items, and only when it differs from limits.include_items_max", () => {
+    const relationsWith = (commentsMaxItems: number) => {
+      const shop = buildShopModel({ commentsMaxItems })
+      return buildTableDefinition(findResource(shop, 'posts'), shop).relations
+    }
+    expect(relationsWith(5)?.find((relation) => relation.name === 'comments')).toMatchObject({ maxItems: 5 })
+    expect(relationsWith(50)?.find((relation) => relation.name === 'comments')).not.toHaveProperty('maxItems')
+    expect(tableOf('orders').relations?.[0]).not.toHaveProperty('maxItems')
   })
 })
 
