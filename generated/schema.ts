@@ -44,7 +44,15 @@ export const authorsTable: TableDefinition = {
     },
   ],
   referencedBy: [{ table: 'posts', resource: 'posts', column: 'author_id', onDelete: 'restrict' }],
-  relations: [{ name: 'posts', kind: 'has-many', table: 'posts', column: 'author_id' }],
+  relations: [
+    {
+      name: 'posts',
+      kind: 'has-many',
+      table: 'posts',
+      column: 'author_id',
+      listPath: '/posts?author_id={id}',
+    },
+  ],
   indexes: [
     { columns: ['name', 'id'] },
     { columns: ['created_at', 'id'] },
@@ -152,7 +160,15 @@ export const ordersTable: TableDefinition = {
     },
   ],
   referencedBy: [{ table: 'items', resource: 'items', column: 'order_id', onDelete: 'restrict' }],
-  relations: [{ name: 'items', kind: 'has-many', table: 'items', column: 'order_id' }],
+  relations: [
+    {
+      name: 'items',
+      kind: 'has-many',
+      table: 'items',
+      column: 'order_id',
+      listPath: '/orders/{id}/items',
+    },
+  ],
   indexes: [
     { columns: ['status', 'id'] },
     { columns: ['placed_on', 'id'] },
@@ -396,7 +412,13 @@ export const postsTable: TableDefinition = {
   relations: [
     { name: 'author', kind: 'belongs-to', table: 'authors', column: 'author_id' },
     { name: 'category', kind: 'belongs-to', table: 'categories', column: 'category_id' },
-    { name: 'comments', kind: 'has-many', table: 'comments', column: 'post_id' },
+    {
+      name: 'comments',
+      kind: 'has-many',
+      table: 'comments',
+      column: 'post_id',
+      listPath: '/posts/{id}/comments',
+    },
   ],
   indexes: [
     { columns: ['created_at', 'id'] },

@@ -7,6 +7,8 @@ export interface ApiLimits {
   readonly perPageMax: number
   readonly includeMax: number
   readonly includeDepth: number
+  /** Records one included has-many relation embeds per record; more are cut and linked (meta.truncated). */
+  readonly includeItemsMax: number
   readonly bodyMaxBytes: number
 }
 

@@ -47,6 +47,15 @@ export interface RelationDefinition {
   /** Target table name. */
   readonly table: string
   readonly column: string
+  /**
+   * has-many: the collection path, after the version prefix, listing every
+   * related row of one record, `{id}` standing for its id
+   * (`/posts/{id}/comments`, `/posts?author_id={id}`); where a cut embedded
+   * array links to the rest. Absent when no route lists them by `column`.
+   */
+  readonly listPath?: string
+  /** has-many: the most rows one include embeds per row, when the manifest sets it for this relation (else ApiLimits.includeItemsMax). */
+  readonly maxItems?: number
 }
 
 /** An index the storage creates (missing ones are added even to existing tables). */

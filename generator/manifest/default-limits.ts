@@ -7,5 +7,7 @@ export const DEFAULT_LIMITS = {
   per_page_max: 100,
   include_max: 3,
   include_depth: 2,
+  // Lowered to per_page_max when that is smaller (build-model.ts), so links to the rest stay valid pages.
+  include_items_max: 50,
   body_max_bytes: 1_048_576,
 } as const satisfies Readonly<Record<string, number>>

@@ -33,6 +33,8 @@ export interface ManifestRelation {
   many?: boolean
   /** Has-many only: the target's belongs-to relation, or its parent key, that points back. */
   via?: string
+  /** Has-many only: overrides `limits.include_items_max` for this relation. */
+  max_items?: number
   on_delete?: OnDelete
 }
 
@@ -60,6 +62,7 @@ export interface Manifest {
     per_page_max?: number
     include_max?: number
     include_depth?: number
+    include_items_max?: number
     body_max_bytes?: number
   }
   versions: Record<string, Record<string, never>>

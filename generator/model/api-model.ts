@@ -24,6 +24,8 @@ export interface LimitsModel {
   readonly perPageMax: number
   readonly includeMax: number
   readonly includeDepth: number
+  /** Records one included has-many relation embeds per record; at most perPageMax. */
+  readonly includeItemsMax: number
   readonly bodyMaxBytes: number
 }
 
@@ -126,6 +128,16 @@ export interface RelationModel {
   readonly foreignKey: string
   /** has-many: the link on the target it inverts (a relation name or the parent key); null for belongs-to. */
   readonly via: string | null
+  /**
+   * has-many: the collection path (without the version prefix) that lists every
+   * related record of one record, `{id}` standing for its id: the nested route
+   * `/posts/{id}/comments` when the key is the target's parent key, else the
+   * target's collection filtered on the key (`/posts?author_id={id}`, or
+   * `filter[author_id][in]` without `eq`); null when neither exists, and for belongs-to.
+   */
+  readonly listPath: string | null
+  /** has-many: the most records `?include=` embeds per record (its `max_items`, else `limits.include_items_max`); null for belongs-to. */
+  readonly maxItems: number | null
 }
 
 export interface FilterModel {

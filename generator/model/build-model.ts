@@ -27,7 +27,8 @@ const ITEM_METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'PATCH', 'DELETE']
 export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
   const entries = Object.entries(manifest.resources)
   const idParams = new Map(entries.map(([name, resource]) => [name, foreignKeyOf(name, resource.singular)]))
-  const drafts = entries.map(([name, resource]) => buildResource(name, resource, manifest, idParams))
+  const limits = buildLimits(manifest.limits ?? {})
+  const drafts = entries.map(([name, resource]) => buildResource(name, resource, manifest, idParams, limits))
   const resources = drafts.map((draft) => ({ ...draft, referencedBy: findReferences(draft.name, drafts) }))
   return {
     manifestFile,
@@ -36,18 +37,21 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
       description: manifest.service.description ?? null,
       baseUrl: manifest.service.base_url ?? null,
     },
-    limits: buildLimits({ ...DEFAULT_LIMITS, ...manifest.limits }),
+    limits,
     versions: Object.keys(manifest.versions).map((name) => ({ name, prefix: `/${name}` })),
     resources,
   }
 }
 
-function buildLimits(limits: Required<NonNullable<Manifest['limits']>>): LimitsModel {
+/** The declared limits over the defaults; the default include_items_max never exceeds per_page_max. */
+function buildLimits(declared: NonNullable<Manifest['limits']>): LimitsModel {
+  const limits = { ...DEFAULT_LIMITS, ...declared }
   return {
     perPageDefault: limits.per_page_default,
     perPageMax: limits.per_page_max,
     includeMax: limits.include_max,
     includeDepth: limits.include_depth,
+    includeItemsMax: declared.include_items_max ?? Math.min(limits.include_items_max, limits.per_page_max),
     bodyMaxBytes: limits.body_max_bytes,
   }
 }
@@ -58,6 +62,7 @@ function buildResource(
   resource: ManifestResource,
   manifest: Manifest,
   idParams: ReadonlyMap<string, string>,
+  limits: LimitsModel,
 ): Omit<ResourceModel, 'referencedBy'> {
   const names = deriveResourceNames(name, resource.singular)
   const parent: ParentModel | null = resource.parent
@@ -70,7 +75,7 @@ function buildResource(
   const declared = Object.entries(resource.fields ?? {}).map(([fieldName, field]) =>
     buildField(fieldName, field),
   )
-  const relations = buildRelations(name, resource, manifest.resources)
+  const relations = buildRelations(name, resource, manifest.resources, limits.includeItemsMax)
   const fields: FieldModel[] = [
     systemField('id', 'integer'),
     ...declared,

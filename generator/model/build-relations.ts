@@ -1,4 +1,5 @@
-import { listInverseLinks } from '../manifest/list-inverse-links.js'
+import { FOREIGN_KEY_OPERATORS } from '../manifest/filter-operators.js'
+import { listInverseLinks, type InverseLink } from '../manifest/list-inverse-links.js'
 import type { Manifest, ManifestResource } from '../manifest/manifest.js'
 import { relationKeyOf } from '../manifest/relation-key-of.js'
 import type { RelationModel } from './api-model.js'
@@ -6,12 +7,14 @@ import type { RelationModel } from './api-model.js'
 /**
  * The relations of resource `name`, in manifest order. A has-many takes its
  * foreign key from the link back it inverts: the one `via` names, or the only
- * one (validation guarantees there is exactly one to pick).
+ * one (validation guarantees there is exactly one to pick), and embeds at
+ * most its `max_items`, else `includeItemsMax`, records.
  */
 export function buildRelations(
   name: string,
   resource: ManifestResource,
   resources: Manifest['resources'],
+  includeItemsMax: number,
 ): RelationModel[] {
   return Object.entries(resource.relations ?? {}).map(([relationName, relation]) => {
     if (relation.many !== true) {
@@ -21,6 +24,8 @@ export function buildRelations(
         resource: relation.resource,
         foreignKey: relationKeyOf(relationName),
         via: null,
+        listPath: null,
+        maxItems: null,
       }
     }
     const links = listInverseLinks(resources, relation.resource, name)
@@ -37,6 +42,23 @@ export function buildRelations(
       resource: relation.resource,
       foreignKey: link.foreignKey,
       via: link.name,
+      listPath: findListPath(name, relation.resource, resources[relation.resource], link),
+      maxItems: relation.max_items ?? includeItemsMax,
     }
   })
+}
+
+/** RelationModel.listPath: the nested route, else an exact or `in` filter on the key. */
+function findListPath(
+  source: string,
+  target: string,
+  targetResource: ManifestResource | undefined,
+  link: InverseLink,
+): string | null {
+  if (link.kind === 'parent') return `/${source}/{id}/${target}`
+  const operators = targetResource?.filter ? (targetResource.filter[link.foreignKey] ?? []) : FOREIGN_KEY_OPERATORS
+  if (operators.includes('eq')) return `/${target}?${link.foreignKey}={id}`
+  // Brackets percent-encoded, as the page links encode them, so the link is a valid URI reference.
+  if (operators.includes('in')) return `/${target}?${encodeURIComponent(`filter[${link.foreignKey}][in]`)}={id}`
+  return null
 }

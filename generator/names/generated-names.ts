@@ -43,6 +43,7 @@ export const SHARED_SCHEMAS = {
   pageMeta: 'PageMeta',
   pageLinks: 'PageLinks',
   problem: 'Problem',
+  includeTruncation: 'IncludeTruncation',
 } as const
 
 /** schema.ts: the table definition constant of one resource, `orderItemsTable`. Ends in `Table`, never `Tables`. */
@@ -135,6 +136,7 @@ export const FIXED_NAMES: readonly GeneratedName[] = [
   fixed(SCHEMA, SHARED_SCHEMAS.pageMeta, "restmint's schema of the page metadata of every collection"),
   fixed(SCHEMA, SHARED_SCHEMAS.pageLinks, "restmint's schema of the page links of every collection"),
   fixed(SCHEMA, SHARED_SCHEMAS.problem, "restmint's schema of the problem details every error response carries"),
+  fixed(SCHEMA, SHARED_SCHEMAS.includeTruncation, "restmint's schema of an embedded array cut at include_items_max"),
   fixed(SCHEMA_EXPORT, 'TableDefinition', 'the runtime type schema.ts imports'),
   fixed(SCHEMA_EXPORT, TABLE_LIST_NAME, 'the list of every table'),
   fixed(INDEX_NAME, 'FastifyInstance', 'a type the version index imports from Fastify'),

@@ -36,6 +36,11 @@ export function buildTableDefinition(resource: ResourceModel, model: ApiModel): 
     kind: relation.kind,
     table: tableOf(relation.resource),
     column: relation.foreignKey,
+    ...(relation.listPath !== null ? { listPath: relation.listPath } : {}),
+    // Only a relation's own max_items; the runtime falls back to the API-wide limit.
+    ...(relation.maxItems !== null && relation.maxItems !== model.limits.includeItemsMax
+      ? { maxItems: relation.maxItems }
+      : {}),
   }))
   return {
     name: resource.table,

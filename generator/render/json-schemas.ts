@@ -151,7 +151,7 @@ function buildListQuerySchema(resource: ResourceModel, model: ApiModel): JsonSch
         'sort',
         {
           description:
-            `Comma-separated fields to sort by, in order, each ascending or, prefixed with \`-\`, descending: ` +
+            `Fields to sort by, in order, each ascending or, prefixed with \`-\`, descending: ` +
             `${resource.sortable.join(', ')}. \`id\` is always the last key, so the order is total.`,
           type: 'string',
         },
@@ -196,7 +196,7 @@ function includeProperty(resource: ResourceModel, model: ApiModel): (readonly [s
       'include',
       {
         description:
-          `Comma-separated relations to embed in each record, under their names, at most ${model.limits.includeMax}: ` +
+          `Relations to embed in each record, under their names, at most ${model.limits.includeMax}: ` +
           `${resource.includes.join(', ')}.`,
         type: 'string',
       },
@@ -271,7 +271,12 @@ const SYSTEM_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
   updated_at: 'When the record was last changed (RFC 3339, UTC). Set by the server.',
 }
 
-/** The type and format of a field's values, without constraints: what a query operand is checked against. */
+/**
+ * What the runtime checks a query operand against: the field's type and
+ * format (`date`, `date-time`, `email`, `uri`, `uuid`). Not its bounds or
+ * pattern: `filter[price][gte]=-1` is a fair question even when no price is
+ * negative.
+ */
 export function buildOperandSchema(field: FieldModel): JsonSchema {
   const { type, format } = typeOf(field)
   return { type, ...(format !== null ? { format } : {}) }

@@ -1,5 +1,6 @@
 import type { ApiModel, ResourceModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
+import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import {
   nameResourceComponents as nameComponents,
   SHARED_SCHEMAS,
@@ -69,9 +70,11 @@ export function buildComponents(
     }
     addComponent(schemas, names.page, buildPageSchema(resource, names.record), resource)
   }
-  addComponent(schemas, SHARED_SCHEMAS.pageMeta, PAGE_META, null)
+  const cutsArrays = model.resources.some((resource) => listIncludedHasMany(resource, model).length > 0)
+  addComponent(schemas, SHARED_SCHEMAS.pageMeta, buildPageMeta(cutsArrays), null)
   addComponent(schemas, SHARED_SCHEMAS.pageLinks, PAGE_LINKS, null)
   addComponent(schemas, SHARED_SCHEMAS.problem, PROBLEM, null)
+  if (cutsArrays) addComponent(schemas, SHARED_SCHEMAS.includeTruncation, INCLUDE_TRUNCATION, null)
   return {
     schemas,
     responses: buildErrorResponses(model, usesConflict),
@@ -101,9 +104,9 @@ function addComponent(
 /**
  * A record as responses show it: the fields of the request-validator schema,
  * plus each relation as an optional member, present when an `include` path
- * names it (a has-many as an array; a belongs-to as the record, or null when
- * its key is null). Records refer to each other, so this lives only here, not
- * in the self-contained validator schemas.
+ * names it (a has-many as an array of at most `include_items_max` records; a
+ * belongs-to as the record, or null when its key is null). Records refer to
+ * each other, so this lives only here, not in the self-contained validator schemas.
  */
 function buildRecordSchema(record: JsonSchema, resource: ResourceModel, model: ApiModel): JsonSchema {
   if (resource.relations.length === 0) return record
@@ -114,9 +117,12 @@ function buildRecordSchema(record: JsonSchema, resource: ResourceModel, model: A
       return [
         relation.name,
         {
-          description: `Its ${relation.resource.replaceAll('-', ' ')}. ${embedded}`,
+          description:
+            `Its ${relation.resource.replaceAll('-', ' ')}: the first ${relation.maxItems} by id. ${embedded} ` +
+            'When there are more, `meta.truncated` points at this array and links to the rest.',
           type: 'array',
           items: target,
+          ...(relation.maxItems !== null ? { maxItems: relation.maxItems } : {}),
         },
       ]
     }
@@ -150,35 +156,80 @@ function buildPageSchema(resource: ResourceModel, recordName: string): JsonSchem
   }
 }
 
-const PAGE_META: JsonSchema = {
+/** `meta.truncated` of GET responses: the embedded arrays cut short, absent when none was. */
+export function truncatedSchema(): JsonSchema {
+  return {
+    description:
+      'Each embedded array (`include`) this response cut at `include_items_max` records, and where the rest is. ' +
+      'Absent when none was cut.',
+    type: 'array',
+    items: refSchema(SHARED_SCHEMAS.includeTruncation),
+  }
+}
+
+/** PageMeta; with `truncated` when some include can embed an array. */
+function buildPageMeta(cutsArrays: boolean): JsonSchema {
+  return {
+    description:
+      'Where this page lies. Offset requests (`page`) get page, total and total_pages; cursor requests (`cursor`) ' +
+      'leave them out, since counting would cost what the cursor saves.',
+    type: 'object',
+    properties: {
+      page: {
+        description: 'This page number, from 1. Omitted on cursor requests.',
+        type: 'integer',
+        minimum: 1,
+      },
+      per_page: { description: 'Records per page.', type: 'integer', minimum: 1 },
+      total: {
+        description: 'Records matching the filters. Omitted on cursor requests.',
+        type: 'integer',
+        minimum: 0,
+      },
+      total_pages: {
+        description: 'Pages of matching records; 0 when there are none. Omitted on cursor requests.',
+        type: 'integer',
+        minimum: 0,
+      },
+      next_cursor: {
+        description:
+          'Pass it as `cursor` (with the same sort and filters) for the next page; null on the last page. Opaque.',
+        type: ['string', 'null'],
+      },
+      ...(cutsArrays ? { truncated: truncatedSchema() } : {}),
+    },
+    required: ['per_page', 'next_cursor'],
+    additionalProperties: false,
+  }
+}
+
+/**
+ * One embedded array cut short. An envelope-level list rather than members
+ * beside the array, which could collide with field or relation names.
+ */
+const INCLUDE_TRUNCATION: JsonSchema = {
   description:
-    'Where this page lies. Offset requests (`page`) get page, total and total_pages; cursor requests (`cursor`) ' +
-    'leave them out, since counting would cost what the cursor saves.',
+    'An embedded array cut at `limits.include_items_max` records, or at its relation\'s `max_items` (the maxItems ' +
+    'of the array): the first ones by id.',
   type: 'object',
   properties: {
-    page: {
-      description: 'This page number, from 1. Omitted on cursor requests.',
-      type: 'integer',
-      minimum: 1,
+    pointer: {
+      description: 'JSON Pointer (RFC 6901) to the cut array in this response body: `/data/3/comments`, `/data/items`.',
+      type: 'string',
+      format: 'json-pointer',
     },
-    per_page: { description: 'Records per page.', type: 'integer', minimum: 1 },
-    total: {
-      description: 'Records matching the filters. Omitted on cursor requests.',
-      type: 'integer',
-      minimum: 0,
-    },
-    total_pages: {
-      description: 'Pages of matching records; 0 when there are none. Omitted on cursor requests.',
-      type: 'integer',
-      minimum: 0,
-    },
-    next_cursor: {
+    relation: { description: 'The include path that embedded it: `comments`, `posts.comments`.', type: 'string' },
+    returned: { description: 'How many records the array holds.', type: 'integer', minimum: 1 },
+    next: {
       description:
-        'Pass it as `cursor` (with the same sort and filters) for the next page; null on the last page. Opaque.',
+        "The rest: the related collection's page after the embedded records (`page=2&per_page=<returned>`, " +
+        'ordered by id like the array), whose `links` lead on. The nested collection when the relation is its ' +
+        'parent, else the top-level collection filtered on the key; null when no route lists them.',
       type: ['string', 'null'],
+      format: 'uri-reference',
     },
   },
-  required: ['per_page', 'next_cursor'],
+  required: ['pointer', 'relation', 'returned', 'next'],
   additionalProperties: false,
 }
 

@@ -46,9 +46,9 @@ export interface OpenApiParameter {
   readonly in: 'path' | 'query'
   readonly description: string
   readonly required?: true
-  /** With `explode: false`, an array is one comma-separated value: `?include=author,category`. */
+  /** With `explode: true`, an array is the parameter repeated: `?include=author&include=category`. */
   readonly style?: 'form'
-  readonly explode?: false
+  readonly explode?: true
   readonly schema: JsonSchema
 }
 

@@ -1,5 +1,6 @@
 import type { ApiModel, HttpMethod, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
+import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import { operationId, type OperationVerb } from '../names/generated-names.js'
 import { buildParamsSchema, type JsonSchema, type ResourceSchemas } from './json-schemas.js'
 import { buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
@@ -8,6 +9,7 @@ import {
   refHeader,
   refResponse,
   refSchema,
+  truncatedSchema,
   type ResourceComponentNames,
 } from './openapi-components.js'
 import type {
@@ -119,7 +121,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
         `\`page\` and \`per_page\` (default ${perPageDefault}, at most ${perPageMax}) select the page; ` +
         'or walk the collection with `cursor`, which never skips or repeats a record when others change. ' +
         '`links` lead to the others. A page past the end is empty.' +
-        describeIncludes(resource) +
+        describeIncludes(resource, model) +
         parentMissing(context),
       parameters: buildListParameters(resource, context.schemas, model),
       responses: {
@@ -149,13 +151,23 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
     }
   },
   get: (context) => ({
-    description: `Returns ${describeRecord(context)}.${describeIncludes(context.resource)}`,
+    description: `Returns ${describeRecord(context)}.${describeIncludes(context.resource, context.model)}`,
     ...optionalParameters(buildItemParameters(context.resource, context.schemas, context.model)),
     responses: {
       200: readResponse(
         context,
         `The ${words(context.resource.singular)}.`,
-        dataEnvelope(context.names.record),
+        listIncludedHasMany(context.resource, context.model).length > 0
+          ? dataEnvelope(context.names.record, {
+              meta: {
+                description: 'Present when an embedded array was cut.',
+                type: 'object',
+                properties: { truncated: truncatedSchema() },
+                required: ['truncated'],
+                additionalProperties: false,
+              },
+            })
+          : dataEnvelope(context.names.record),
       ),
       400: refResponse('BadRequest'),
       404: refResponse('NotFound'),
@@ -259,11 +271,20 @@ function readResponse(
   }
 }
 
-/** ` \`?include=\` embeds: author, category.` */
-function describeIncludes(resource: ResourceModel): string {
-  return resource.includes.length > 0
-    ? ` \`include\` embeds related records: ${resource.includes.join(', ')}.`
-    : ''
+/** ` \`include\` embeds related records: author, comments. Embedded arrays hold at most 50 records (comments: 10)…` */
+function describeIncludes(resource: ResourceModel, model: ApiModel): string {
+  if (resource.includes.length === 0) return ''
+  const arrays = listIncludedHasMany(resource, model)
+  const { includeItemsMax } = model.limits
+  const own = arrays
+    .filter((relation) => relation.maxItems !== includeItemsMax)
+    .map((relation) => `${relation.name}: ${relation.maxItems}`)
+  const cut =
+    arrays.length > 0
+      ? ` Embedded arrays hold at most ${includeItemsMax} records${own.length > 0 ? ` (${own.join(', ')})` : ''}, ` +
+        'the first by id; `meta.truncated` lists the arrays cut short, each with a link to the rest.'
+      : ''
+  return ` \`include\` embeds related records: ${resource.includes.join(', ')}.${cut}`
 }
 
 function unique(names: readonly string[]): string[] {
@@ -275,10 +296,11 @@ function optionalParameters(parameters: OpenApiParameter[]): Pick<OpenApiOperati
   return parameters.length > 0 ? { parameters } : {}
 }
 
-function dataEnvelope(recordName: string): JsonSchema {
+/** `{ data }`, with optional `extra` members. */
+function dataEnvelope(recordName: string, extra: Record<string, JsonSchema> = {}): JsonSchema {
   return {
     type: 'object',
-    properties: { data: refSchema(recordName) },
+    properties: { data: refSchema(recordName), ...extra },
     required: ['data'],
     additionalProperties: false,
   }

@@ -9,8 +9,8 @@ import type { OpenApiParameter } from './openapi-objects.js'
  * `filter[<field>][<operator>]` parameter per filterable field and operator.
  * The validator takes everything but pagination as strings (the runtime
  * parses them); the document says what they hold: `sort`, `include` and `in`
- * operands are comma-separated lists (`style: form, explode: false`) of their
- * allowed values, and filter operands have their field's type.
+ * operands are lists of their allowed values, and filter operands have their
+ * field's type (with its enum for eq, ne and in, which the runtime enforces).
  * https://spec.openapis.org/oas/v3.1.0#style-values
  */
 export function buildListParameters(
@@ -27,7 +27,7 @@ export function buildListParameters(
     const description = property.description ?? name
     if (name === 'sort') {
       const keys = resource.sortable.flatMap((field) => [field, `-${field}`])
-      return [listParameter(name, description, { type: 'string', enum: keys }, {})]
+      return [listParameter(name, description, { type: 'string', enum: keys }, { uniqueItems: true })]
     }
     if (name === 'include') return [includeParameter(resource, description, model)]
     if (name === 'filter')
@@ -55,7 +55,7 @@ function includeParameter(resource: ResourceModel, description: string, model: A
     'include',
     description,
     { type: 'string', enum: resource.includes },
-    { maxItems: model.limits.includeMax },
+    { uniqueItems: true, maxItems: model.limits.includeMax },
   )
 }
 
@@ -70,7 +70,7 @@ function buildFilterParameters(resource: ResourceModel, filter: FilterModel): Op
         : `Only ${plural} whose \`${field.name}\` ${OPERATOR_PHRASES[operator]}.`
     const operand = operandSchema(field, operator)
     return operator === 'in'
-      ? listParameter(name, description, operand, {})
+      ? listParameter(name, description, operand, { uniqueItems: true })
       : parameter(name, description, operand)
   })
 }
@@ -82,7 +82,7 @@ const OPERATOR_PHRASES: Readonly<Record<Exclude<FilterOperator, 'null'>, string>
   gte: 'is at least this value',
   lt: 'is less (earlier) than this value',
   lte: 'is at most this value',
-  in: 'is one of these comma-separated values',
+  in: 'is one of these values',
   contains: 'contains this text, ignoring case (`%` and `_` match only themselves)',
   starts_with: 'starts with this text, ignoring case (`%` and `_` match only themselves)',
 }
@@ -108,16 +108,25 @@ function parameter(name: string, description: string, schema: JsonSchema): OpenA
   return { name, in: 'query', description, schema }
 }
 
-/** A comma-separated list: `?include=author,category`. */
+/**
+ * A list, documented in the repeated form (`style: form, explode: true`:
+ * `?include=author&include=category`), which typed clients such as
+ * openapi-fetch and orval send for arrays by default. The server takes the
+ * comma form (`?include=author,category`) as the same list; a parameter has
+ * only one style, so the description says so.
+ */
 function listParameter(
   name: string,
   description: string,
   items: JsonSchema,
-  bounds: Pick<JsonSchema, 'maxItems'>,
+  bounds: Pick<JsonSchema, 'uniqueItems' | 'maxItems'>,
 ): OpenApiParameter {
+  const forms =
+    ` Repeat the parameter for several values (\`${name}=a&${name}=b\`) or separate them with commas ` +
+    `(\`${name}=a,b\`): both mean the same.`
   return {
-    ...parameter(name, description, { type: 'array', items, uniqueItems: true, ...bounds }),
+    ...parameter(name, `${description}${forms}`, { type: 'array', items, ...bounds }),
     style: 'form',
-    explode: false,
+    explode: true,
   }
 }

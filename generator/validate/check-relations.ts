@@ -115,10 +115,11 @@ function checkOptions(context: CheckContext, relation: ListedEntry, options: Rea
     }
     return
   }
-  if (options.via !== undefined) {
+  for (const option of ['via', 'max_items'] as const) {
+    if (options[option] === undefined) continue
     report(
-      'via',
-      `"via" applies to has-many relations; relation "${relation.name}" is a belongs-to: add many: true, or remove via`,
+      option,
+      `"${option}" applies to has-many relations; relation "${relation.name}" is a belongs-to: add many: true, or remove ${option}`,
     )
   }
 }

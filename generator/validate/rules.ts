@@ -9,7 +9,8 @@ export const RULES = {
   SCHEMA: 'Values must have the type and form manifest.schema.json gives them; required keys must be present.',
   UNKNOWN_KEY: 'Only the keys of manifest format 1 are accepted; near misses get a "did you mean".',
   VERSION_NAME: 'Version names are path prefixes of the form v<major>: v1, v2, ...',
-  LIMITS_RANGE: 'limits.per_page_default must not exceed limits.per_page_max (defaults included).',
+  LIMITS_RANGE:
+    "limits.per_page_default, limits.include_items_max and a relation's max_items must not exceed limits.per_page_max (defaults included).",
   UNSAFE_NAME:
     'Resource, field, relation and singular names, and the identifiers and SQL names derived from them, must not be able to escape a path, a file name or an identifier: only letters, digits, hyphens and underscores, starting with a letter; not __proto__, constructor or prototype; field and relation names, and the identifier of a resource, not JavaScript reserved words; SQL table and column names at most 63 characters.',
   NAMING_LOWERCASE: 'Resource names are entirely lowercase.',
@@ -34,7 +35,8 @@ export const RULES = {
   RELATION_TARGET_UNKNOWN: "A relation's `resource` names a resource declared in the manifest.",
   RELATION_NAME_CLASH:
     "A relation's name, and a belongs-to's generated <name>_id, are not already names of the resource's fields (declared, generated, or another relation's key).",
-  RELATION_OPTIONS: '`required` and `on_delete` belong to belongs-to relations; `via` to has-many ones (`many: true`).',
+  RELATION_OPTIONS:
+    '`required` and `on_delete` belong to belongs-to relations; `via` and `max_items` to has-many ones (`many: true`).',
   RELATION_CYCLE:
     'Foreign keys (parents and belongs-to relations) do not loop between resources, or no order of CREATE TABLE could satisfy them.',
   HAS_MANY_INVERSE_MISSING:

@@ -36,11 +36,37 @@ export function parseInclude(
   return paths
 }
 
+/** One embedded array cut at `limits.include_items_max` (or its relation's `max_items`): where it is, and where the rest is. */
+export interface IncludeTruncation {
+  /** JSON Pointer (RFC 6901) to the cut array in the response body: `/data/3/comments`. */
+  readonly pointer: string
+  /** The include path that embedded it: `comments`, `posts.comments`. */
+  readonly relation: string
+  /** How many records the array holds: the limit. */
+  readonly returned: number
+  /** The page of the related collection after the embedded records; null when no route lists them. */
+  readonly next: string | null
+}
+
+export interface IncludeOptions {
+  /** JSON Pointer of each of `rows` in the response body: `/data/0`, `/data/1`…, or `/data` for one record. */
+  readonly pointers: readonly string[]
+  /** Records one has-many relation embeds per row, unless it sets its own `maxItems`. */
+  readonly itemsMax: number
+  /** The version prefix links start with: `/v1`. */
+  readonly prefix: string
+}
+
+/** Where each loaded row appears in the response body (a belongs-to target may appear under several rows). */
+type Placements = Map<Row, string[]>
+
 /**
  * Embeds the included relations into `rows`, each as a member named after the
  * relation (an object or null for belongs-to, an array for has-many). One
  * statement per relation path, whatever the number of rows: never N+1.
- * `items.product` embeds `items` too, to carry the products.
+ * `items.product` embeds `items` too, to carry the products. A has-many
+ * embeds at most its `maxItems`, else `itemsMax`, records per row (the first
+ * by id); every array cut short is returned, for the response's `meta.truncated`.
  */
 export async function includeRelations(
   storage: Storage,
@@ -48,8 +74,12 @@ export async function includeRelations(
   table: TableDefinition,
   rows: Row[],
   paths: readonly string[],
-): Promise<void> {
-  await embedTree(storage, tables, table, rows, buildTree(paths))
+  options: IncludeOptions,
+): Promise<IncludeTruncation[]> {
+  const placements: Placements = new Map(rows.map((row, index) => [row, [options.pointers[index]!]]))
+  const truncations: IncludeTruncation[] = []
+  await embedTree({ storage, tables, options, placements, truncations }, table, rows, buildTree(paths), '')
+  return truncations
 }
 
 function buildTree(paths: readonly string[]): IncludeTree {
@@ -61,45 +91,90 @@ function buildTree(paths: readonly string[]): IncludeTree {
   return tree as IncludeTree
 }
 
+/** What every level of one include shares. */
+interface EmbedContext {
+  readonly storage: Storage
+  readonly tables: ReadonlyMap<string, TableDefinition>
+  readonly options: IncludeOptions
+  readonly placements: Placements
+  readonly truncations: IncludeTruncation[]
+}
+
 async function embedTree(
-  storage: Storage,
-  tables: ReadonlyMap<string, TableDefinition>,
+  context: EmbedContext,
   table: TableDefinition,
   rows: Row[],
   tree: IncludeTree,
+  parentPath: string,
 ): Promise<void> {
   for (const [name, subtree] of Object.entries(tree)) {
     const relation = table.relations?.find((candidate) => candidate.name === name)
-    const target = relation && tables.get(relation.table)
+    const target = relation && context.tables.get(relation.table)
     if (!relation || !target) throw new Error(`internal error: ${table.name} has no relation ${name}`)
-    const related = await embedRelation(storage, target, relation, rows)
-    if (Object.keys(subtree).length > 0) await embedTree(storage, tables, target, related, subtree)
+    const path = parentPath === '' ? name : `${parentPath}.${name}`
+    const related = await embedRelation(context, target, relation, rows, path)
+    if (Object.keys(subtree).length > 0) await embedTree(context, target, related, subtree, path)
   }
 }
 
-/** Embeds one relation; returns the related rows loaded, for deeper paths. */
+/** Embeds one relation; returns the related rows embedded, for deeper paths. */
 async function embedRelation(
-  storage: Storage,
+  context: EmbedContext,
   target: TableDefinition,
   relation: RelationDefinition,
   rows: Row[],
+  path: string,
 ): Promise<Row[]> {
+  const { storage, placements } = context
+  const placeUnder = (row: Row, suffix: string, related: Row): void => {
+    const at = (placements.get(row) ?? []).map((pointer) => `${pointer}${suffix}`)
+    const known = placements.get(related)
+    if (known) known.push(...at)
+    else placements.set(related, at)
+  }
   if (relation.kind === 'belongs-to') {
     const ids = distinctIds(rows.map((row) => row[relation.column]))
     const related = await storage.findWhereIn(target, 'id', ids)
     const byId = new Map(related.map((row) => [row.id, row]))
-    for (const row of rows) (row as Record<string, unknown>)[relation.name] = byId.get(row[relation.column]!) ?? null
+    for (const row of rows) {
+      const embedded = byId.get(row[relation.column]!) ?? null
+      ;(row as Record<string, unknown>)[relation.name] = embedded
+      if (embedded) placeUnder(row, `/${relation.name}`, embedded)
+    }
     return related
   }
-  const related = await storage.findWhereIn(target, relation.column, distinctIds(rows.map((row) => row.id)))
+  const itemsMax = relation.maxItems ?? context.options.itemsMax
+  // One more than the limit tells which arrays were cut.
+  const related = await storage.findWhereIn(target, relation.column, distinctIds(rows.map((row) => row.id)), itemsMax + 1)
   const byParent = new Map<unknown, Row[]>()
   for (const child of related) {
     const siblings = byParent.get(child[relation.column])
     if (siblings) siblings.push(child)
     else byParent.set(child[relation.column], [child])
   }
-  for (const row of rows) (row as Record<string, unknown>)[relation.name] = byParent.get(row.id) ?? []
-  return related
+  const embeddedRows: Row[] = []
+  for (const row of rows) {
+    const children = byParent.get(row.id) ?? []
+    const embedded = children.slice(0, itemsMax)
+    ;(row as Record<string, unknown>)[relation.name] = embedded
+    embedded.forEach((child, index) => placeUnder(row, `/${relation.name}/${index}`, child))
+    embeddedRows.push(...embedded)
+    if (children.length > itemsMax) reportCut(context, relation, row, path, itemsMax)
+  }
+  return embeddedRows
+}
+
+/** One entry per place the cut array appears, each linking to the page after the embedded records. */
+function reportCut(context: EmbedContext, relation: RelationDefinition, row: Row, path: string, itemsMax: number): void {
+  const { prefix } = context.options
+  let next: string | null = null
+  if (relation.listPath !== undefined) {
+    const collection = `${prefix}${relation.listPath.replace('{id}', String(row.id))}`
+    next = `${collection}${collection.includes('?') ? '&' : '?'}page=2&per_page=${itemsMax}`
+  }
+  for (const pointer of context.placements.get(row) ?? []) {
+    context.truncations.push({ pointer: `${pointer}/${relation.name}`, relation: path, returned: itemsMax, next })
+  }
 }
 
 function distinctIds(values: readonly unknown[]): number[] {

@@ -60,7 +60,7 @@ const ALLOW_ORDER: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATC
 
 export function createRouteFactory(
   storage: Storage,
-  limits: Pick<ApiLimits, 'bodyMaxBytes' | 'includeMax' | 'includeDepth'>,
+  limits: Pick<ApiLimits, 'bodyMaxBytes' | 'includeMax' | 'includeDepth' | 'includeItemsMax'>,
   tables: readonly TableDefinition[],
   cursors: CursorCodec,
 ): RouteFactory {
@@ -97,14 +97,19 @@ export function createRouteFactory(
           result.rows.length > parsed.perPage && last
             ? cursors.encode(parsed.shape, [...parsed.sort.map((key) => last[key.column]!), last.id!])
             : null
-        await includeRelations(storage, tablesByName, options.table, rows, include)
+        const truncated = await includeRelations(storage, tablesByName, options.table, rows, include, {
+          pointers: rows.map((_, index) => `/data/${index}`),
+          itemsMax: limits.includeItemsMax,
+          prefix: app.prefix,
+        })
+        const cut = truncated.length > 0 ? { truncated } : {}
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
         const path = routePath(request)
         const search = requestSearch(request.url)
         if (parsed.page === null) {
           return {
             data: rows,
-            meta: { per_page: parsed.perPage, next_cursor: nextCursor },
+            meta: { per_page: parsed.perPage, next_cursor: nextCursor, ...cut },
             links: buildCursorLinks(path, search, nextCursor),
           }
         }
@@ -112,7 +117,7 @@ export function createRouteFactory(
         const totalPages = Math.ceil(total / parsed.perPage)
         return {
           data: rows,
-          meta: { page: parsed.page, per_page: parsed.perPage, total, total_pages: totalPages, next_cursor: nextCursor },
+          meta: { page: parsed.page, per_page: parsed.perPage, total, total_pages: totalPages, next_cursor: nextCursor, ...cut },
           links: buildPageLinks(path, search, parsed.page, parsed.perPage, totalPages),
         }
       })
@@ -152,9 +157,13 @@ export function createRouteFactory(
         const include = parseInclude(query.include, options.rules, limits, errors)
         rejectInvalid(errors)
         const row = await findOrFail(storage, options, params)
-        await includeRelations(storage, tablesByName, options.table, [row], include)
+        const truncated = await includeRelations(storage, tablesByName, options.table, [row], include, {
+          pointers: ['/data'],
+          itemsMax: limits.includeItemsMax,
+          prefix: app.prefix,
+        })
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
-        return { data: row }
+        return truncated.length > 0 ? { data: row, meta: { truncated } } : { data: row }
       })
     },
 

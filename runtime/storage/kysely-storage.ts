@@ -40,6 +40,7 @@ import {
   ID,
   LIMIT,
   OFFSET,
+  PER_VALUE,
   scopeName,
   valueName,
   VALUES,
@@ -179,15 +180,22 @@ export class KyselyStorage implements Storage {
     return { rows: rows as Row[], total: Number(count[0]?.total ?? 0) }
   }
 
-  async findWhereIn(table: TableDefinition, column: string, values: readonly number[]): Promise<Row[]> {
+  async findWhereIn(
+    table: TableDefinition,
+    column: string,
+    values: readonly number[],
+    perValue?: number,
+  ): Promise<Row[]> {
     const context = this.#context(table)
     if (values.length === 0) return []
-    const query = this.#queries.get(`where-in|${table.name}|${column}`, () => {
+    const capped = perValue !== undefined
+    const query = this.#queries.get(`where-in|${table.name}|${column}|${capped ? 'capped' : 'all'}`, () => {
       const definition = context.columns.get(column)
       if (definition === undefined) throw new Error(`findWhereIn names unknown column "${table.name}.${column}"`)
-      return buildWhereInQuery(this.#dialect.db, this.#dialect.syntax, table, definition)
+      return buildWhereInQuery(this.#dialect.db, this.#dialect.syntax, table, definition, capped)
     })
-    const rows = await this.#run(this.#dialect.driver, table, query, { [VALUES]: values })
+    const args = capped ? { [VALUES]: values, [PER_VALUE]: perValue } : { [VALUES]: values }
+    const rows = await this.#run(this.#dialect.driver, table, query, args)
     for (const row of rows) context.decode(row)
     return rows as Row[]
   }

@@ -79,8 +79,9 @@ export interface Storage {
   /**
    * Rows whose `column` holds one of `values`, ordered by id, in ONE statement
    * whatever the number of values: how includes load relations without N+1.
+   * With `perValue`, only the first `perValue` rows (by id) of each value.
    */
-  findWhereIn(table: TableDefinition, column: string, values: readonly number[]): Promise<Row[]>
+  findWhereIn(table: TableDefinition, column: string, values: readonly number[], perValue?: number): Promise<Row[]>
   find(table: TableDefinition, id: number, scope?: Scope): Promise<Row | undefined>
   /** Inserts, stamping `created_at`/`updated_at`; returns the stored row. */
   insert(table: TableDefinition, values: Row): Promise<Row>

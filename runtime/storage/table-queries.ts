@@ -21,11 +21,14 @@ import type { DialectSyntax } from './storage-dialect.js'
 
 // Placeholder names: `value:<column>` for written values, `scope:<column>` for scope conditions,
 // `filter:<index>` for the value of the index-th filter, `after:<index>` (keyset-condition.ts)
-// for the keyset position, `values` for findWhereIn's list.
+// for the keyset position, `values` for findWhereIn's list and `per-value` for its cap.
 export const ID = 'id'
 export const LIMIT = 'limit'
 export const OFFSET = 'offset'
 export const VALUES = 'values'
+export const PER_VALUE = 'per-value'
+/** Underscore-led, which no field name can be (manifest.schema.json), so it never shadows a column. */
+const RANK = '_restmint_rank'
 export const valueName = (column: string): string => `value:${column}`
 export const scopeName = (column: string): string => `scope:${column}`
 export const filterName = (index: number): string => `filter:${index}`
@@ -70,15 +73,28 @@ export function buildCountQuery(db: Kysely<any>, syntax: DialectSyntax, table: T
     .$if(conditions.length > 0, (query) => query.where((eb) => eb.and(conditions)))
 }
 
-/** Rows whose `column` holds one of the `values` list placeholder, by id: one statement for any number. */
+/**
+ * Rows whose `column` holds one of the `values` list placeholder, by id: one
+ * statement for any number. `capped` keeps only the first `per-value` rows (by
+ * id) of each value, numbered by a window function (SQLite ≥ 3.25 and
+ * PostgreSQL alike), still in one statement.
+ */
 export function buildWhereInQuery(
   db: Kysely<any>,
   syntax: DialectSyntax,
   table: TableDefinition,
   column: ColumnDefinition,
+  capped: boolean,
 ) {
-  return selectRows(db, table)
-    .where(syntax.inList(column, listParameter(VALUES, column.type, column.name)))
+  const matching = syntax.inList(column, listParameter(VALUES, column.type, column.name))
+  if (!capped) return selectRows(db, table).where(matching).orderBy(ID)
+  const ranked = selectRows(db, table)
+    .select(sql<number>`row_number() over (partition by ${sql.ref(column.name)} order by ${sql.ref(ID)})`.as(RANK))
+    .where(matching)
+  return db
+    .selectFrom(ranked.as('ranked'))
+    .select(columnNames(table))
+    .where(sql.ref(RANK), '<=', integerParameter(PER_VALUE))
     .orderBy(ID)
 }
 

@@ -7,6 +7,7 @@ import { oas } from '@stoplight/spectral-rulesets'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ApiModel } from '../../generator/model/api-model.js'
 import { buildOpenApiDocument, type OpenApiDocument } from '../../generator/render/openapi-document.js'
+import type { JsonSchema } from '../../generator/render/json-schemas.js'
 import type { OpenApiMethod, OpenApiReference } from '../../generator/render/openapi-objects.js'
 import { buildShopModel } from './shop-model.js'
 
@@ -230,10 +231,10 @@ describe('OpenAPI document: query parameters and caching', () => {
     ])
   })
 
-  it('describes sort as a comma-separated list of sortable keys, ascending or descending', () => {
+  it('describes sort as a list of sortable keys, ascending or descending', () => {
     expect(parameter('/v1/posts', 'sort')).toMatchObject({
       style: 'form',
-      explode: false,
+      explode: true,
       schema: {
         type: 'array',
         items: { enum: ['created_at', '-created_at', 'title', '-title', 'id', '-id'] },
@@ -245,7 +246,7 @@ describe('OpenAPI document: query parameters and caching', () => {
   it('describes include as a list of the whitelisted paths, capped by include_max', () => {
     expect(parameter('/v1/orders', 'include')).toMatchObject({
       style: 'form',
-      explode: false,
+      explode: true,
       schema: { type: 'array', items: { enum: ['items', 'items.product'] }, maxItems: 3 },
     })
     expect(parameter('/v1/orders/{id}', 'include')!.schema).toEqual(parameter('/v1/orders', 'include')!.schema)
@@ -262,11 +263,62 @@ describe('OpenAPI document: query parameters and caching', () => {
     expect(parameter('/v1/posts', 'filter[published_at][null]')!.schema).toEqual({ type: 'boolean' })
     expect(parameter('/v1/posts', 'filter[status][in]')).toMatchObject({
       style: 'form',
-      explode: false,
-      schema: { type: 'array', items: { type: 'string', enum: ['draft', 'published'] } },
+      explode: true,
+      schema: { type: 'array', items: { type: 'string', enum: ['draft', 'published'] }, uniqueItems: true },
     })
     expect(parameter('/v1/posts', 'filter[title][contains]')!.description).toContain('ignoring case')
     expect(parameter('/v1/posts', 'title')).toBeUndefined() // no eq on title
+  })
+
+  // Issue 6, item 15: openapi-fetch and orval send arrays repeated by default; the server takes both forms.
+  it('documents every list parameter in the repeated form and says the comma form means the same', () => {
+    const lists = Object.values(document.paths).flatMap((item) =>
+      (item.get?.parameters ?? []).filter((candidate) => candidate.schema.type === 'array'),
+    )
+    expect(new Set(lists.map((candidate) => candidate.name.replace(/^filter\[\w+\]/, 'filter[…]')))).toEqual(
+      new Set(['sort', 'include', 'filter[…][in]']),
+    )
+    for (const list of lists) {
+      expect(list, list.name).toMatchObject({ style: 'form', explode: true })
+      expect(list.description, list.name).toContain(`(\`${list.name}=a&${list.name}=b\`)`)
+      expect(list.description, list.name).toContain(`(\`${list.name}=a,b\`): both mean the same`)
+    }
+  })
+
+  // Issue 6, item 14: the runtime refuses values outside the enum for eq, ne and in, and values not of the field's format.
+  it('declares the enum on every eq, ne and in operand of an enum field, the format of every operand, and no bound the runtime does not check', () => {
+    const schemaOf = (path: string, name: string) => parameter(path, name)!.schema
+    const statuses = ['pending', 'paid', 'shipped']
+    expect(schemaOf('/v1/orders', 'status')).toEqual({ type: 'string', enum: statuses })
+    expect(schemaOf('/v1/orders', 'filter[status][eq]')).toEqual({ type: 'string', enum: statuses })
+    expect(schemaOf('/v1/orders', 'filter[status][ne]')).toEqual({ type: 'string', enum: statuses })
+    expect(schemaOf('/v1/orders', 'filter[status][in]')).toEqual({
+      type: 'array',
+      items: { type: 'string', enum: statuses },
+      uniqueItems: true,
+    })
+    expect(schemaOf('/v1/adjustments', 'filter[rating][in]')).toMatchObject({ items: { type: 'integer', enum: [1, 2, 3] } })
+    expect(schemaOf('/v1/items/{item_id}/adjustments', 'rating')).toEqual({ type: 'integer', enum: [1, 2, 3] })
+    for (const operator of ['gt', 'gte', 'lt', 'lte', 'contains', 'starts_with']) {
+      expect(schemaOf('/v1/orders', `filter[status][${operator}]`), operator).toEqual({ type: 'string' })
+    }
+    // Every enum field's eq, ne and in parameter, on every collection.
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const candidate of item.get?.parameters ?? []) {
+        const match = /^filter\[(\w+)\]\[(eq|ne|in)\]$/.exec(candidate.name) ?? /^(\w+)()$/.exec(candidate.name)
+        const resource = model.resources.find((each) => path.endsWith(`/${each.name}`))
+        const field = resource?.fields.find((each) => each.name === match?.[1])
+        if (!field?.enum) continue
+        const operand = candidate.schema.type === 'array' ? candidate.schema.items! : candidate.schema
+        expect(operand.enum, `${path} ${candidate.name}`).toEqual(field.enum)
+      }
+    }
+    // Filter values are checked against the field's format (runtime/http/parse-query-value.ts), so it is claimed.
+    expect(schemaOf('/v1/authors', 'filter[email][eq]')).toEqual({ type: 'string', format: 'email' })
+    expect(schemaOf('/v1/categories', 'filter[website][in]')).toMatchObject({ items: { type: 'string', format: 'uri' } })
+    expect(schemaOf('/v1/comments', 'filter[token][eq]')).toEqual({ type: 'string', format: 'uuid' })
+    expect(schemaOf('/v1/orders', 'filter[placed_on][gte]')).toEqual({ type: 'string', format: 'date' })
+    expect(schemaOf('/v1/items', 'filter[quantity][gte]')).toEqual({ type: 'integer' })
   })
 
   it('filters every field with the operators of its type by default, foreign keys with eq, ne, in, null', () => {
@@ -339,6 +391,7 @@ describe('OpenAPI document: components', () => {
       'PageMeta',
       'PageLinks',
       'Problem',
+      'IncludeTruncation',
     ])
     expect(Object.keys(document.components.responses)).toEqual([
       'BadRequest',
@@ -372,7 +425,7 @@ describe('OpenAPI document: components', () => {
     const meta = document.components.schemas.PageMeta!
     expect(meta.required).toEqual(['per_page', 'next_cursor'])
     expect(meta.properties!.next_cursor).toMatchObject({ type: ['string', 'null'] })
-    expect(Object.keys(meta.properties!)).toEqual(['page', 'per_page', 'total', 'total_pages', 'next_cursor'])
+    expect(Object.keys(meta.properties!)).toEqual(['page', 'per_page', 'total', 'total_pages', 'next_cursor', 'truncated'])
   })
 
   it('shows relations as optional members of the record: an array, a record, or a record or null', () => {
@@ -391,6 +444,53 @@ describe('OpenAPI document: components', () => {
     expect(post.properties!.category_id).toMatchObject({ type: 'integer' })
     expect(document.components.schemas.Item!.properties!.product).toBeDefined()
     expect(document.components.schemas.Product!.properties).not.toHaveProperty('items')
+  })
+
+  // Issue 6, item 11.
+  it('caps embedded arrays at include_items_max and documents meta.truncated where an include can cut one', () => {
+    expect(model.limits.includeItemsMax).toBe(50) // default 50, not above per_page_max 50
+    expect(document.components.schemas.Post!.properties!.comments).toMatchObject({ type: 'array', maxItems: 50 })
+    expect(document.components.schemas.Post!.properties!.comments!.description).toContain('`meta.truncated`')
+    expect(document.components.schemas.PageMeta!.properties!.truncated).toEqual({
+      description: expect.stringContaining('Absent when none was cut'),
+      type: 'array',
+      items: { $ref: '#/components/schemas/IncludeTruncation' },
+    })
+    expect(document.components.schemas.IncludeTruncation).toMatchObject({
+      required: ['pointer', 'relation', 'returned', 'next'],
+      properties: { pointer: { format: 'json-pointer' }, next: { type: ['string', 'null'], format: 'uri-reference' } },
+    })
+    const itemEnvelope = (path: string) =>
+      (document.paths[path]!.get!.responses['200'] as { content: Record<string, { schema: JsonSchema }> }).content[
+        'application/json'
+      ]!.schema
+    expect(Object.keys(itemEnvelope('/v1/posts/{id}').properties!)).toEqual(['data', 'meta'])
+    expect(itemEnvelope('/v1/posts/{id}').properties!.meta).toMatchObject({
+      properties: { truncated: { items: { $ref: '#/components/schemas/IncludeTruncation' } } },
+      required: ['truncated'],
+    })
+    // Without an include that embeds an array, the envelope is `{ data }` alone.
+    expect(Object.keys(itemEnvelope('/v1/items/{id}').properties!)).toEqual(['data'])
+    expect(Object.keys(itemEnvelope('/v1/products/{id}').properties!)).toEqual(['data'])
+    expect(document.paths['/v1/posts']!.get!.description).toContain('Embedded arrays hold at most 50 records, the first')
+
+    const small = buildShopModel({ limits: { per_page_max: 10, per_page_default: 5 } })
+    expect(small.limits.includeItemsMax).toBe(10)
+    const declared = buildShopModel({ limits: { include_items_max: 7 }, commentsMaxItems: 3 })
+    const declaredDocument = buildOpenApiDocument(declared, declared.versions[0]!)
+    expect(declaredDocument.components.schemas.Order!.properties!.items).toMatchObject({ maxItems: 7 })
+    // A relation's own max_items wins, and the operation says so.
+    expect(declaredDocument.components.schemas.Post!.properties!.comments).toMatchObject({ maxItems: 3 })
+    expect(declaredDocument.paths['/v1/posts/{id}']!.get!.description).toContain(
+      'Embedded arrays hold at most 7 records (comments: 3), the first by id',
+    )
+  })
+
+  it('leaves meta.truncated and IncludeTruncation out when no include embeds an array', () => {
+    const plain = buildShopModel({ includes: false })
+    const plainDocument = buildOpenApiDocument(plain, plain.versions[0]!)
+    expect(plainDocument.components.schemas.PageMeta!.properties).not.toHaveProperty('truncated')
+    expect(plainDocument.components.schemas).not.toHaveProperty('IncludeTruncation')
   })
 
   it('leaves out Conflict when nothing can conflict', () => {

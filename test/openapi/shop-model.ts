@@ -12,6 +12,12 @@ export interface ShopOptions {
   readonly extraResource?: string
   /** The top-level `cache:` (service-wide default max_age). */
   readonly serviceMaxAge?: number
+  /** Limits over `per_page_default: 10, per_page_max: 50`. */
+  readonly limits?: Manifest['limits']
+  /** Whether resources keep their `include:` whitelists. */
+  readonly includes?: boolean
+  /** posts.comments' own `max_items`. */
+  readonly commentsMaxItems?: number
 }
 
 /**
@@ -23,11 +29,12 @@ export interface ShopOptions {
  */
 export function buildShopModel(options: ShopOptions = {}): ApiModel {
   const { unique = true, restrict = true, baseUrl = 'http://localhost:3000', extraResource, serviceMaxAge } = options
+  const include = (paths: string[]): { include?: string[] } => (options.includes === false ? {} : { include: paths })
   const onDelete = { on_delete: restrict ? ('restrict' as const) : ('cascade' as const) }
   const manifest: Manifest = {
     restmint: 1,
     service: { title: 'Shop API', description: 'Example shop', ...(baseUrl ? { base_url: baseUrl } : {}) },
-    limits: { per_page_default: 10, per_page_max: 50 },
+    limits: { per_page_default: 10, per_page_max: 50, ...options.limits },
     versions: { v1: {} },
     resources: {
       authors: {
@@ -36,7 +43,7 @@ export function buildShopModel(options: ShopOptions = {}): ApiModel {
           email: { type: 'string', format: 'email', unique },
         },
         relations: { posts: { resource: 'posts', many: true } },
-        include: ['posts'],
+        ...include(['posts']),
       },
       products: {
         fields: {
@@ -51,7 +58,7 @@ export function buildShopModel(options: ShopOptions = {}): ApiModel {
           placed_on: { type: 'date' },
         },
         relations: { items: { resource: 'items', many: true } },
-        include: ['items', 'items.product'],
+        ...include(['items', 'items.product']),
         cache: { max_age: 60 },
       },
       items: {
@@ -73,9 +80,13 @@ export function buildShopModel(options: ShopOptions = {}): ApiModel {
         relations: {
           author: { resource: 'authors', ...onDelete },
           category: { resource: 'categories', required: true, ...onDelete },
-          comments: { resource: 'comments', many: true },
+          comments: {
+            resource: 'comments',
+            many: true,
+            ...(options.commentsMaxItems === undefined ? {} : { max_items: options.commentsMaxItems }),
+          },
         },
-        include: ['author', 'category', 'comments'],
+        ...include(['author', 'category', 'comments']),
         sort: ['created_at', 'title'],
         filter: { status: ['eq', 'in'], published_at: ['gte', 'lte', 'null'], author_id: ['eq'], title: ['contains'] },
       },

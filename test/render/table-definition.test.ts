@@ -42,13 +42,13 @@ describe('table definitions: relations', () => {
     expect(tableOf('posts').relations).toEqual([
       { name: 'author', kind: 'belongs-to', table: 'authors', column: 'author_id' },
       { name: 'category', kind: 'belongs-to', table: 'categories', column: 'category_id' },
-      { name: 'comments', kind: 'has-many', table: 'comments', column: 'post_id' },
+      { name: 'comments', kind: 'has-many', table: 'comments', column: 'post_id', listPath: '/posts/{id}/comments' },
     ])
     expect(tableOf('orders').relations).toEqual([
-      { name: 'items', kind: 'has-many', table: 'items', column: 'order_id' },
+      { name: 'items', kind: 'has-many', table: 'items', column: 'order_id', listPath: '/orders/{id}/items' },
     ])
     expect(tableOf('authors').relations).toEqual([
-      { name: 'posts', kind: 'has-many', table: 'posts', column: 'author_id' },
+      { name: 'posts', kind: 'has-many', table: 'posts', column: 'author_id', listPath: '/posts?author_id={id}' },
     ])
     expect(tableOf('categories').relations).toEqual([])
   })
@@ -80,8 +80,55 @@ describe('table definitions: relations', () => {
       'resources.yaml',
     )
     expect(findResource(viaModel, 'authors').relations).toEqual([
-      { name: 'edited', kind: 'has-many', resource: 'posts', foreignKey: 'editor_id', via: 'editor' },
+      {
+        name: 'edited',
+        kind: 'has-many',
+        resource: 'posts',
+        foreignKey: 'editor_id',
+        via: 'editor',
+        listPath: '/posts?editor_id={id}',
+        maxItems: 50,
+      },
     ])
+  })
+
+  // Issue 6, item 11: where a cut embedded array links to for the rest.
+  it('list the rest of a has-many by the nested route, else an exact or in filter on the key, else nowhere', () => {
+    const listPaths = (filter: Record<string, ('eq' | 'in' | 'null')[]>) => {
+      const built = buildModel(
+        {
+          restmint: 1,
+          service: { title: 'T' },
+          versions: { v1: {} },
+          resources: {
+            authors: {
+              relations: {
+                posts: { resource: 'posts', many: true },
+                notes: { resource: 'notes', many: true },
+              },
+            },
+            posts: { relations: { author: { resource: 'authors' } }, filter },
+            notes: { parent: 'authors', filter: {} },
+          },
+        },
+        'resources.yaml',
+      )
+      return findResource(built, 'authors').relations.map((relation) => relation.listPath)
+    }
+    expect(listPaths({ author_id: ['eq', 'in'] })).toEqual(['/posts?author_id={id}', '/authors/{id}/notes'])
+    expect(listPaths({ author_id: ['in'] })).toEqual(['/posts?filter%5Bauthor_id%5D%5Bin%5D={id}', '/authors/{id}/notes'])
+    expect(listPaths({ author_id: ['null'] })).toEqual([null, '/authors/{id}/notes'])
+    expect(listPaths({})).toEqual([null, '/authors/{id}/notes'])
+  })
+
+  it("carry a has-many's own max_items, and only when it differs from limits.include_items_max", () => {
+    const relationsWith = (commentsMaxItems: number) => {
+      const shop = buildShopModel({ commentsMaxItems })
+      return buildTableDefinition(findResource(shop, 'posts'), shop).relations
+    }
+    expect(relationsWith(5)?.find((relation) => relation.name === 'comments')).toMatchObject({ maxItems: 5 })
+    expect(relationsWith(50)?.find((relation) => relation.name === 'comments')).not.toHaveProperty('maxItems')
+    expect(tableOf('orders').relations?.[0]).not.toHaveProperty('maxItems')
   })
 })
 

@@ -653,6 +653,33 @@ for (const dialect of DIALECTS) {
         expect(statements).toHaveLength(3)
       })
 
+      // Issue 6, item 11: bounded has-many includes.
+      it('keeps the first perValue rows of each value, by id, in one statement of one shape', async () => {
+        const { storage, statements } = await open(dialect)
+        const parents = await insertAll(storage, FILTER_ROWS.slice(0, 3))
+        const created: Row[] = []
+        for (let index = 0; index < 12; index++) {
+          // Interleaved, so each parent's first rows by id are not the first rows inserted.
+          created.push(await storage.insert(notes, { catalog_id: parents[index % 3]!.id!, body: `note ${index}` }))
+        }
+        statements.length = 0
+        const firstOf = (parent: Row, count: number) =>
+          created.filter((note) => note.catalog_id === parent.id).slice(0, count)
+        const values = parents.map((parent) => parent.id as number)
+
+        expect(await storage.findWhereIn(notes, 'catalog_id', values, 2)).toEqual(
+          [...firstOf(parents[0]!, 2), ...firstOf(parents[1]!, 2), ...firstOf(parents[2]!, 2)].sort(
+            (a, b) => (a.id as number) - (b.id as number),
+          ),
+        )
+        expect(await storage.findWhereIn(notes, 'catalog_id', [values[1]!], 10)).toEqual(firstOf(parents[1]!, 10))
+        expect(await storage.findWhereIn(notes, 'catalog_id', values, 1)).toHaveLength(3)
+        expect(statements).toHaveLength(3)
+        expect(new Set(statements).size).toBe(1)
+        expect(statements[0]).toMatch(/row_number\(\) over \(partition by "catalog_id" order by "id"\)/)
+        expect(statements[0]).not.toMatch(/<= \d/) // the cap is a bound parameter
+      })
+
       it('issues no statement for no values, and rejects an unknown column', async () => {
         const { storage, statements } = await open(dialect)
         expect(await storage.findWhereIn(notes, 'catalog_id', [])).toEqual([])

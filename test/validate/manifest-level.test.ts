@@ -37,7 +37,21 @@ describe('LIMITS_RANGE', () => {
     expect(found[0]?.message).toContain('also set per_page_default to at most 10')
   })
 
-  it.each(['  per_page_default: 10\n  per_page_max: 10\n', '  per_page_max: 20\n', '  per_page_default: 100\n'])(
+  it('rejects include_items_max above per_page_max, at include_items_max (issue 6, item 11)', () => {
+    const found = diagnose(manifest({ limits: '  per_page_max: 30\n  include_items_max: 31\n' }))
+    expect(found.map(({ code, line, col }) => `${code} ${line}:${col}`)).toEqual(['LIMITS_RANGE 6:22'])
+    expect(found[0]?.message).toContain('include_items_max 31 is greater than per_page_max 30; it must be at most 30')
+    expect(codesAt(manifest({ limits: '  include_items_max: 101\n' }))).toEqual(['LIMITS_RANGE 5:22'])
+  })
+
+  it.each([
+    '  per_page_default: 10\n  per_page_max: 10\n',
+    '  per_page_max: 20\n',
+    '  per_page_default: 100\n',
+    // The default include_items_max (50) follows a smaller per_page_max.
+    '  per_page_default: 10\n  per_page_max: 10\n  include_max: 1\n',
+    '  include_items_max: 100\n',
+  ])(
     'accepts %j',
     (limits) => {
       expect(codesAt(manifest({ limits }))).toEqual([])

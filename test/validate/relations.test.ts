@@ -35,6 +35,10 @@ describe('relations: valid manifests', () => {
       '  authors:\n    relations:\n      posts: { resource: posts, many: true }\n  posts:\n    relations:\n      author: { resource: authors }\n',
     ],
     [
+      'max_items on a has-many, up to per_page_max',
+      '  posts:\n    relations:\n      comments: { resource: comments, many: true, max_items: 100 }\n  comments:\n    parent: posts\n',
+    ],
+    [
       'via naming the parent key among several links back',
       '  posts:\n    relations:\n      comments: { resource: comments, many: true, via: post_id }\n  comments:\n    parent: posts\n    relations:\n      quoted: { resource: posts }\n',
     ],
@@ -134,6 +138,18 @@ describe('relations: each rule, at its position', () => {
       '  authors: {}\n  posts:\n    relations:\n      author: { resource: authors, via: posts }\n',
       'RELATION_OPTIONS 10:36',
       '"via" applies to has-many relations; relation "author" is a belongs-to: add many: true, or remove via',
+    ],
+    [
+      'max_items on a belongs-to (issue 6, item 11)',
+      '  authors: {}\n  posts:\n    relations:\n      author: { resource: authors, max_items: 5 }\n',
+      'RELATION_OPTIONS 10:36',
+      '"max_items" applies to has-many relations; relation "author" is a belongs-to: add many: true, or remove max_items',
+    ],
+    [
+      'max_items on a has-many above per_page_max (issue 6, item 11), at the value',
+      '  posts:\n    relations:\n      comments: { resource: comments, many: true, max_items: 101 }\n  comments:\n    parent: posts\n',
+      'LIMITS_RANGE 9:62',
+      'max_items of relation "comments" 101 is greater than per_page_max 100; it must be at most 100',
     ],
     [
       'a has-many without a link back, at the relation',

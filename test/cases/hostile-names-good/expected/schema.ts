@@ -231,7 +231,15 @@ export const promisesTable: TableDefinition = {
   referencedBy: [
     { table: 'records', resource: 'records', column: 'promise_id', onDelete: 'restrict' },
   ],
-  relations: [{ name: 'records', kind: 'has-many', table: 'records', column: 'promise_id' }],
+  relations: [
+    {
+      name: 'records',
+      kind: 'has-many',
+      table: 'records',
+      column: 'promise_id',
+      listPath: '/records?promise_id={id}',
+    },
+  ],
   indexes: [
     { columns: ['due_on', 'id'] },
     { columns: ['created_at', 'id'] },

@@ -20,6 +20,7 @@ export const api = defineApi({
     perPageMax: 100,
     includeMax: 3,
     includeDepth: 2,
+    includeItemsMax: 50,
     bodyMaxBytes: 1048576,
   },
   tables: allTables,

@@ -162,7 +162,13 @@ export const postsTable: TableDefinition = {
   relations: [
     { name: 'author', kind: 'belongs-to', table: 'authors', column: 'author_id' },
     { name: 'category', kind: 'belongs-to', table: 'categories', column: 'category_id' },
-    { name: 'comments', kind: 'has-many', table: 'comments', column: 'post_id' },
+    {
+      name: 'comments',
+      kind: 'has-many',
+      table: 'comments',
+      column: 'post_id',
+      listPath: '/posts/{id}/comments',
+    },
   ],
   indexes: [
     { columns: ['created_at', 'id'] },
