@@ -5,6 +5,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['restmint-source'] } },
   test: {
     include: ['test/**/*.test.ts'],
+    // Probes PostgreSQL once and stops the run with what to start or set when it is missing.
+    globalSetup: ['test/support/postgres-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

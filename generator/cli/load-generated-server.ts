@@ -6,7 +6,7 @@ import { build } from 'esbuild'
 import type { FastifyInstance } from 'fastify'
 
 export interface GeneratedServerModule {
-  buildServer(options: { db: string; seed?: boolean; logger?: object }): Promise<FastifyInstance>
+  buildServer(options: { db: string; schema?: string; seed?: boolean; logger?: object }): Promise<FastifyInstance>
 }
 
 /**
