@@ -41,14 +41,11 @@ describe.concurrent('restmint serve never prints a database password', () => {
     ['password in the query string', `postgres://ada@127.0.0.1:${CLOSED_PORT}/shop?sslmode=disable&password=${SECRET}`],
     ['a keyword/value connection string', `host=127.0.0.1 port=${CLOSED_PORT} password=${SECRET}`],
   ]
-  // In a process of its own: serve loads the generated server, which vitest's module runner cannot.
   it.each(unreachable)('when the database cannot be opened: %s', async (_form, db) => {
-    const cli = spawnCli(REPO, ['serve', '--db', db, '--port', '0'])
-    const ended = await cli.exited()
-    const { stdout, stderr } = cli.output()
-    expect(ended, stderr).toEqual({ code: 1, signal: null })
-    expect(stderr).toMatch(/^restmint: (cannot open the database|Unsupported database URL) "[^"]*\*\*\*/)
-    expect(stdout + stderr).not.toContain(SECRET)
+    const run = await runCli(REPO, 'serve', '--db', db, '--port', '0')
+    expect(run.exitCode, run.stderr).toBe(1)
+    expect(run.stderr).toMatch(/^restmint: (cannot open the database|Unsupported database URL) "[^"]*\*\*\*/)
+    expect(run.stdout + run.stderr).not.toContain(SECRET)
   })
 
   it.skipIf(POSTGRES_OFF)('when serving: the "serving" line shows the URL without its password', async () => {
