@@ -175,8 +175,14 @@ describe('the npm package', () => {
     }
   })
 
-  it('generates and checks a manifest with the installed bin', async () => {
-    const generate = await run('npx', ['--no', 'restmint', 'generate'], project, 60_000)
+  it('generates and checks a manifest with the installed bin, which knows its version', async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }
+    const [versionRun, generate] = await Promise.all([
+      run('npx', ['--no', '--', 'restmint', '--version'], project, 60_000),
+      run('npx', ['--no', 'restmint', 'generate'], project, 60_000),
+    ])
+    expectSuccess(versionRun, 'restmint --version')
+    expect(versionRun.stdout).toBe(`${version}\n`)
     expectSuccess(generate, 'restmint generate')
     expect(existsSync(join(project, 'generated/server.ts'))).toBe(true)
     expect(existsSync(join(project, 'generated/v1/routes/authors.ts'))).toBe(true)
