@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -5,6 +6,11 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['restmint-source'] } },
   test: {
     include: ['test/**/*.test.ts'],
+    // One worker per core (vitest keeps one core back by default, which on two cores runs every file
+    // in turn): the slow files mostly wait on child processes (npm, tsc, a served CLI).
+    maxWorkers: availableParallelism(),
+    // Probes PostgreSQL once and stops the run with what to start or set when it is missing.
+    globalSetup: ['test/support/postgres-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -23,6 +23,8 @@ export interface ServerTimeouts {
 export interface ServerOptions {
   /** `sqlite:./file.db`, `sqlite::memory:` (the default) or `postgres://…`. Ignored when `storage` is given. */
   readonly db?: string
+  /** PostgreSQL schema holding every table (default `public`); ignored for SQLite and when `storage` is given. */
+  readonly schema?: string
   /** A storage you opened yourself; the server prepares it but does not close it. */
   readonly storage?: Storage
   /** Insert a few sample rows into empty tables (the example server does). */
@@ -44,7 +46,7 @@ const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { requestMs: 30_000, headersM
  * existing tables disagree with the manifest.
  */
 export async function buildApiServer(api: ApiDefinition, options: ServerOptions = {}): Promise<FastifyInstance> {
-  const storage = options.storage ?? createStorage(options.db ?? 'sqlite::memory:', api.tables)
+  const storage = options.storage ?? createStorage(options.db ?? 'sqlite::memory:', api.tables, { schema: options.schema })
   const ownsStorage = !options.storage
   try {
     await storage.prepare()

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -6,7 +6,7 @@ import { build } from 'esbuild'
 import type { FastifyInstance } from 'fastify'
 
 export interface GeneratedServerModule {
-  buildServer(options: { db: string; seed?: boolean; logger?: object }): Promise<FastifyInstance>
+  buildServer(options: { db: string; schema?: string; seed?: boolean; logger?: object }): Promise<FastifyInstance>
 }
 
 /**
@@ -19,7 +19,10 @@ export interface GeneratedServerModule {
  * for 100 resources); names stay, so stack traces stay readable.
  */
 export async function loadGeneratedServer(entry: string): Promise<GeneratedServerModule> {
-  const runtimeUrl = new URL('../../runtime/index.js', import.meta.url).href
+  // Compiled, this module sits in dist/ next to the compiled runtime; run from source (tsx, tests), next to its sources.
+  const runtimeUrl = ['index.js', 'index.ts']
+    .map((file) => new URL(`../../runtime/${file}`, import.meta.url))
+    .find((url) => existsSync(url))!.href
   const result = await build({
     entryPoints: [entry],
     bundle: true,

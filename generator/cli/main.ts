@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { inspect } from 'node:util'
 import { Command, CommanderError, Option } from 'commander'
+import { redactCredentials } from '../../runtime/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { processIo, type CliIo } from './cli-io.js'
 import { runCheck } from './run-check.js'
@@ -19,6 +23,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   const outOption = () => new Option('-o, --out <dir>', 'the output directory').default('generated')
   const program = new Command('restmint')
     .description('Generate a Fastify API, JSON Schema validators and OpenAPI documents from resources.yaml.')
+    .version(packageVersion(), '-V, --version', 'print the restmint version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run restmint --help for usage)')
@@ -54,10 +59,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         .env('DATABASE_URL')
         .default('sqlite:./data/restmint.db'),
     )
+    .addOption(
+      new Option('--schema <name>', 'PostgreSQL schema holding the tables (ignored for SQLite)')
+        .env('DATABASE_SCHEMA')
+        .default('public'),
+    )
     .addOption(new Option('-p, --port <port>', 'port to listen on').default('3000').env('PORT'))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--seed', 'insert a few sample rows into empty tables'))
-    .action(async (options: { out: string; db: string; port: string; host: string; seed?: boolean }) => {
+    .action(async (options: { out: string; db: string; schema: string; port: string; host: string; seed?: boolean }) => {
       exitCode = await runServe(options, io)
     })
   try {
@@ -65,10 +75,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE
     if (error instanceof UserError) {
-      io.stderr(`restmint: ${error.message}\n`)
+      io.stderr(`restmint: ${redactCredentials(error.message)}\n`)
       return EXIT_FAILED
     }
-    throw error
+    // A bug, not bad input: the whole error for the report, minus any credentials it quotes.
+    io.stderr(`restmint: unexpected error, please report it:\n${redactCredentials(inspect(error))}\n`)
+    return EXIT_FAILED
   }
   return exitCode
+}
+
+/** The version in restmint's own package.json, found through the package's self-reference. */
+function packageVersion(): string {
+  const path = createRequire(import.meta.url).resolve('restmint/package.json')
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version
 }

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import { redactCredentials } from '../../runtime/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import type { CliIo } from './cli-io.js'
 import { loadGeneratedServer } from './load-generated-server.js'
 
 /** Loads `<out>/server.ts` and serves it until SIGINT or SIGTERM. */
 export async function runServe(
-  options: { out: string; db: string; port: string; host: string; seed?: boolean },
+  options: { out: string; db: string; schema: string; port: string; host: string; seed?: boolean },
   io: CliIo,
 ): Promise<number> {
   const entry = resolve(io.cwd, options.out, 'server.ts')
@@ -18,12 +19,14 @@ export async function runServe(
   if (!/^\d+$/.test(options.port) || port > 65535) {
     throw new UserError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(options.port)}`)
   }
+  if (options.schema === '') throw new UserError('--schema must name a PostgreSQL schema, e.g. --schema public')
   const server = await loadGeneratedServer(entry)
-  // Errors only, on stderr: a 500 leaves a trace without drowning the terminal in access logs.
-  const logger = { level: 'error', stream: process.stderr }
-  const app = await startServer(options.db, () => server.buildServer({ db: options.db, seed: options.seed ?? false, logger }))
+  const logger = serveLogger((line) => process.stderr.write(line))
+  const { db, schema } = options
+  const app = await startServer(db, () => server.buildServer({ db, schema, seed: options.seed ?? false, logger }))
   const address = await listen(app, port, options.host)
-  io.stdout(`restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${options.db}\n`)
+  const database = db.startsWith('sqlite:') ? db : `${db}, schema ${schema}`
+  io.stdout(`restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${redactCredentials(database)}\n`)
   await new Promise<void>((done) => {
     const stop = (signal: NodeJS.Signals): void => {
       io.stdout(`restmint: ${signal} received, closing\n`)
@@ -37,6 +40,26 @@ export async function runServe(
   return 0
 }
 
+/**
+ * Fastify's logger for `serve`: errors only, so a 500 leaves a trace without
+ * drowning the terminal in access logs, and every line without credentials
+ * (a driver error may quote its connection string).
+ */
+export function serveLogger(write: (line: string) => void): { level: 'error'; stream: { write(line: string): void } } {
+  return { level: 'error', stream: { write: (line: string) => write(redactLogLine(line)) } }
+}
+
+/** Redacts each string of a JSON log line once decoded, so that JSON escapes cannot hide a password. */
+function redactLogLine(line: string): string {
+  let entry: unknown
+  try {
+    entry = JSON.parse(line)
+  } catch {
+    return redactCredentials(line)
+  }
+  return `${JSON.stringify(entry, (_key, value: unknown) => (typeof value === 'string' ? redactCredentials(value) : value))}\n`
+}
+
 // Errors a user can fix: a database that disagrees with the manifest, a bad --db URL.
 const USER_FACING_ERRORS = new Set(['SchemaMismatchError', 'StorageUrlError'])
 
@@ -47,7 +70,7 @@ async function startServer(db: string, build: () => Promise<FastifyInstance>): P
     if (!(error instanceof Error)) throw error
     if (USER_FACING_ERRORS.has(error.name)) throw new UserError(error.message)
     // Driver and system errors (ECONNREFUSED, SQLITE_NOTADB, EACCES…) concern the database, not restmint.
-    if ((error as NodeJS.ErrnoException).code) throw new UserError(`cannot open the database ${db}: ${error.message}`)
+    if ((error as NodeJS.ErrnoException).code) throw new UserError(`cannot open the database "${db}": ${error.message}`)
     throw error
   }
 }

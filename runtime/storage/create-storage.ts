@@ -1,3 +1,4 @@
+import { redactCredentials } from '../redact-credentials.js'
 import { StorageUrlError } from './storage-errors.js'
 import type { TableDefinition } from '../table-definition.js'
 import { KyselyStorage } from './kysely-storage.js'
@@ -42,10 +43,5 @@ function openDialect(url: string, options: CreateStorageOptions): StorageDialect
   if (url.startsWith('sqlite:') && url.length > 'sqlite:'.length)
     return createSqliteDialect(url.slice('sqlite:'.length), options.onStatement)
   if (/^postgres(ql)?:\/\//.test(url)) return createPostgresDialect(url, options.schema, options.onStatement)
-  throw new StorageUrlError(`Unsupported database URL "${hidePassword(url)}": use ${ACCEPTED_URLS}.`)
-}
-
-/** Keeps credentials out of error messages. */
-function hidePassword(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')
+  throw new StorageUrlError(`Unsupported database URL "${redactCredentials(url)}": use ${ACCEPTED_URLS}.`)
 }

@@ -14,8 +14,9 @@ for (const dialect of DIALECTS) {
       app = await buildServer({ storage: storage.storage, docs: false })
     })
     afterAll(async () => {
-      await app.close()
-      await storage.dispose()
+      // Optional: when beforeAll failed, its error is the one to read.
+      await app?.close()
+      await storage?.dispose()
     })
 
     const call = async (options: InjectOptions) => {

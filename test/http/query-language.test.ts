@@ -74,8 +74,9 @@ for (const dialect of DIALECTS) {
       await post(`/v1/posts/${post0}/comments`, { body: 'second' })
     })
     afterAll(async () => {
-      await app.close()
-      await storage.dispose()
+      // Optional: when beforeAll failed, its error is the one to read.
+      await app?.close()
+      await storage?.dispose()
     })
 
     describe('filters', () => {

@@ -1,59 +1,44 @@
 /**
- * Packaging test: `npm pack` this repository, install the tarball into an
- * empty project outside it, and there run `restmint generate`, `check` and
- * `serve` the way a user would. This is what proves that `files`, `exports`
- * and `bin` in package.json are enough for the published package to work.
+ * Packaging test: pack a copy of this checkout (as a fresh clone has it), install
+ * the tarball into an empty project outside it, and there run `restmint
+ * generate`, `check` and `serve` the way a user would. This is what proves that
+ * `files`, `exports`, `bin` and `prepack` in package.json are enough for the
+ * published package to work.
  *
- * It talks to the npm registry (dependencies of the tarball) and builds
- * better-sqlite3, so it takes a minute or two.
+ * The tarball's dependencies come from the npm cache when it has them
+ * (`--prefer-offline`), and better-sqlite3's install script (which npm must be
+ * allowed to run) finds the native addon this checkout already built as a
+ * local prebuild, instead of compiling it again for a minute.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { copyCheckout, REPO } from '../support/copy-checkout.js'
+import { cleanEnv, expectSuccess, runCommand } from '../support/run-command.js'
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const INSTALL_TIMEOUT_MS = 300_000
 
-/** The child environment, without the npm_* / vitest settings of whatever launched the tests. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm_|vitest|NODE_OPTIONS$|INIT_CWD$)/i.test(key)) continue
-    env[key] = value
-  }
-  return env
-}
+const run = (command: string, args: readonly string[], cwd: string, timeout = INSTALL_TIMEOUT_MS) =>
+  runCommand(command, args, cwd, { timeout })
 
-interface Run {
-  readonly exitCode: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-function run(command: string, args: readonly string[], cwd: string, timeout = INSTALL_TIMEOUT_MS): Promise<Run> {
-  return new Promise((done) => {
-    execFile(
-      command,
-      args,
-      { cwd, env: cleanEnv(), timeout, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1
-        done({ exitCode: code, stdout, stderr: error !== null && code === -1 ? `${stderr}\n${error.message}` : stderr })
-      },
-    )
-  })
-}
-
-/** Fails with the command's output, so a broken step says why. */
-function expectSuccess(result: Run, what: string): void {
-  if (result.exitCode !== 0) {
-    throw new Error(`${what} exited ${result.exitCode}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`)
-  }
+/**
+ * Packs the better-sqlite3 addon this checkout built into a directory, under the
+ * name its install script (prebuild-install) looks for, and returns the
+ * environment that points the script there. When npm resolves another version
+ * than this checkout's, the name does not match and the script compiles as usual.
+ */
+async function betterSqlitePrebuild(directory: string): Promise<NodeJS.ProcessEnv> {
+  const installed = join(REPO, 'node_modules/better-sqlite3')
+  const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string }
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`
+  await mkdir(directory, { recursive: true })
+  await promisify(execFile)('tar', ['-czf', join(directory, name), '-C', installed, 'build/Release/better_sqlite3.node'])
+  return { npm_config_better_sqlite3_local_prebuilds: directory }
 }
 
 function freePort(): Promise<number> {
@@ -100,6 +85,7 @@ resources:
 `
 
 describe('the npm package', () => {
+  let checkout = ''
   let packDir = ''
   let project = ''
   let tarball = ''
@@ -110,10 +96,16 @@ describe('the npm package', () => {
   beforeAll(async () => {
     packDir = await mkdtemp(join(tmpdir(), 'restmint-pack-'))
     project = await mkdtemp(join(tmpdir(), 'restmint-consumer-'))
+    let prebuildEnv: NodeJS.ProcessEnv = {}
+    ;[checkout, prebuildEnv] = await Promise.all([copyCheckout(), betterSqlitePrebuild(join(packDir, 'prebuilds'))])
+
+    // A file no source compiles to any more: `prepack` must start dist/ afresh, so it is not packed.
+    await mkdir(join(checkout, 'dist/generator'), { recursive: true })
+    await writeFile(join(checkout, 'dist/generator/deleted-source.js'), 'export {}\n')
 
     // `prepack` rebuilds dist/ before packing; --json lists what went in.
-    readmeAtPackTime = existsSync(join(REPO, 'README.md'))
-    const pack = await run('npm', ['pack', '--json', '--pack-destination', packDir], REPO)
+    readmeAtPackTime = existsSync(join(checkout, 'README.md'))
+    const pack = await run('npm', ['pack', '--json', '--pack-destination', packDir], checkout)
     expectSuccess(pack, 'npm pack')
     const report = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as {
       filename: string
@@ -140,7 +132,10 @@ describe('the npm package', () => {
         2,
       )}\n`,
     )
-    const install = await run('npm', ['install', '--no-audit', '--no-fund', tarball], project)
+    const install = await runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project, {
+      timeout: INSTALL_TIMEOUT_MS,
+      env: prebuildEnv,
+    })
     expectSuccess(install, 'npm install <tarball>')
     const addon = join(project, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')
     if (!existsSync(addon)) {
@@ -151,7 +146,9 @@ describe('the npm package', () => {
 
   afterAll(async () => {
     if (server !== undefined && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL')
-    for (const dir of [packDir, project]) if (dir !== '') await rm(dir, { recursive: true, force: true })
+    for (const dir of [packDir, project, checkout === '' ? '' : dirname(checkout)]) {
+      if (dir !== '') await rm(dir, { recursive: true, force: true })
+    }
   })
 
   it('packs the CLI, the runtime, the templates and the manifest schema, and nothing else', () => {
@@ -169,14 +166,23 @@ describe('the npm package', () => {
     // Every template in the repository ships.
     const templates = packedFiles.filter((path) => path.startsWith('templates/') && path.endsWith('.hbs'))
     expect(templates.length).toBeGreaterThanOrEqual(5)
+    // A clean build: nothing left from earlier builds, no incremental build info.
+    expect(packedFiles).not.toContain('dist/generator/deleted-source.js')
+    expect(packedFiles).not.toContain('dist/.tsbuildinfo')
     for (const path of packedFiles) {
       expect(path, path).not.toMatch(/^(test|generated|node_modules|bench|docs|runtime|generator|\.ci)\//)
       expect(path, path).not.toMatch(/(^|\/)(tsconfig[^/]*\.json|vitest\.config\.ts|resources\.yaml|\.restmint-files)$/)
     }
   })
 
-  it('generates and checks a manifest with the installed bin', async () => {
-    const generate = await run('npx', ['--no', 'restmint', 'generate'], project, 60_000)
+  it('generates and checks a manifest with the installed bin, which knows its version', async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }
+    const [versionRun, generate] = await Promise.all([
+      run('npx', ['--no', '--', 'restmint', '--version'], project, 60_000),
+      run('npx', ['--no', 'restmint', 'generate'], project, 60_000),
+    ])
+    expectSuccess(versionRun, 'restmint --version')
+    expect(versionRun.stdout).toBe(`${version}\n`)
     expectSuccess(generate, 'restmint generate')
     expect(existsSync(join(project, 'generated/server.ts'))).toBe(true)
     expect(existsSync(join(project, 'generated/v1/routes/authors.ts'))).toBe(true)

@@ -8,13 +8,11 @@ import pg from 'pg'
 import { createStorage } from '../../runtime/storage/create-storage.js'
 import type { Storage } from '../../runtime/storage/storage.js'
 import type { ColumnDefinition, ColumnType, IndexDefinition, TableDefinition } from '../../runtime/table-definition.js'
+import { POSTGRES_URL, type Dialect } from '../support/test-postgres.js'
 
 /** Table definitions and throwaway databases for the storage tests, on both dialects. */
 
-export const DIALECTS = ['sqlite', 'postgres'] as const
-export type Dialect = (typeof DIALECTS)[number]
-
-export const POSTGRES_URL = process.env.RESTMINT_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test'
+export { DIALECTS, POSTGRES_URL, type Dialect } from '../support/test-postgres.js'
 
 export function column(name: string, type: ColumnType, options: Partial<ColumnDefinition> = {}): ColumnDefinition {
   return { name, type, nullable: false, unique: false, readOnly: false, default: null, ...options }

@@ -2,11 +2,9 @@ import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { createStorage, type Storage } from '../../runtime/index.js'
 import { allTables } from '../../generated/schema.js'
+import { POSTGRES_URL, type Dialect } from './test-postgres.js'
 
-export const DIALECTS = ['sqlite', 'postgres'] as const
-export type Dialect = (typeof DIALECTS)[number]
-
-export const POSTGRES_URL = process.env.RESTMINT_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test'
+export { DIALECTS, POSTGRES_URL, type Dialect } from './test-postgres.js'
 
 export interface TestStorage {
   readonly storage: Storage
