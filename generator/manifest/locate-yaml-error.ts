@@ -32,7 +32,10 @@ export function locateYamlError(text: string, error: YAMLError, tokens: readonly
       return /quote/.test(error.message) ? (unclosedQuote(tokens, start) ?? reported) : reported
     case 'BAD_INDENT':
       if (/end with a [}\]]/.test(error.message)) return unclosedFlowCollection(tokens, start) ?? atLineContent(text, reported)
-      return atLineContent(text, { ...reported, message: `${reported.message}; align this key with the other keys of its map` })
+      if (/same column/.test(error.message)) {
+        return atLineContent(text, { ...reported, message: `${reported.message}; align this key with the other keys of its map` })
+      }
+      return atLineContent(text, reported)
     case 'BLOCK_AS_IMPLICIT_KEY':
       if (/block sequence/.test(error.message)) {
         const message = 'a list item ("- ") cannot stand among the keys of a map; nest it under a key that ends with ":"'
