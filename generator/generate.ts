@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { Diagnostic } from './diagnostics/diagnostic.js'
 import { hasErrors, UserError } from './diagnostics/diagnostic.js'
-import { OUTPUT_INDEX, renderOutputIndex } from './emit/output-index.js'
+import { hashManifest, OUTPUT_INDEX, renderOutputIndex } from './emit/output-index.js'
 import { loadManifest } from './manifest/load-manifest.js'
 import { buildModel } from './model/build-model.js'
 import { createContentCache } from './render/content-cache.js'
@@ -31,7 +31,8 @@ export async function generateFiles(options: {
   cwd: string
   render?: boolean
 }): Promise<GenerateResult> {
-  const text = await readManifest(options.cwd, options.manifestFile)
+  const bytes = await readManifest(options.cwd, options.manifestFile)
+  const text = bytes.toString('utf8')
   const loaded = loadManifest(options.manifestFile, text)
   const sources = new Map([[options.manifestFile, text]])
   const { manifest, diagnostics } = validateManifest(loaded)
@@ -41,7 +42,7 @@ export async function generateFiles(options: {
   const model = buildModel(manifest, options.manifestFile)
   const cache = createContentCache(cacheDirectory(options.cwd))
   const files = await formatFiles(renderProject(model, cache), cache)
-  files.set(OUTPUT_INDEX, renderOutputIndex(model.manifestFile, files.keys()))
+  files.set(OUTPUT_INDEX, renderOutputIndex(model.manifestFile, hashManifest(bytes), files.keys()))
   return { diagnostics, sources, files }
 }
 
@@ -54,9 +55,9 @@ function cacheDirectory(cwd: string): string | null {
   }
 }
 
-async function readManifest(cwd: string, manifestFile: string): Promise<string> {
+async function readManifest(cwd: string, manifestFile: string): Promise<Buffer> {
   try {
-    return await readFile(resolve(cwd, manifestFile), 'utf8')
+    return await readFile(resolve(cwd, manifestFile))
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
     throw new UserError(`cannot read the manifest ${manifestFile} (${reason}); pass its path with --manifest <file>`)

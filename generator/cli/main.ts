@@ -55,6 +55,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description('Serve the generated API until SIGINT or SIGTERM.')
     .addOption(outOption())
     .addOption(
+      new Option('-m, --manifest <file>', 'the manifest the output must match (no check when it does not exist)').default(
+        'resources.yaml',
+      ),
+    )
+    .addOption(new Option('--generate', 'regenerate the output first when it does not match the manifest'))
+    .addOption(
       new Option('--db <url>', 'database: sqlite:<file>, sqlite::memory: or postgres://…')
         .env('DATABASE_URL')
         .default('sqlite:./data/restmint.db'),
@@ -67,7 +73,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(new Option('-p, --port <port>', 'port to listen on').default('3000').env('PORT'))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--seed', 'insert a few sample rows into empty tables'))
-    .action(async (options: { out: string; db: string; schema: string; port: string; host: string; seed?: boolean }) => {
+    .action(async (options: Parameters<typeof runServe>[0]) => {
       exitCode = await runServe(options, io)
     })
   try {

@@ -1,5 +1,7 @@
 import { join, resolve } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
+import { describeEscapes } from '../emit/find-escaping-symlinks.js'
+import { OUTPUT_JOURNAL } from '../emit/output-journal.js'
 import { planOutput } from '../emit/plan-output.js'
 import { generateFiles } from '../generate.js'
 import type { CliIo } from './cli-io.js'
@@ -10,12 +12,29 @@ export async function runCheck(manifestFile: string, outDir: string, io: CliIo):
   const result = await generateFiles({ manifestFile, cwd: io.cwd })
   if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
   const plan = planOutput(resolve(io.cwd, outDir), result.files)
+  if (plan.escapes.length > 0) {
+    io.stderr(`${describeEscapes(plan.escapes, outDir)}\n`)
+    return 1
+  }
   const problems = plan.changed.size + plan.stale.length
-  if (problems === 0) {
+  if (problems === 0 && !plan.interrupted && plan.leftovers.length === 0) {
     io.stdout(`${outDir}/ is up to date with ${manifestFile} (${plan.unchanged.length} files).\n`)
     return 0
   }
-  io.stderr(`${outDir}/ is stale: ${problems} file${problems === 1 ? ' differs' : 's differ'} from what ${manifestFile} generates.\n`)
+  if (plan.interrupted) {
+    const state =
+      plan.interrupted.phase === 'committing'
+        ? 'it was killed while putting new files in place, so the output mixes old and new files'
+        : 'it was killed while staging new files; the old output is in place'
+    io.stderr(
+      `${outDir}/ holds an interrupted restmint generate (${join(outDir, OUTPUT_JOURNAL)}): ${state}. ` +
+        `The next restmint generate finishes or undoes it.\n`,
+    )
+  }
+  for (const path of plan.leftovers) io.stderr(`leftover: ${join(outDir, path)} (from an interrupted run)\n`)
+  if (problems > 0) {
+    io.stderr(`${outDir}/ is stale: ${problems} file${problems === 1 ? ' differs' : 's differ'} from what ${manifestFile} generates.\n`)
+  }
   for (const path of plan.missing) io.stderr(`missing: ${join(outDir, path)}\n`)
   for (const [path, contents] of plan.changed) {
     const previous = plan.previous.get(path)

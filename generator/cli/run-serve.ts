@@ -4,13 +4,24 @@ import type { FastifyInstance } from 'fastify'
 import { redactCredentials } from '../../runtime/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import type { CliIo } from './cli-io.js'
+import { ensureFreshOutput } from './ensure-fresh-output.js'
 import { loadGeneratedServer } from './load-generated-server.js'
 
 /** Loads `<out>/server.ts` and serves it until SIGINT or SIGTERM. */
 export async function runServe(
-  options: { out: string; db: string; schema: string; port: string; host: string; seed?: boolean },
+  options: {
+    out: string
+    manifest: string
+    generate?: boolean
+    db: string
+    schema: string
+    port: string
+    host: string
+    seed?: boolean
+  },
   io: CliIo,
 ): Promise<number> {
+  await ensureFreshOutput({ manifest: options.manifest, out: options.out, regenerate: options.generate ?? false }, io)
   const entry = resolve(io.cwd, options.out, 'server.ts')
   if (!existsSync(entry)) {
     throw new UserError(`${options.out}/server.ts not found; run restmint generate --out ${options.out} first`)

@@ -1,43 +1,44 @@
-import { mkdirSync, renameSync, rmSync, rmdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { killPoint } from './kill-point.js'
+import { commitJournal, rollBackJournal, startJournal, writeJournal } from './output-journal.js'
 import type { OutputPlan } from './plan-output.js'
+import { writeNewFile } from './write-new-file.js'
 
 /**
- * Applies a plan. Every new file is first written next to its target under a
- * temporary name; only when all of them are on disk are they renamed into
- * place (each rename is atomic), so a failure while writing leaves the
- * previous output untouched, and no directory this run created is left
- * behind.
+ * Applies a plan, all or nothing, even if the process is killed midway. The
+ * journal (`.restmint-journal`) is written first; every new file is then
+ * staged next to its target under a temporary name. A failure or a kill up to
+ * here leaves the previous output in place: a failure is undone at once, a
+ * kill by the next `generate`. Then the journal is marked committing, the
+ * files are renamed into place and stale files removed; the next `generate`
+ * finishes this part if it is interrupted. Leftovers of older runs go last.
+ *
+ * Call it while holding the output lock, on a directory whose interrupted
+ * journal (if any) has been recovered, with a plan that has no conflicts and
+ * no escaping symlinks.
  */
 export function writeOutput(outDir: string, plan: OutputPlan): void {
-  const staged: [string, string][] = []
-  const createdDirectories: string[] = []
-  try {
-    for (const [path, contents] of plan.changed) {
-      const target = join(outDir, path)
-      const temporary = `${target}.restmint-${process.pid}.tmp`
-      // The topmost directory this call created, if any: everything in it is this run's.
-      const created = mkdirSync(dirname(target), { recursive: true })
-      if (created !== undefined) createdDirectories.push(created)
-      writeFileSync(temporary, contents)
-      staged.push([temporary, target])
+  if (plan.changed.size > 0 || plan.stale.length > 0) {
+    const journal = startJournal(outDir, plan.changed.keys(), plan.stale)
+    writeJournal(outDir, journal)
+    try {
+      for (const [temporary, target] of journal.renames) {
+        const absolute = join(outDir, temporary)
+        mkdirSync(dirname(absolute), { recursive: true })
+        writeNewFile(absolute, plan.changed.get(target)!)
+        killPoint()
+      }
+    } catch (error) {
+      rollBackJournal(outDir, journal)
+      throw error
     }
-  } catch (error) {
-    for (const [temporary] of staged) rmSync(temporary, { force: true })
-    for (const directory of createdDirectories.reverse()) rmSync(directory, { recursive: true, force: true })
-    throw error
+    const committing = { ...journal, phase: 'committing' } as const
+    writeJournal(outDir, committing)
+    commitJournal(outDir, committing)
   }
-  for (const [temporary, target] of staged) renameSync(temporary, target)
-  for (const path of plan.stale) {
+  for (const path of plan.leftovers) {
     rmSync(join(outDir, path), { force: true })
-    removeEmptyParents(outDir, dirname(path))
-  }
-}
-
-function removeEmptyParents(outDir: string, directory: string): void {
-  for (let current = directory; current !== '.' && current !== ''; current = dirname(current)) {
-    const absolute = join(outDir, current)
-    if (readdirSync(absolute).length > 0) return
-    rmdirSync(absolute)
+    killPoint()
   }
 }

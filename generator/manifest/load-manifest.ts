@@ -1,5 +1,7 @@
-import { isMap, isScalar, LineCounter, parseDocument, visit, type Document, type YAMLError } from 'yaml'
+import { LineCounter, parseDocument, visit, type Alias, type Document, type YAMLError } from 'yaml'
 import type { Diagnostic } from '../diagnostics/diagnostic.js'
+import { findDuplicateKeys } from './find-duplicate-keys.js'
+import { listTokens, locateYamlError, lowerFirst } from './locate-yaml-error.js'
 
 /** A manifest file parsed as YAML, with everything later stages need to point at its source. */
 export interface LoadedManifest {
@@ -26,92 +28,57 @@ export function loadManifest(file: string, text: string): LoadedManifest {
     lineCounter,
     keepSourceTokens: true,
     prettyErrors: false,
-    uniqueKeys: true,
+    // yaml's own check is quadratic in the keys of a map; findDuplicateKeys is linear.
+    uniqueKeys: false,
     // `<<: *anchor` merges, so shared field options can be written once.
     merge: true,
     // Keeps errors and warnings in the document without yaml printing them ('silent' would drop some errors).
     logLevel: 'error',
   })
-  const loaded = { file, text, document, lineCounter }
-  const diagnostics = [
-    ...document.errors.map((error) => toDiagnostic(loaded, error, 'error')),
-    ...document.warnings.map((warning) => toDiagnostic(loaded, warning, 'warning')),
-  ]
+  const tokens = document.errors.length + document.warnings.length > 0 ? listTokens(text) : []
+  // One per line: yaml often reports one mistake several times (an over-indented line is both a
+  // nested map and a multi-line key), and the first report is the one that explains it.
+  const syntax = new Map<number, Diagnostic>()
+  const report = (problem: YAMLError, severity: Diagnostic['severity']): void => {
+    const { start, end, message } = locateYamlError(text, problem, tokens)
+    const line = lineCounter.linePos(start).line
+    if (!syntax.has(line)) syntax.set(line, { code: 'YAML_SYNTAX', severity, message: `invalid YAML: ${message}`, file, start, end })
+  }
+  for (const error of document.errors) report(error, 'error')
+  for (const warning of document.warnings) report(warning, 'warning')
+  const diagnostics = [...syntax.values(), ...findDuplicateKeys(document, lineCounter, file)]
   let data: unknown
-  if (document.errors.every((error) => error.code === 'DUPLICATE_KEY')) {
+  if (document.errors.length === 0) {
     try {
       data = document.toJS({ maxAliasCount: 100 })
     } catch (error) {
-      // toJS refuses alias bombs ("excessive alias count") by throwing.
-      const reason = error instanceof Error ? error.message : String(error)
+      // toJS throws for an alias bomb ("excessive alias count") and for an alias without its anchor.
+      const alias = findUnresolvedAlias(document)
+      const reason = error instanceof Error ? lowerFirst(error.message) : String(error)
       diagnostics.push({
         code: 'YAML_SYNTAX',
         severity: 'error',
-        message: `invalid YAML: ${lowerFirst(reason)}`,
+        message: alias
+          ? `invalid YAML: alias "*${alias.source}" names no anchor; put "&${alias.source}" on a value above it, or correct the name`
+          : `invalid YAML: ${reason}`,
         file,
-        start: 0,
-        end: 0,
+        start: alias?.range?.[0] ?? 0,
+        end: alias?.range?.[1] ?? 0,
       })
     }
   }
   return { file, text, document, lineCounter, data, diagnostics }
 }
 
-function toDiagnostic(
-  loaded: Pick<LoadedManifest, 'file' | 'text' | 'document' | 'lineCounter'>,
-  error: YAMLError,
-  severity: Diagnostic['severity'],
-): Diagnostic {
-  const { file, text } = loaded
-  const start = Math.min(error.pos[0], text.length)
-  const end = Math.max(start, Math.min(error.pos[1], text.length))
-  if (error.code === 'DUPLICATE_KEY') {
-    // Only a key that is not a plain scalar (a flow collection) has no better description.
-    const duplicate = describeDuplicateKey(loaded, start, severity)
-    const message = 'duplicate key: a key may appear only once in a map'
-    return duplicate ?? { code: 'YAML_DUPLICATE_KEY', severity, message, file, start, end }
-  }
-  const message =
-    error.code === 'MULTIPLE_DOCS'
-      ? 'a manifest is a single YAML document; remove this "---" and what follows, or merge it into the first document'
-      : lowerFirst(error.message)
-  return { code: 'YAML_SYNTAX', severity, message: `invalid YAML: ${message}`, file, start, end }
-}
-
-/** yaml marks only the first character of a duplicate key; find the whole key and where it first appeared. */
-function describeDuplicateKey(
-  loaded: Pick<LoadedManifest, 'file' | 'document' | 'lineCounter'>,
-  offset: number,
-  severity: Diagnostic['severity'],
-): Diagnostic | null {
-  let found: Diagnostic | null = null
-  visit(loaded.document, {
-    Pair(_, pair, path) {
-      const key = pair.key
-      if (!isScalar(key) || key.range?.[0] !== offset) return undefined
-      const map = path[path.length - 1]
-      const name = String(key.value)
-      const first = isMap(map)
-        ? map.items.find((item) => isScalar(item.key) && String(item.key.value) === name)
-        : undefined
-      const firstOffset = isScalar(first?.key) ? first.key.range?.[0] : undefined
-      const firstLine =
-        firstOffset === undefined ? '' : ` (first at line ${loaded.lineCounter.linePos(firstOffset).line})`
-      found = {
-        code: 'YAML_DUPLICATE_KEY',
-        severity,
-        message: `duplicate key ${JSON.stringify(name)}${firstLine}: a key may appear only once in a map, otherwise the last one silently wins; remove or rename one`,
-        file: loaded.file,
-        start: offset,
-        end: key.range[1],
-      }
+/** An alias with no anchor of its name before it. */
+function findUnresolvedAlias(document: Document.Parsed): Alias | undefined {
+  let found: Alias | undefined
+  visit(document, {
+    Alias(_, alias) {
+      if (alias.resolve(document) !== undefined) return undefined
+      found = alias
       return visit.BREAK
     },
   })
   return found
-}
-
-/** yaml's messages are sentences; ours continue after a colon. Acronyms keep their case. */
-function lowerFirst(message: string): string {
-  return /^[A-Z][a-z]/.test(message) ? message.charAt(0).toLowerCase() + message.slice(1) : message
 }

@@ -1,4 +1,4 @@
-import { isAlias, isMap, isScalar, isSeq, type Document } from 'yaml'
+import { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type YAMLMap } from 'yaml'
 
 /** Character offsets into the manifest text: [start, end). */
 export interface SourceRange {
@@ -48,8 +48,7 @@ function locate(document: Document.Parsed, path: ManifestPath): Located {
     // Data reached through an alias lives at its anchor.
     if (isAlias(node)) node = node.resolve(document)
     if (isMap(node)) {
-      // toJS keeps the last of duplicate keys, so the data came from the last one.
-      const pair = node.items.filter((item) => keyText(item.key) === String(segment)).pop()
+      const pair = pairsByKey(node).get(String(segment))
       if (!pair) return { key, value: rangeOf(node), complete: false }
       key = rangeOf(pair.key)
       node = pair.value
@@ -61,6 +60,27 @@ function locate(document: Document.Parsed, path: ManifestPath): Located {
     }
   }
   return { key, value: rangeOf(node), complete: true }
+}
+
+/**
+ * A map's pairs by key text, built once per map: checks look up every field
+ * of a map, and a scan per lookup made 20,000 fields take seconds.
+ */
+const pairIndexes = new WeakMap<YAMLMap, ReadonlyMap<string, Pair>>()
+
+function pairsByKey(map: YAMLMap): ReadonlyMap<string, Pair> {
+  let index = pairIndexes.get(map)
+  if (!index) {
+    const built = new Map<string, Pair>()
+    // toJS keeps the last of duplicate keys, so the data came from the last one: later pairs overwrite.
+    for (const pair of map.items as Pair[]) {
+      const text = keyText(pair.key)
+      if (text !== null) built.set(text, pair)
+    }
+    index = built
+    pairIndexes.set(map, index)
+  }
+  return index
 }
 
 function keyText(key: unknown): string | null {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { OutputPlan } from '../../generator/emit/plan-output.js'
+import { withOutputLock } from '../../generator/emit/output-lock.js'
 import { writeOutput } from '../../generator/emit/write-output.js'
 
 const scratch = mkdtempSync(join(tmpdir(), 'restmint-write-'))
@@ -16,6 +17,9 @@ function planOf(files: Record<string, string>): OutputPlan {
     stale: [],
     conflicts: [],
     previous: new Map(),
+    interrupted: null,
+    leftovers: [],
+    escapes: [],
   }
 }
 
@@ -25,7 +29,7 @@ const unwritable = `v1/types/${'a'.repeat(300)}.ts`
 describe('writeOutput', () => {
   it('leaves no directory behind when a write fails in a new output directory', () => {
     const out = join(scratch, 'fresh')
-    expect(() => writeOutput(out, planOf({ 'schema.ts': 'x', [unwritable]: 'y' }))).toThrow()
+    expect(() => withOutputLock(out, () => writeOutput(out, planOf({ 'schema.ts': 'x', [unwritable]: 'y' })))).toThrow()
     expect(existsSync(out)).toBe(false)
   })
 
@@ -33,7 +37,7 @@ describe('writeOutput', () => {
     const out = join(scratch, 'existing')
     mkdirSync(join(out, 'v1'), { recursive: true })
     writeFileSync(join(out, 'v1', 'index.ts'), 'previous')
-    expect(() => writeOutput(out, planOf({ 'v1/routes/a.ts': 'x', [unwritable]: 'y' }))).toThrow()
+    expect(() => withOutputLock(out, () => writeOutput(out, planOf({ 'v1/routes/a.ts': 'x', [unwritable]: 'y' })))).toThrow()
     expect(readdirSync(out)).toEqual(['v1'])
     expect(readdirSync(join(out, 'v1'))).toEqual(['index.ts'])
   })

@@ -1,0 +1,96 @@
+import { linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { UserError } from '../diagnostics/diagnostic.js'
+import { killPoint } from './kill-point.js'
+import { removeEmptyDirectories } from './remove-empty-directories.js'
+import { temporaryPathOf } from './temporary-path.js'
+import { writeNewFile } from './write-new-file.js'
+
+/** In the output directory while a `generate` writes there; holds that process's id. */
+export const OUTPUT_LOCK = '.restmint-lock'
+
+/**
+ * Runs `action` while holding the output directory's lock, so two `generate`
+ * runs never plan or write the same directory at once: the second one stops
+ * with an error naming the first. A lock left by a process that no longer
+ * exists (killed) is taken over. Creates the directory if needed, and removes
+ * it again if the action leaves it empty.
+ *
+ * Two runs finding the same dead lock at the same instant could both take it
+ * over; that needs a killed run and two new ones within microseconds.
+ */
+export function withOutputLock<T>(outDir: string, action: () => T): T {
+  const created = mkdirSync(outDir, { recursive: true })
+  const lock = join(outDir, OUTPUT_LOCK)
+  let locked = false
+  try {
+    acquire(lock)
+    locked = true
+    killPoint()
+    return action()
+  } finally {
+    if (locked) {
+      rmSync(lock, { force: true })
+      killPoint()
+    }
+    if (created !== undefined) removeEmptyDirectories(created)
+  }
+}
+
+function acquire(lock: string): void {
+  // Written aside and linked into place, so a lock is never seen without its process id.
+  const pending = temporaryPathOf(lock)
+  writeNewFile(pending, `${process.pid}\n`)
+  try {
+    for (;;) {
+      try {
+        linkSync(pending, lock)
+        return
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      }
+      const holder = lockHolder(lock)
+      if (holder === 'released') continue
+      if (holder === null) {
+        throw new UserError(`${lock} is not a restmint lock (it holds no process id); delete it and run this again`)
+      }
+      if (holder !== process.pid && isRunning(holder)) {
+        throw new UserError(
+          `another restmint generate (process ${holder}) is writing to this output directory (it holds ${lock}); ` +
+            `wait for it to finish and run this again. If no such process exists, delete ${lock}.`,
+        )
+      }
+      // Its holder was killed, so nothing else will remove it.
+      rmSync(lock, { force: true })
+    }
+  } finally {
+    rmSync(pending, { force: true })
+  }
+}
+
+function lockHolder(lock: string): number | null | 'released' {
+  let text: string
+  try {
+    text = readFileSync(lock, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'released'
+    throw error
+  }
+  return /^\d+\n$/.test(text) ? Number(text.trim()) : null
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** The process id in a lock whose process no longer runs (it was killed); null when there is no such lock. */
+export function findStaleLock(outDir: string): number | null {
+  const holder = lockHolder(join(outDir, OUTPUT_LOCK))
+  return typeof holder === 'number' && !isRunning(holder) ? holder : null
+}

@@ -1,0 +1,183 @@
+import { CST, Parser, type YAMLError } from 'yaml'
+import type { SourceRange } from './source-ranges.js'
+
+/** Where a YAML syntax error really is, and what to say about it. */
+export interface YamlErrorSite extends SourceRange {
+  /** Continues after "invalid YAML: ". */
+  readonly message: string
+}
+
+/**
+ * yaml reports some errors where it noticed them, not where the mistake is:
+ * an unclosed `{` or quote at the next blank line or the end of the file, a
+ * misaligned key at column 1, an over-indented line or a stray `: ` at the
+ * value before it. This moves each such error to the token to fix and says
+ * how to fix it; other errors keep yaml's position and message.
+ *
+ * @param tokens `listTokens(text)`.
+ */
+export function locateYamlError(text: string, error: YAMLError, tokens: readonly CST.Token[]): YamlErrorSite {
+  const start = Math.min(error.pos[0], text.length)
+  const end = Math.max(start, Math.min(error.pos[1], text.length))
+  const reported = { start, end, message: lowerFirst(error.message) }
+  switch (error.code) {
+    case 'MULTIPLE_DOCS':
+      return {
+        ...reported,
+        message: 'a manifest is a single YAML document; remove this "---" and what follows, or merge it into the first document',
+      }
+    case 'TAB_AS_INDENT':
+      return { ...reported, message: 'tabs are not allowed as indentation; indent with spaces' }
+    case 'MISSING_CHAR':
+      return /quote/.test(error.message) ? (unclosedQuote(tokens, start) ?? reported) : reported
+    case 'BAD_INDENT':
+      if (/end with a [}\]]/.test(error.message)) return unclosedFlowCollection(tokens, start) ?? atLineContent(text, reported)
+      if (/same column/.test(error.message)) {
+        return atLineContent(text, { ...reported, message: `${reported.message}; align this key with the other keys of its map` })
+      }
+      return atLineContent(text, reported)
+    case 'BLOCK_AS_IMPLICIT_KEY':
+      if (/block sequence/.test(error.message)) {
+        const message = 'a list item ("- ") cannot stand among the keys of a map; nest it under a key that ends with ":"'
+        return atLineContent(text, { ...reported, message })
+      }
+      return nestedMapInValue(text, tokens, start) ?? reported
+    case 'MULTILINE_IMPLICIT_KEY':
+      return nestedMapInValue(text, tokens, start) ?? keyWithoutColon(text, reported)
+    default:
+      return reported
+  }
+}
+
+/** The quoted scalar that runs to the error without its closing quote: point at its opening quote. */
+function unclosedQuote(tokens: readonly CST.Token[], errorAt: number): YamlErrorSite | null {
+  let found: CST.FlowScalar | null = null
+  for (const token of tokens) {
+    if (token.type !== 'double-quoted-scalar' && token.type !== 'single-quoted-scalar') continue
+    if (token.offset < errorAt && token.offset + token.source.length >= errorAt) found = token
+  }
+  if (!found) return null
+  const quote = found.source.charAt(0)
+  return {
+    start: found.offset,
+    end: found.offset + 1,
+    message: `this ${quote} opens a quoted value that is never closed; add the closing ${quote} where the value ends`,
+  }
+}
+
+/** The innermost `{` or `[` before the error that has no closing bracket. */
+function unclosedFlowCollection(tokens: readonly CST.Token[], errorAt: number): YamlErrorSite | null {
+  let found: CST.FlowCollection | null = null
+  for (const token of tokens) {
+    if (token.type !== 'flow-collection' || token.offset >= errorAt) continue
+    // `[a, b }` ends a sequence with the wrong bracket: that "[" is the unclosed one.
+    const closer = token.start.type === 'flow-map-start' ? 'flow-map-end' : 'flow-seq-end'
+    if (!token.end.some((end) => end.type === closer)) found = token
+  }
+  if (!found) return null
+  const open = found.start.source
+  const close = open === '{' ? '}' : ']'
+  return {
+    start: found.start.offset,
+    end: found.start.offset + 1,
+    message:
+      `this "${open}" is never closed; add the matching "${close}" ` +
+      `(a flow ${open === '{' ? 'map' : 'sequence'} may span lines, but each line must be indented more than the key that holds it)`,
+  }
+}
+
+/**
+ * A block map that starts inside a value (`title: Case: more`, or a value
+ * followed by an over-indented line): yaml flags the value, but the mistake is
+ * the `: ` after it — on the same line a stray colon, on a later line an
+ * over-indented key.
+ */
+function nestedMapInValue(text: string, tokens: readonly CST.Token[], errorAt: number): YamlErrorSite | null {
+  for (const token of tokens) {
+    if (token.type !== 'block-map' || token.offset !== errorAt) continue
+    const colon = token.items[0]?.sep?.find((source) => source.type === 'map-value-ind')
+    if (!colon) return null
+    const valueLine = lineOf(text, errorAt)
+    // A map at the start of its line is a block map of its own, not one inside a value.
+    if (firstContent(text, valueLine) === errorAt) return null
+    const colonLine = lineOf(text, colon.offset)
+    if (valueLine.start === colonLine.start) {
+      const value = text.slice(errorAt, valueLine.end).trim()
+      return {
+        start: colon.offset,
+        end: colon.offset + 1,
+        message: `": " inside a plain value starts a nested map, which is not allowed here; quote the value, e.g. ${JSON.stringify(value)}`,
+      }
+    }
+    const keyStart = firstContent(text, colonLine)
+    return {
+      start: keyStart,
+      end: colon.offset,
+      message:
+        'this line is indented more than the key above it, so YAML reads it as part of that value; ' +
+        `align it with the key above (column ${keyColumn(text, tokens, errorAt)}), or nest it under a key that ends with ":"`,
+    }
+  }
+  return null
+}
+
+/** The column (1-based) of the key whose value starts at `valueAt`. */
+function keyColumn(text: string, tokens: readonly CST.Token[], valueAt: number): number {
+  for (const token of tokens) {
+    if (token.type !== 'block-map') continue
+    for (const item of token.items) {
+      if (item.value?.offset !== valueAt || !item.key) continue
+      return item.key.offset - lineOf(text, item.key.offset).start + 1
+    }
+  }
+  return firstContent(text, lineOf(text, valueAt)) - lineOf(text, valueAt).start + 1
+}
+
+/** A key that runs into the next line: the line it starts on has no ": ". */
+function keyWithoutColon(text: string, reported: YamlErrorSite): YamlErrorSite {
+  const line = lineOf(text, reported.start)
+  return {
+    start: reported.start,
+    end: line.end,
+    message: `${reported.message}: this line has no ": " after its key, so YAML joins it with the next line; add ": " after the key`,
+  }
+}
+
+/** Errors yaml puts at column 1 (a misaligned line) go to the line's first character. */
+function atLineContent(text: string, reported: YamlErrorSite): YamlErrorSite {
+  const line = lineOf(text, reported.start)
+  const start = firstContent(text, line)
+  if (start >= line.end) return reported
+  const word = /^[^\s:]+/.exec(text.slice(start, line.end))
+  return { ...reported, start, end: start + (word ? word[0].length : 1) }
+}
+
+function lineOf(text: string, offset: number): { start: number; end: number } {
+  const start = offset === 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1
+  const newline = text.indexOf('\n', offset)
+  return { start, end: newline === -1 ? text.length : newline }
+}
+
+function firstContent(text: string, line: { start: number; end: number }): number {
+  const indent = /^[ \t]*/.exec(text.slice(line.start, line.end))
+  return line.start + (indent ? indent[0].length : 0)
+}
+
+/** yaml's messages are sentences; ours continue after a colon. Acronyms keep their case. */
+export function lowerFirst(message: string): string {
+  return /^[A-Z][a-z]/.test(message) ? message.charAt(0).toLowerCase() + message.slice(1) : message
+}
+
+/** Every token of a manifest's CST, keys and values, outermost first: what locateYamlError searches. */
+export function listTokens(text: string): CST.Token[] {
+  const tokens: CST.Token[] = []
+  for (const document of new Parser().parse(text)) {
+    tokens.push(document)
+    if (document.type !== 'document') continue
+    CST.visit(document, (item) => {
+      if (item.key) tokens.push(item.key)
+      if (item.value) tokens.push(item.value)
+    })
+  }
+  return tokens
+}
