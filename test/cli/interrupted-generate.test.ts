@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readTree } from '../support/read-tree.js'
 import { runCli } from '../support/run-cli.js'
-import { spawnCli } from './spawn-cli.js'
+import { runCliProcess } from '../support/spawn-cli.js'
 
 const MANIFEST = [
   'restmint: 1',
@@ -67,7 +67,7 @@ describe('an interrupted or concurrent restmint generate', () => {
     for (let step = 1; !finished; step += 2) {
       const runs = [step, step + 1].map(async (killAfter) => {
         const project = newProject(old)
-        const child = await spawnCli(project, ['generate'], { RESTMINT_KILL_AFTER_STEP: String(killAfter) })
+        const child = await runCliProcess(project, ['generate'], { RESTMINT_KILL_AFTER_STEP: String(killAfter) })
         const killed = child.signal === 'SIGKILL'
         outcomes.push({ step: killAfter, killed })
         if (!killed) {
@@ -122,7 +122,7 @@ describe('an interrupted or concurrent restmint generate', () => {
 
   it('lets two generate runs started together on one directory end in exactly the new output', async () => {
     const project = newProject(old)
-    const runs = await Promise.all([spawnCli(project, ['generate']), spawnCli(project, ['generate'])])
+    const runs = await Promise.all([runCliProcess(project, ['generate']), runCliProcess(project, ['generate'])])
     for (const run of runs) {
       if (run.exitCode !== 0) expect(run.stderr).toMatch(/another restmint generate \(process \d+\) is writing/)
     }

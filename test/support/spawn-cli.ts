@@ -1,9 +1,19 @@
 import { spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 // The CLI from source in a child process, as bin/restmint.js runs it in a checkout without dist/:
-// tests exercise the code under test, never a stale or half-rebuilt dist/.
-const MAIN = new URL('../../generator/cli/main.ts', import.meta.url).href
-const RUN_MAIN = `const { main } = await import(${JSON.stringify(MAIN)}); process.exitCode = await main(process.argv)`
+// tests exercise the code under test, never a stale or half-rebuilt dist/. The loader is resolved
+// here, so the child may run in any directory.
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
+const ENTRY = join(import.meta.dirname, 'cli-process.ts')
+
+export interface Exit {
+  /** Null when a signal ended it. */
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+}
 
 export interface CliProcess {
   /** Everything printed so far, for assertions and failure messages. */
@@ -11,14 +21,22 @@ export interface CliProcess {
   /** Resolves with the stdout so far once it matches; fails when the process exits first or after `ms`. */
   waitForStdout(pattern: RegExp, ms?: number): Promise<string>
   /** Resolves with how the process ended, once it has. */
-  exited(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  exited(): Promise<Exit>
   /** Sends SIGTERM and resolves with how the process ended. */
-  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  stop(): Promise<Exit>
+}
+
+/** A finished run: how it ended and everything it printed. */
+export interface CliRun {
+  readonly exitCode: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stdout: string
+  readonly stderr: string
 }
 
 /** Starts `restmint <args>` in `cwd` as its own process (for `serve`, which runs until a signal). */
 export function spawnCli(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', RUN_MAIN, '--', 'restmint', ...args], {
+  const child = spawn(process.execPath, ['--conditions', 'restmint-source', '--import', TSX_LOADER, ENTRY, ...args], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -27,9 +45,10 @@ export function spawnCli(cwd: string, args: readonly string[], env: NodeJS.Proce
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()))
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  )
+  const ended = new Promise<Exit>((done, fail) => {
+    child.once('error', fail)
+    child.once('close', (code, signal) => done({ code, signal }))
+  })
   const describe = (): string => `--- stdout\n${stdout}\n--- stderr\n${stderr}`
   return {
     output: () => ({ stdout, stderr }),
@@ -50,4 +69,11 @@ export function spawnCli(cwd: string, args: readonly string[], env: NodeJS.Proce
       return ended
     },
   }
+}
+
+/** Runs `restmint <args>` in `cwd` to its end: for what only a real process shows (being killed, racing another run). */
+export async function runCliProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  const cli = spawnCli(cwd, args, env)
+  const { code, signal } = await cli.exited()
+  return { exitCode: code, signal, ...cli.output() }
 }
