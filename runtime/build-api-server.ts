@@ -4,7 +4,15 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { createApiPlugin } from './create-api-plugin.js'
 import type { ApiDefinition } from './define-api.js'
-import { answerClientError, handleErrors, handleFrameworkError, MAX_PATH_SEGMENT_LENGTH, sendProblem } from './http/handle-errors.js'
+import {
+  answerClientError,
+  handleErrors,
+  handleFrameworkError,
+  MAX_PATH_SEGMENT_LENGTH,
+  refuseExpectation,
+  refuseTunnel,
+  sendProblem,
+} from './http/handle-errors.js'
 import { ProblemError } from './http/problem-error.js'
 import { seedSampleRows } from './seed-sample-rows.js'
 import { createStorage } from './storage/create-storage.js'
@@ -60,12 +68,17 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method)
   }
-  // Node's own answer to a missing Host is a bare 400 (see apiServerOptions).
+  // Node's own answer to a missing Host is a bare 400 (see apiServerOptions), and it keeps the first of several.
   app.addHook('onRequest', async (request, reply) => {
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       return sendProblem(request, reply, new ProblemError('bad_request', 'HTTP/1.1 requests need a Host header.'))
     }
+    if (countHeader(request.raw.rawHeaders, 'host') > 1) {
+      return sendProblem(request, reply, new ProblemError('bad_request', 'The request has more than one Host header; send one.'))
+    }
   })
+  app.server.on('connect', refuseTunnel)
+  app.server.on('checkExpectation', refuseExpectation)
   if (ownsStorage) app.addHook('onClose', () => storage.close())
   handleErrors(app, api.limits)
   await app.register(createApiPlugin(api), { storage, ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}) })
@@ -100,6 +113,13 @@ export function apiServerOptions(timeouts: ServerTimeouts = {}): FastifyHttpOpti
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: answerClientError,
   }
+}
+
+/** How many times `name` (lowercase) appears in Node's raw header list (name, value, name, value…). */
+function countHeader(rawHeaders: readonly string[], name: string): number {
+  let count = 0
+  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]!.toLowerCase() === name) count++
+  return count
 }
 
 /**

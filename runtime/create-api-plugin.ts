@@ -19,6 +19,21 @@ export interface ApiPluginOptions {
   readonly cursorSecret?: string
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
+/** A body the server would have to decode before reading it as JSON: another charset, or a content coding. */
+function findUnreadableBody(request: FastifyRequest): ProblemError | undefined {
+  const charset = declaredCharset(request.headers['content-type'] ?? '')
+  if (charset !== undefined && charset !== 'utf-8') {
+    return new ProblemError('unsupported_media_type', `The body is declared as ${charset}; send it as UTF-8 (charset=utf-8, or no charset).`)
+  }
+  const coding = request.headers['content-encoding']?.trim().toLowerCase()
+  if (coding && coding !== 'identity') {
+    return new ProblemError('unsupported_media_type', `The body is sent with Content-Encoding: ${coding}; send it uncompressed, without Content-Encoding.`)
+  }
+  return undefined
+}
+
 /**
  * The API as a Fastify plugin: every version under its prefix, with RFC 9457
  * errors. Encapsulated, so its error and not-found handlers stay inside it.
@@ -30,16 +45,23 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
     for (const version of api.versions) {
       await app.register(
         async (scope) => {
-          // Bodies are JSON only, in UTF-8 (RFC 8259): anything else (Fastify also parses text/plain) is a 415.
+          // Bodies are JSON only, in UTF-8 (RFC 8259), as sent: anything else (Fastify also parses
+          // text/plain) is a 415, and bytes that are not UTF-8 are malformed, never replaced by U+FFFD.
           const parseJson = scope.getDefaultJsonParser('error', 'error')
           scope.removeContentTypeParser(['application/json', 'text/plain'])
           scope.addContentTypeParser(
             ['application/json', MERGE_PATCH],
-            { parseAs: 'string' },
-            (request: FastifyRequest, body: string, done: (error: Error | null, body?: unknown) => void) => {
-              const charset = declaredCharset(request.headers['content-type'] ?? '')
-              if (charset === undefined || charset === 'utf-8') return parseJson(request, body, done)
-              done(new ProblemError('unsupported_media_type', `The body is declared as ${charset}; send it as UTF-8 (charset=utf-8, or no charset).`))
+            { parseAs: 'buffer' },
+            (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void) => {
+              const unreadable = findUnreadableBody(request)
+              if (unreadable) return done(unreadable)
+              let text: string
+              try {
+                text = UTF8.decode(body)
+              } catch {
+                return done(new ProblemError('malformed_body', 'The body is not valid UTF-8; send JSON encoded as UTF-8.'))
+              }
+              parseJson(request, text, done)
             },
           )
           handleErrors(scope, api.limits)

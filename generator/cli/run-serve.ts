@@ -80,8 +80,8 @@ async function startServer(db: string, build: () => Promise<FastifyInstance>): P
   } catch (error) {
     if (!(error instanceof Error)) throw error
     if (USER_FACING_ERRORS.has(error.name)) throw new UserError(error.message)
-    // Driver and system errors (ECONNREFUSED, SQLITE_NOTADB, EACCES…) concern the database, not restmint.
-    if ((error as NodeJS.ErrnoException).code) throw new UserError(`cannot open the database "${db}": ${error.message}`)
+    // Driver and system errors (ECONNREFUSED, SQLITE_NOTADB, EACCES, TLS…) concern the database, not restmint.
+    if (error.name === 'StorageConnectionError' || (error as NodeJS.ErrnoException).code) throw new UserError(`cannot open the database "${db}": ${error.message}`)
     throw error
   }
 }
@@ -91,8 +91,15 @@ async function listen(app: FastifyInstance, port: number, host: string): Promise
     return await app.listen({ port, host })
   } catch (error) {
     await app.close()
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') {
       throw new UserError(`port ${port} on ${host} is already in use; pass another with --port`)
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      throw new UserError(`cannot listen on ${host}: no interface of this machine has that address (${code}); pass another with --host`)
+    }
+    if (code === 'EACCES') {
+      throw new UserError(`not allowed to listen on port ${port} of ${host} (EACCES); pass a port above 1023 with --port`)
     }
     throw error
   }

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ProblemError } from './problem-error.js'
@@ -79,7 +79,7 @@ const PARSER_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
   HPE_INVALID_METHOD: { code: 'bad_request', detail: 'The request method is not one HTTP defines.' },
   HPE_UNEXPECTED_CONTENT_LENGTH: {
     code: 'bad_request',
-    detail: 'The request has both Content-Length and Transfer-Encoding; send one of them.',
+    detail: 'The request has more than one Content-Length, or one that is not a number; send exactly one.',
   },
   HPE_INVALID_TRANSFER_ENCODING: {
     code: 'bad_request',
@@ -99,11 +99,45 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   // A reset or destroyed connection has no one left to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const known = PARSER_ERRORS[error.code ?? '']
-  // The target was not parsed, or cannot be trusted: no instance.
+  writeProblemAndClose(
+    socket,
+    new ProblemError(
+      known?.code ?? 'bad_request',
+      known?.detail ?? `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`,
+    ),
+  )
+}
+
+/**
+ * Node's 'connect' event: a CONNECT request asks for a tunnel, which this
+ * server does not open (without a listener Node closes the socket without a word).
+ */
+export function refuseTunnel(_request: IncomingMessage, socket: Socket): void {
+  writeProblemAndClose(socket, new ProblemError('bad_request', 'CONNECT is not supported: this server is not a proxy.'))
+}
+
+/**
+ * Node's 'checkExpectation' event: an Expect header other than 100-continue,
+ * the only expectation HTTP defines (RFC 9110, section 10.1.1).
+ */
+export function refuseExpectation(request: IncomingMessage, response: ServerResponse): void {
   const problem = new ProblemError(
-    known?.code ?? 'bad_request',
-    known?.detail ?? `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`,
-  ).toProblem()
+    'expectation_failed',
+    `Expect: ${request.headers.expect} cannot be met; the only expectation this server meets is 100-continue.`,
+  ).toProblem(requestedPath(request.url ?? '/'))
+  const body = JSON.stringify(problem)
+  response
+    .writeHead(problem.status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) })
+    .end(body)
+}
+
+/**
+ * Writes a complete HTTP/1.1 response to a socket Node's parser has let go
+ * of, and closes it: what follows on it cannot be trusted to start a request.
+ * The target was not parsed, or cannot be trusted: no instance.
+ */
+function writeProblemAndClose(socket: Socket, error: ProblemError): void {
+  const problem = error.toProblem()
   const body = JSON.stringify(problem)
   if (socket.writable) {
     socket.write(

@@ -16,6 +16,7 @@ export const PROBLEM_CATALOGUE = {
   payload_too_large: { status: 413, title: 'Request body too large' },
   uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  expectation_failed: { status: 417, title: 'Expectation failed' },
   header_fields_too_large: { status: 431, title: 'Request header fields too large' },
   internal_error: { status: 500, title: 'Internal server error' },
 } as const satisfies Record<string, { status: number; title: string }>

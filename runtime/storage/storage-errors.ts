@@ -74,3 +74,15 @@ export class SchemaMismatchError extends Error {
 export class StorageUrlError extends Error {
   override name = 'StorageUrlError'
 }
+
+/**
+ * The database could not be reached or refused the connection (network, TLS,
+ * authentication): a matter of configuration, not of restmint. `cause` is the
+ * driver's error.
+ */
+export class StorageConnectionError extends Error {
+  constructor(cause: Error) {
+    super(cause.message, { cause })
+    this.name = 'StorageConnectionError'
+  }
+}

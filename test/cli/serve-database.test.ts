@@ -35,6 +35,24 @@ async function dropSchema(schema: string): Promise<void> {
   }
 }
 
+describe.concurrent('restmint serve explains what it cannot open or listen on, in one line', () => {
+  it.skipIf(POSTGRES_OFF)('a PostgreSQL server refusing TLS when the URL asks for it', async () => {
+    const { url, secret } = postgresUrlWithPassword()
+    const withTls = new URL(url)
+    withTls.searchParams.set('sslmode', 'verify-full')
+    const run = await runCli(REPO, 'serve', '--db', withTls.href, '--port', '0')
+    expect(run.exitCode, run.stderr).toBe(1)
+    expect(run.stderr).toMatch(/^restmint: cannot open the database "[^"]*\*\*\*[^"]*": The server does not support SSL connections\n$/)
+    expect(run.stderr).not.toContain(secret)
+  })
+
+  it.each(['10.255.255.1', 'nonexistent.invalid'])('a --host this machine has no interface for: %s', async (host) => {
+    const run = await runCli(REPO, 'serve', '--db', 'sqlite::memory:', '--host', host, '--port', '0')
+    expect(run.exitCode, run.stderr).toBe(1)
+    expect(run.stderr).toMatch(new RegExp(`^restmint: cannot listen on ${host.replaceAll('.', '\\.')}: .*pass another with --host\\n$`))
+  })
+})
+
 describe.concurrent('restmint serve never prints a database password', () => {
   const unreachable: [form: string, db: string][] = [
     ['user:password in the URL', `postgres://ada:${SECRET}@127.0.0.1:${CLOSED_PORT}/shop`],

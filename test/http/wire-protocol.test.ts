@@ -12,7 +12,7 @@ interface RawResponse {
 }
 
 /** Sends `request` as bytes over a fresh connection and reads the answer until the server closes it. */
-function exchange(port: number, request: string): Promise<RawResponse> {
+function exchange(port: number, request: string | Buffer): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(request))
     const chunks: Buffer[] = []
@@ -120,6 +120,34 @@ for (const dialect of DIALECTS) {
       for (const contentType of ['application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json;charset="Utf-8"', 'application/json']) {
         expect((await send(contentType)).status, contentType).toBe(201)
       }
+    })
+
+    it('reads bodies as sent: a content coding is 415, bytes that are not UTF-8 are malformed, never replaced', async () => {
+      const post = (headers: string[], body: Buffer) =>
+        exchange(port, Buffer.concat([Buffer.from(request('POST /v1/authors HTTP/1.1', ['Content-Type: application/json', `Content-Length: ${body.length}`, ...headers])), body]))
+      const plain = Buffer.from('{"name":"plain"}')
+      for (const coding of ['gzip', 'br', 'deflate']) {
+        const problem = expectProblem(await post([`Content-Encoding: ${coding}`], plain), 415, 'unsupported_media_type')
+        expect(problem.detail).toContain(coding)
+      }
+      expect((await post(['Content-Encoding: identity'], plain)).status).toBe(201)
+      for (const bytes of [[0xed, 0xa0, 0x80], [0xff, 0xfe], [0xc3]]) {
+        const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from(bytes), Buffer.from('"}')])
+        const problem = expectProblem(await post([], body), 400, 'malformed_body')
+        expect(problem.detail).toMatch(/UTF-8/)
+      }
+    })
+
+    it('answers what Node would answer on its own as problems: Expect, CONNECT, several Host or Content-Length headers', async () => {
+      const body = '{"name":"Ada"}'
+      const expectation = await exchange(port, request('POST /v1/authors HTTP/1.1', ['Content-Type: application/json', `Content-Length: ${body.length}`, 'Expect: 100-banana'], body))
+      expect(expectProblem(expectation, 417, 'expectation_failed').detail).toContain('100-banana')
+      const tunnel = await exchange(port, 'CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n')
+      expect(expectProblem(tunnel, 400, 'bad_request').detail).toMatch(/CONNECT/)
+      const hosts = await exchange(port, request('GET /v1/authors HTTP/1.1', ['Host: evil.example']))
+      expect(expectProblem(hosts, 400, 'bad_request').detail).toMatch(/more than one Host/)
+      const lengths = await exchange(port, request('POST /v1/authors HTTP/1.1', ['Content-Type: application/json', 'Content-Length: 14', 'Content-Length: 14'], body))
+      expect(expectProblem(lengths, 400, 'bad_request').detail).toMatch(/more than one Content-Length/)
     })
 
     it('builds Location, links and problem instances from the route, never an absolute-form target (item 8)', async () => {

@@ -1,5 +1,6 @@
-import type { Pool, PoolClient } from 'pg'
+import pg, { type Pool, type PoolClient } from 'pg'
 import type { SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
+import { StorageConnectionError } from '../storage-errors.js'
 
 /**
  * Executes SQL on a pg pool as named prepared statements, one name per SQL
@@ -21,7 +22,9 @@ export class PostgresDriver implements SqlDriver {
   }
 
   async transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect()
+    const client = await this.#pool.connect().catch((error: Error) => {
+      throw new StorageConnectionError(error)
+    })
     try {
       await this.#control(client, 'begin')
       const result = await work({ execute: (sql, parameters) => this.#run(client, sql, parameters) })
@@ -45,8 +48,16 @@ export class PostgresDriver implements SqlDriver {
 
   async #run(client: Pool | PoolClient, sql: string, parameters: unknown[]): Promise<SqlRow[]> {
     this.#onStatement?.(sql)
-    const result = await client.query<SqlRow>({ name: this.#nameOf(sql), text: sql, values: parameters })
-    return result.rows
+    try {
+      const result = await client.query<SqlRow>({ name: this.#nameOf(sql), text: sql, values: parameters })
+      return result.rows
+    } catch (error) {
+      // On the pool, anything but the server's own answer failed while acquiring a connection.
+      if (client === this.#pool && !(error instanceof pg.DatabaseError) && error instanceof Error) {
+        throw new StorageConnectionError(error)
+      }
+      throw error
+    }
   }
 
   #nameOf(sql: string): string {
