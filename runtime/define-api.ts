@@ -1,16 +1,7 @@
 import type { FastifyInstance } from 'fastify'
+import type { ApiLimits } from './contract/api-limits.js'
 import type { RouteFactory } from './http/route-factory.js'
 import type { TableDefinition } from './table-definition.js'
-
-export interface ApiLimits {
-  readonly perPageDefault: number
-  readonly perPageMax: number
-  readonly includeMax: number
-  readonly includeDepth: number
-  /** Records one included has-many relation embeds per record; more are cut and linked (meta.truncated). */
-  readonly includeItemsMax: number
-  readonly bodyMaxBytes: number
-}
 
 export interface ApiVersion {
   /** `v1` */

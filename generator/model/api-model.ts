@@ -1,4 +1,8 @@
-import type { FieldType, FilterOperator, OnDelete, StringFormat } from '../manifest/manifest.js'
+import type { ApiLimits } from '../../runtime/contract/api-limits.js'
+import type { FieldType } from '../../runtime/contract/field-type.js'
+import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
+import type { OnDelete } from '../../runtime/contract/on-delete.js'
+import type { StringFormat } from '../../runtime/contract/string-format.js'
 
 /**
  * The normalized API model: what the manifest means, with every name and
@@ -13,20 +17,10 @@ export interface ApiModel {
     readonly description: string | null
     readonly baseUrl: string | null
   }
-  readonly limits: LimitsModel
+  readonly limits: ApiLimits
   readonly versions: readonly VersionModel[]
   /** In manifest order. */
   readonly resources: readonly ResourceModel[]
-}
-
-export interface LimitsModel {
-  readonly perPageDefault: number
-  readonly perPageMax: number
-  readonly includeMax: number
-  readonly includeDepth: number
-  /** Records one included has-many relation embeds per record; at most perPageMax. */
-  readonly includeItemsMax: number
-  readonly bodyMaxBytes: number
 }
 
 export interface VersionModel {

@@ -1,13 +1,14 @@
+import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { Manifest, ManifestField, ManifestRelation, ManifestResource } from '../manifest/manifest.js'
-import { DEFAULT_LIMITS } from '../manifest/default-limits.js'
-import { foreignKeyOf } from '../manifest/foreign-key-of.js'
-import { relationKeyOf } from '../manifest/relation-key-of.js'
+import { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
+import { foreignKeyOf } from '../names/foreign-key-of.js'
+import { relationKeyOf } from '../names/relation-key-of.js'
+import { orderResourceFields } from '../manifest/order-resource-fields.js'
 import { deriveResourceNames } from '../names/derive-names.js'
 import type {
   ApiModel,
   FieldModel,
   HttpMethod,
-  LimitsModel,
   ParentModel,
   ReferenceModel,
   ResourceModel,
@@ -44,7 +45,7 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
 }
 
 /** The declared limits over the defaults; the default include_items_max never exceeds per_page_max. */
-function buildLimits(declared: NonNullable<Manifest['limits']>): LimitsModel {
+function buildLimits(declared: NonNullable<Manifest['limits']>): ApiLimits {
   const limits = { ...DEFAULT_LIMITS, ...declared }
   return {
     perPageDefault: limits.per_page_default,
@@ -62,7 +63,7 @@ function buildResource(
   resource: ManifestResource,
   manifest: Manifest,
   idParams: ReadonlyMap<string, string>,
-  limits: LimitsModel,
+  limits: ApiLimits,
 ): Omit<ResourceModel, 'referencedBy'> {
   const names = deriveResourceNames(name, resource.singular)
   const parent: ParentModel | null = resource.parent
@@ -76,16 +77,14 @@ function buildResource(
     buildField(fieldName, field),
   )
   const relations = buildRelations(name, resource, manifest.resources, limits.includeItemsMax)
-  const fields: FieldModel[] = [
-    systemField('id', 'integer'),
-    ...declared,
-    ...(parent ? [foreignKeyField(parent)] : []),
-    ...Object.entries(resource.relations ?? {})
+  const fields = orderResourceFields<FieldModel>({
+    declared,
+    parentKey: parent ? foreignKeyField(parent) : null,
+    relationKeys: Object.entries(resource.relations ?? {})
       .filter(([, relation]) => relation.many !== true)
       .map(([relationName, relation]) => relationKeyField(relationName, relation)),
-    systemField('created_at', 'datetime'),
-    systemField('updated_at', 'datetime'),
-  ]
+    serverManaged: systemField,
+  })
   return {
     name,
     singular: names.singular,

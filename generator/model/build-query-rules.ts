@@ -1,4 +1,5 @@
-import { FILTER_OPERATORS, FOREIGN_KEY_OPERATORS } from '../manifest/filter-operators.js'
+import { OPERATORS_BY_FIELD_TYPE } from '../../runtime/contract/filter-operator.js'
+import { FOREIGN_KEY_OPERATORS } from './foreign-key-operators.js'
 import type { ManifestCache, ManifestResource } from '../manifest/manifest.js'
 import type { FieldModel, ResourceModel } from './api-model.js'
 
@@ -21,7 +22,7 @@ export function buildQueryRules(
     ? Object.entries(resource.filter).map(([field, operators]) => ({ field, operators }))
     : fields.map((field) => ({
         field: field.name,
-        operators: field.references ? FOREIGN_KEY_OPERATORS : FILTER_OPERATORS[field.type],
+        operators: field.references ? FOREIGN_KEY_OPERATORS : OPERATORS_BY_FIELD_TYPE[field.type],
       }))
   const cache = resource.cache ?? serviceCache
   return {

@@ -1,5 +1,5 @@
-import { foreignKeyOf } from '../manifest/foreign-key-of.js'
-import { singularOf } from '../manifest/singular-of.js'
+import { foreignKeyOf } from './foreign-key-of.js'
+import { singularOf } from './singular-of.js'
 
 /** The names the generator derives from one resource name (and its declared singular, if any). */
 export interface ResourceNames {

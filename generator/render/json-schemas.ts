@@ -1,10 +1,6 @@
 import type { ApiModel, FieldModel, ResourceModel, RouteModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
 
-/** A JSON value, as JSON Schema keywords and OpenAPI objects hold them. */
-export type JsonValue =
-  string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue }
-
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
 
 /**

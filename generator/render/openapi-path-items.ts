@@ -88,15 +88,11 @@ function buildOperation(method: HttpMethod, context: OperationContext): OpenApiO
   const { resource, parent } = context
   const nestedSummary = parent ? ` under one ${words(parent.resource.singular)}` : ''
   return {
-    operationId: nameOperation(verb, resource, parent),
+    operationId: operationId(verb, resource, parent?.resource.typeName ?? null),
     tags: [resource.name],
     summary: `${SUMMARIES[verb](resource)}${nestedSummary}`,
     ...OPERATIONS[verb](context),
   }
-}
-
-function nameOperation(verb: Verb, resource: ResourceModel, parent: OperationContext['parent']): string {
-  return operationId(verb, resource, parent?.resource.typeName ?? null)
 }
 
 const SUMMARIES: Readonly<Record<Verb, (resource: ResourceModel) => string>> = {

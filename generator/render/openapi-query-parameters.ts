@@ -1,4 +1,4 @@
-import type { FilterOperator } from '../manifest/manifest.js'
+import { operandKindOf, type FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { ApiModel, FieldModel, FilterModel, ResourceModel } from '../model/api-model.js'
 import { buildOperandSchema, type JsonSchema, type ResourceSchemas } from './json-schemas.js'
 import type { OpenApiParameter } from './openapi-objects.js'
@@ -89,8 +89,9 @@ const OPERATOR_PHRASES: Readonly<Record<Exclude<FilterOperator, 'null'>, string>
 
 /** What one operand holds: the field's type (with its enum for eq and ne), text for text matches, a boolean for null. */
 function operandSchema(field: FieldModel, operator: FilterOperator): JsonSchema {
-  if (operator === 'null') return { type: 'boolean' }
-  if (operator === 'contains' || operator === 'starts_with') return { type: 'string' }
+  const kind = operandKindOf(operator)
+  if (kind === 'presence') return { type: 'boolean' }
+  if (kind === 'text') return { type: 'string' }
   const operand = buildOperandSchema(field)
   if (field.enum !== null && (operator === 'eq' || operator === 'ne' || operator === 'in')) {
     return { ...operand, enum: field.enum }

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify'
+import type { ApiLimits } from '../contract/api-limits.js'
+import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
 import type { ListOptions, ListResult, Scope, Storage } from '../storage/storage.js'
 import {
   InvalidValueError,
@@ -10,7 +12,6 @@ import type { Row, TableDefinition } from '../table-definition.js'
 import type { ItemQuery, ListQuery, Validator } from '../validator.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
 import { noRoute } from './handle-errors.js'
-import type { ApiLimits } from '../define-api.js'
 import { includeRelations, parseInclude } from './include-relations.js'
 import type { CursorCodec } from './page-cursor.js'
 import { buildCursorLinks, buildPageLinks } from './page-links.js'
@@ -68,7 +69,7 @@ export function createRouteFactory(
   const tablesByName = new Map(tables.map((table) => [table.name, table]))
   return {
     list(app, url, options) {
-      const known = knownListParameters(options.table, options.rules)
+      const known = knownListParameters(options.rules)
       app.get(url, async (request, reply) => {
         const params = validateParams(request, options)
         const raw = parseQueryString(request.url)
@@ -304,9 +305,10 @@ function describePageNumber(value: string): string | undefined {
   return undefined
 }
 
-function knownListParameters(table: TableDefinition, rules: QueryRules): string[] {
+function knownListParameters(rules: QueryRules): string[] {
   const exact = Object.entries(rules.filters).filter(([, operators]) => operators.includes('eq')).map(([field]) => field)
-  return ['page', 'per_page', 'cursor', 'sort', ...(rules.includes.length > 0 ? ['include'] : []), 'filter', ...exact]
+  const reserved = RESERVED_QUERY_NAMES.filter((name) => name !== 'include' || rules.includes.length > 0)
+  return [...reserved, ...exact]
 }
 
 /** A bad cursor is its own problem (`invalid_cursor`); anything else is a validation failure. */

@@ -1,4 +1,4 @@
-import { singularOf } from './singular-of.js'
+import { singularOf } from '../names/singular-of.js'
 
 /**
  * The column, and path parameter, that names one record of `resource`:
