@@ -18,7 +18,7 @@ export interface ApiVersion {
 export interface ApiDefinition {
   readonly title: string
   readonly limits: ApiLimits
-  /** Referenced tables first. */
+  /** In manifest order (the storage creates referenced tables first). */
   readonly tables: readonly TableDefinition[]
   readonly versions: readonly ApiVersion[]
 }

@@ -32,7 +32,7 @@ export function renderProject(model: ApiModel, cache: ContentCache): Map<string,
     render('schema.ts', {
       ...header,
       listName: TABLE_LIST_NAME,
-      tables: orderByReference(model.resources).map((resource) => ({
+      tables: model.resources.map((resource) => ({
         constant: tableConstantName(resource.identifier),
         resource: resource.name,
         definition: buildTableDefinition(resource, model),
@@ -264,22 +264,6 @@ function buildTypesView(resource: ResourceModel) {
       update: update(nestedWritable),
     },
   }
-}
-
-/** Referenced tables first, so tables can be created in this order. */
-function orderByReference(resources: readonly ResourceModel[]): ResourceModel[] {
-  const byName = new Map(resources.map((resource) => [resource.name, resource]))
-  const ordered: ResourceModel[] = []
-  const visit = (resource: ResourceModel): void => {
-    if (ordered.includes(resource)) return
-    for (const field of resource.fields) {
-      const target = field.references && byName.get(field.references.resource)
-      if (target && target !== resource) visit(target)
-    }
-    ordered.push(resource)
-  }
-  resources.forEach(visit)
-  return ordered
 }
 
 /** YAML of a large OpenAPI document costs ~0.5 s for 100 resources; reuse it while the document is unchanged. */
