@@ -62,6 +62,8 @@ export interface Manifest {
   limits?: { [key in keyof typeof DEFAULT_LIMITS]?: number }
   versions: Record<string, Record<string, never>>
   resources: Record<string, ManifestResource>
+  /** `yaml: true` also writes `openapi.yaml`. */
+  openapi?: { yaml?: boolean }
   /** Service-wide default of `resources.<name>.cache`. */
   cache?: ManifestCache
 }

@@ -18,6 +18,8 @@ export interface ApiModel {
     readonly baseUrl: string | null
   }
   readonly limits: ApiLimits
+  /** Write `openapi.yaml` next to `openapi.json` (the manifest's `openapi.yaml`). */
+  readonly openapiYaml: boolean
   readonly versions: readonly VersionModel[]
   /** In manifest order. */
   readonly resources: readonly ResourceModel[]

@@ -39,6 +39,7 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
       baseUrl: manifest.service.base_url ?? null,
     },
     limits,
+    openapiYaml: manifest.openapi?.yaml ?? false,
     versions: Object.keys(manifest.versions).map((name) => ({ name, prefix: `/${name}` })),
     resources,
   }

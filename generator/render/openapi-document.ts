@@ -10,7 +10,7 @@ const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delet
 
 /**
  * The OpenAPI 3.1 document of one API version: a plain object, serialized by
- * the caller to openapi.json and openapi.yaml. Paths carry the version prefix
+ * the caller to openapi.json (and openapi.yaml when asked for). Paths carry the version prefix
  * (`/v1/authors`) and `servers[0].url` is the manifest's `base_url`, or `/`
  * (same origin) without one. Deterministic: key order follows the manifest
  * and fixed tables, never hash or time order.

@@ -83,10 +83,7 @@ function renderVersion(
   )
   const document = { 'x-generated': header.notice, ...buildOpenApiDocument(model, version) }
   files.set(`${dir}/openapi.json`, JSON.stringify(document))
-  files.set(
-    `${dir}/openapi.yaml`,
-    `# ${header.notice}\n${toYaml(document, cache)}`,
-  )
+  if (model.openapiYaml) files.set(`${dir}/openapi.yaml`, `# ${header.notice}\n${toYaml(document, cache)}`)
   for (const resource of model.resources) {
     const view = { ...header, resource: resource.name, fileName: resource.name }
     const types = buildTypesView(resource)
