@@ -1,4 +1,4 @@
-import { FOREIGN_KEY_OPERATORS } from './foreign-key-operators.js'
+import { FOREIGN_KEY_OPERATORS } from './default-filter-operators.js'
 import { listInverseLinks, type InverseLink } from '../manifest/list-inverse-links.js'
 import type { Manifest, ManifestResource } from '../manifest/manifest.js'
 import { relationKeyOf } from '../names/relation-key-of.js'

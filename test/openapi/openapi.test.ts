@@ -321,18 +321,27 @@ describe('OpenAPI document: query parameters and caching', () => {
     expect(schemaOf('/v1/items', 'filter[quantity][gte]')).toEqual({ type: 'integer' })
   })
 
-  it('filters every field with the operators of its type by default, foreign keys with eq, ne, in, null', () => {
+  it('filters every field by default: its type’s operators (foreign keys eq, ne, in; id and timestamps fewer), null only where NULL is stored', () => {
     const operators = (path: string, field: string) =>
       document.paths[path]!.get!.parameters!.filter((candidate) => candidate.name.startsWith(`filter[${field}]`)).map(
         (candidate) => /\]\[(\w+)\]$/.exec(candidate.name)![1],
       )
     const comparisons = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in']
     expect(operators('/v1/items', 'note')).toEqual([...comparisons, 'contains', 'starts_with', 'null'])
-    expect(operators('/v1/items', 'quantity')).toEqual([...comparisons, 'null'])
-    expect(operators('/v1/items', 'created_at')).toEqual([...comparisons, 'null'])
-    expect(operators('/v1/products', 'in_stock')).toEqual(['eq', 'ne', 'null'])
-    expect(operators('/v1/items', 'order_id')).toEqual(['eq', 'ne', 'in', 'null'])
+    expect(operators('/v1/items', 'quantity')).toEqual(comparisons)
+    expect(operators('/v1/items', 'id')).toEqual(['eq', 'in'])
+    expect(operators('/v1/items', 'created_at')).toEqual(['eq', 'gt', 'gte', 'lt', 'lte'])
+    expect(operators('/v1/items', 'updated_at')).toEqual(['eq', 'gt', 'gte', 'lt', 'lte'])
+    expect(operators('/v1/products', 'in_stock')).toEqual(['eq', 'ne'])
+    expect(operators('/v1/items', 'order_id')).toEqual(['eq', 'ne', 'in'])
     expect(operators('/v1/orders/{order_id}/items', 'product_id')).toEqual(['eq', 'ne', 'in', 'null'])
+    // No `null` operator on a column that is NOT NULL, anywhere in the document.
+    for (const resource of model.resources) {
+      for (const filter of resource.filters) {
+        const field = resource.fields.find((candidate) => candidate.name === filter.field)!
+        if (!field.storedNullable) expect(operators(`/v1/${resource.name}`, field.name), `${resource.name}.${field.name}`).not.toContain('null')
+      }
+    }
   })
 
   it('sends Cache-Control from the manifest and Vary on every GET answer', () => {

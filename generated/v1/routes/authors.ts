@@ -11,11 +11,11 @@ import * as query from '../validators/authors-query.js'
 const rules: QueryRules = {
   sortable: ['name', 'email', 'created_at', 'updated_at', 'id'],
   filters: {
-    id: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    name: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with', 'null'],
+    id: ['eq', 'in'],
+    name: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with'],
     email: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with', 'null'],
-    created_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    updated_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+    created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
+    updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
   },
   includes: ['posts'],
   cacheControl: 'no-cache',

@@ -11,13 +11,13 @@ import * as query from '../validators/items-query.js'
 const rules: QueryRules = {
   sortable: ['quantity', 'note', 'created_at', 'updated_at', 'id'],
   filters: {
-    id: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    quantity: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+    id: ['eq', 'in'],
+    quantity: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'],
     note: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with', 'null'],
-    order_id: ['eq', 'ne', 'in', 'null'],
+    order_id: ['eq', 'ne', 'in'],
     product_id: ['eq', 'ne', 'in', 'null'],
-    created_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    updated_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+    created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
+    updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
   },
   includes: ['product'],
   cacheControl: 'no-cache',

@@ -11,12 +11,12 @@ import * as query from '../validators/products-query.js'
 const rules: QueryRules = {
   sortable: ['title', 'price', 'in_stock', 'created_at', 'updated_at', 'id'],
   filters: {
-    id: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    title: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with', 'null'],
-    price: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    in_stock: ['eq', 'ne', 'null'],
-    created_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    updated_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+    id: ['eq', 'in'],
+    title: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with'],
+    price: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'],
+    in_stock: ['eq', 'ne'],
+    created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
+    updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
   },
   includes: [],
   cacheControl: 'no-cache',

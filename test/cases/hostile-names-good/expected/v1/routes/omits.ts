@@ -11,13 +11,13 @@ import * as query from '../validators/omits-query.js'
 const rules: QueryRules = {
   sortable: ['record', 'count', 'total', 'created_at', 'updated_at', 'id'],
   filters: {
-    id: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    record: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with', 'null'],
+    id: ['eq', 'in'],
+    record: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with'],
     count: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
     total: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    partial_id: ['eq', 'ne', 'in', 'null'],
-    created_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    updated_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+    partial_id: ['eq', 'ne', 'in'],
+    created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
+    updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
   },
   includes: [],
   cacheControl: 'no-cache',

@@ -11,12 +11,12 @@ import * as query from '../validators/partials-query.js'
 const rules: QueryRules = {
   sortable: ['string', 'number', 'boolean', 'created_at', 'updated_at', 'id'],
   filters: {
-    id: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    string: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with', 'null'],
+    id: ['eq', 'in'],
+    string: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with'],
     number: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
     boolean: ['eq', 'ne', 'null'],
-    created_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    updated_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+    created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
+    updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
   },
   includes: [],
   cacheControl: 'no-cache',

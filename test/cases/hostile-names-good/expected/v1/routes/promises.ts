@@ -11,10 +11,10 @@ import * as query from '../validators/promises-query.js'
 const rules: QueryRules = {
   sortable: ['due_on', 'created_at', 'updated_at', 'id'],
   filters: {
-    id: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+    id: ['eq', 'in'],
     due_on: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    created_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    updated_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+    created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
+    updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
   },
   includes: ['records'],
   cacheControl: 'no-cache',

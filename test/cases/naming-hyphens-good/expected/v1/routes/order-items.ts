@@ -11,10 +11,10 @@ import * as query from '../validators/order-items-query.js'
 const rules: QueryRules = {
   sortable: ['quantity', 'created_at', 'updated_at', 'id'],
   filters: {
-    id: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    quantity: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    created_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    updated_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+    id: ['eq', 'in'],
+    quantity: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'],
+    created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
+    updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
   },
   includes: [],
   cacheControl: 'no-cache',

@@ -11,10 +11,10 @@ import * as query from '../validators/orders-query.js'
 const rules: QueryRules = {
   sortable: ['status', 'created_at', 'updated_at', 'id'],
   filters: {
-    id: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    status: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with', 'null'],
-    created_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
-    updated_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+    id: ['eq', 'in'],
+    status: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with'],
+    created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
+    updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
   },
   includes: [],
   cacheControl: 'no-cache',
