@@ -12,6 +12,7 @@ import {
 } from '../names/generated-names.js'
 import { buildOpenApiDocument } from './openapi-document.js'
 import { doNotEditNotice } from './do-not-edit-notice.js'
+import { shareQueryParameters } from './share-query-parameters.js'
 import { buildParamsSchema, buildResourceSchemas } from './json-schemas.js'
 import { compileValidators } from './compile-validators.js'
 import { hashKey, type ContentCache } from './content-cache.js'
@@ -81,7 +82,7 @@ function renderVersion(
       })),
     }),
   )
-  const document = { 'x-generated': header.notice, ...buildOpenApiDocument(model, version) }
+  const document = { 'x-generated': header.notice, ...shareQueryParameters(buildOpenApiDocument(model, version), model) }
   files.set(`${dir}/openapi.json`, JSON.stringify(document))
   if (model.openapiYaml) files.set(`${dir}/openapi.yaml`, `# ${header.notice}\n${toYaml(document, cache)}`)
   for (const resource of model.resources) {

@@ -9,6 +9,7 @@ import type { ApiModel } from '../../generator/model/api-model.js'
 import { buildOpenApiDocument, type OpenApiDocument } from '../../generator/render/openapi-document.js'
 import type { JsonSchema } from '../../generator/render/json-schemas.js'
 import type { OpenApiMethod, OpenApiReference } from '../../generator/render/openapi-objects.js'
+import { shareQueryParameters } from '../../generator/render/share-query-parameters.js'
 import { buildShopModel } from './shop-model.js'
 
 const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delete']
@@ -66,6 +67,24 @@ describe('OpenAPI document: independent checks', () => {
       // Tags follow the manifest, the order its author chose for the reference page.
       'warning openapi-tags-alphabetical at tags',
     ])
+  })
+
+  it('is written with every query parameter shared in components, meaning the same document', () => {
+    const shared = shareQueryParameters(document, model)
+    const written = JSON.stringify(shared)
+    const sharedParameters = Object.values(shared.components.parameters).map((parameter) => JSON.stringify(parameter))
+    expect(new Set(sharedParameters).size, 'no parameter defined twice').toBe(sharedParameters.length)
+    const inline = operations(JSON.parse(written) as OpenApiDocument).flatMap(({ operation }) =>
+      (operation.parameters ?? []).filter((parameter) => !('$ref' in parameter)),
+    )
+    expect(inline).toEqual([])
+    // Resolving every $ref gives back the document as built.
+    const resolved = JSON.parse(written, function (this: unknown, key, value: unknown) {
+      const ref = (value as Partial<OpenApiReference> | null)?.$ref
+      return ref?.startsWith('#/components/parameters/') ? shared.components.parameters[ref.split('/').pop()!] : value
+    }) as Record<string, unknown>
+    const { parameters: _, ...components } = resolved.components as Record<string, unknown>
+    expect({ ...resolved, components }).toEqual(JSON.parse(JSON.stringify(document)))
   })
 })
 
