@@ -93,10 +93,7 @@ function operandSchema(field: FieldModel, operator: FilterOperator): JsonSchema 
   if (kind === 'presence') return { type: 'boolean' }
   if (kind === 'text') return { type: 'string' }
   const operand = buildOperandSchema(field)
-  if (field.enum !== null && (operator === 'eq' || operator === 'ne' || operator === 'in')) {
-    return { ...operand, enum: field.enum }
-  }
-  return operand
+  return field.enum !== null && kind !== 'bound' ? { ...operand, enum: field.enum } : operand
 }
 
 function fieldOf(resource: ResourceModel, filter: FilterModel): FieldModel {

@@ -26,15 +26,18 @@ export const OPERATORS_BY_FIELD_TYPE: Readonly<Record<FieldType, readonly Filter
 
 /**
  * What one operand of `operator` holds: `presence` a boolean (true for IS
- * NULL), `text` any string, `list` comma-separated values of the field's
- * type, `value` one value of the field's type.
+ * NULL), `text` any string, `list` comma-separated values of the field
+ * (within its enum), `value` one value of the field (within its enum),
+ * `bound` one value of the field's type and format, which a range compares
+ * with, so not limited to its enum.
  */
-export type OperandKind = 'presence' | 'text' | 'list' | 'value'
+export type OperandKind = 'presence' | 'text' | 'list' | 'value' | 'bound'
 
 export function operandKindOf(operator: FilterOperator): OperandKind {
   if (operator === 'null') return 'presence'
   if (isTextMatchOperator(operator)) return 'text'
-  return operator === 'in' ? 'list' : 'value'
+  if (operator === 'in') return 'list'
+  return operator === 'eq' || operator === 'ne' ? 'value' : 'bound'
 }
 
 export function isTextMatchOperator(operator: FilterOperator): operator is TextMatchOperator {

@@ -130,6 +130,7 @@ function parseOperand(
   if (kind === 'presence') return parseOne(name, raw, { type: 'boolean' }, errors)
   if (kind === 'text') return parseOne(name, raw, { type: 'string' }, errors)
   if (kind === 'value') return parseOne(name, raw, column, errors)
+  if (kind === 'bound') return parseOne(name, raw, { type: column.type, format: column.format }, errors)
   if (typeof raw !== 'string' || raw === '') {
     errors.push({ in: 'query', name, detail: 'must be a comma-separated list of values' })
     return undefined

@@ -77,12 +77,13 @@ export function createRouteFactory(
         // Before validation, which fills in the default page.
         const given = Object.keys(raw)
         const query = validate(options.query, raw, queryContext(options.table, known))
-        const scope = await resolveScope(storage, options, params)
         // Cursors are bound to the collection: the route (with its version prefix) and the parent.
-        const collection = JSON.stringify([request.routeOptions.url, scope])
+        const collection = JSON.stringify([request.routeOptions.url, scopeOf(options, params)])
         const parsed = parseListQuery(query, given, options.table, options.rules, collection, cursors)
         const include = parseInclude(query.include, options.rules, limits, parsed.errors)
+        // A bad query is a 400 whether or not the parent exists.
         rejectInvalid(parsed.errors)
+        const scope = await resolveScope(storage, options, params)
         const result = await listOrReject(storage, options.table, {
           scope,
           filters: parsed.filters,
@@ -339,6 +340,12 @@ function rejectMergePatch(request: FastifyRequest): void {
 }
 
 /** A nested route acts only inside an existing parent: its key becomes a storage scope. */
+/** The rows a nested route sees: those whose parent key is the path's parent id. */
+function scopeOf(options: RouteOptions, params: Record<string, number>): Scope {
+  return options.scope ? { [options.scope.column]: params[options.scope.param]! } : {}
+}
+
+/** scopeOf, once the parent is known to exist (else 404). */
 async function resolveScope(storage: Storage, options: RouteOptions, params: Record<string, number>): Promise<Scope> {
   const scope = options.scope
   if (!scope) return {}
@@ -346,7 +353,7 @@ async function resolveScope(storage: Storage, options: RouteOptions, params: Rec
   if (!(await storage.find(scope.parent, parentId))) {
     throw new ProblemError('not_found', `No ${scope.parent.singular} with id ${parentId}.`)
   }
-  return { [scope.column]: parentId }
+  return scopeOf(options, params)
 }
 
 async function findOrFail(storage: Storage, options: ItemRouteOptions, params: Record<string, number>): Promise<Row> {
