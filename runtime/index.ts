@@ -24,4 +24,4 @@ export {
   UniqueViolationError,
 } from './storage/storage-errors.js'
 export type { ColumnDefinition, ColumnValue, Row, TableDefinition } from './table-definition.js'
-export type { ItemQuery, ListQuery, Validator } from './validator.js'
+export type { Validator } from './validator.js'

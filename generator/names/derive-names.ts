@@ -44,7 +44,7 @@ export function pascalCase(name: string): string {
 }
 
 /** `order-items` → `orderItems`; `order_id` → `orderId`. */
-export function camelCase(name: string): string {
+function camelCase(name: string): string {
   const pascal = pascalCase(name)
   return pascal.charAt(0).toLowerCase() + pascal.slice(1)
 }

@@ -1,3 +1,4 @@
+import { maxPageNumber } from '../../runtime/contract/max-page-number.js'
 import type { ApiModel, FieldModel, ResourceModel, RouteModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
 
@@ -119,8 +120,7 @@ function buildListQuerySchema(resource: ResourceModel, model: ApiModel): JsonSch
           description: 'Page number, from 1. A page past the end is empty. Not with `cursor`.',
           type: 'integer',
           minimum: 1,
-          // Keeps the row offset, (page - 1) * per_page, a safe integer.
-          maximum: Math.floor(Number.MAX_SAFE_INTEGER / perPageMax),
+          maximum: maxPageNumber(perPageMax),
           default: 1,
         },
       ],

@@ -3,7 +3,6 @@ import yamlPackage from 'yaml/package.json' with { type: 'json' }
 import type { ApiModel, FieldModel, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
 import {
   nameResourceComponents,
-  pathValidatorName,
   routesFunctionName,
   TABLE_LIST_NAME,
   tableConstantName,
@@ -13,7 +12,7 @@ import {
 import { buildOpenApiDocument } from './openapi-document.js'
 import { doNotEditNotice } from './do-not-edit-notice.js'
 import { shareQueryParameters } from './share-query-parameters.js'
-import { buildParamsSchema, buildResourceSchemas } from './json-schemas.js'
+import { buildResourceSchemas } from './json-schemas.js'
 import { compileValidators } from './compile-validators.js'
 import { hashKey, type ContentCache } from './content-cache.js'
 import { loadTemplates, type RenderTemplate } from './load-templates.js'
@@ -109,12 +108,8 @@ function renderVersion(
       bodies.set('nestedReplaceBody', schemas.nestedReplaceBody)
       bodies.set('nestedUpdateBody', schemas.nestedUpdateBody)
     }
-    const queries = new Map<string, object>([
-      ['listQuery', schemas.listQuery],
-      ['itemQuery', schemas.itemQuery],
-    ])
     const validators = `${dir}/validators/${resource.name}`
-    files.set(`${validators}-bodies.js`, render('validators.js', { ...header, ...compileValidators(bodies, { coerce: false }, cache) }))
+    files.set(`${validators}-bodies.js`, render('validators.js', { ...header, ...compileValidators(bodies, cache) }))
     files.set(
       `${validators}-bodies.d.ts`,
       render('body-validators.d.ts', {
@@ -123,44 +118,7 @@ function renderVersion(
         nested: types.nested && { parentResource: types.nested.parentResource, parentKey: types.nested.parentKey },
       }),
     )
-    files.set(`${validators}-query.js`, render('validators.js', { ...header, ...compileValidators(queries, { coerce: true }, cache) }))
-    files.set(`${validators}-query.d.ts`, render('query-validators.d.ts', header))
   }
-  renderPathValidators(model, dir, render, cache, files)
-}
-
-/**
- * Path parameters do not depend on the resource, only on their names, so one
- * module per version holds a validator per distinct list of names.
- */
-function renderPathValidators(
-  model: ApiModel,
-  dir: string,
-  render: RenderTemplate,
-  cache: ContentCache,
-  files: Map<string, string>,
-): void {
-  const schemas = new Map<string, object>()
-  const pathValidators: { name: string; params: readonly string[] }[] = []
-  for (const route of model.resources.flatMap((resource) => resource.routes)) {
-    const name = routeValidatorName(route)
-    if (!name || schemas.has(name)) continue
-    schemas.set(name, buildParamsSchema(route))
-    pathValidators.push({ name, params: routeParams(route) })
-  }
-  const header = headerView(model)
-  files.set(`${dir}/validators/path-params.js`, render('validators.js', { ...header, ...compileValidators(schemas, { coerce: true }, cache) }))
-  files.set(`${dir}/validators/path-params.d.ts`, render('path-validators.d.ts', { ...header, pathValidators }))
-}
-
-function routeParams(route: RouteModel): string[] {
-  return [...route.path.matchAll(/\{([a-z0-9_]+)\}/g)].map((match) => match[1]!)
-}
-
-/** `orderId_itemIdParams` for `/orders/{order_id}/items/{item_id}`; null for a route without parameters. */
-function routeValidatorName(route: RouteModel): string | null {
-  const params = routeParams(route)
-  return params.length === 0 ? null : pathValidatorName(params)
 }
 
 /** What every template's do-not-edit header (partials/header.hbs) reads. */
@@ -175,7 +133,6 @@ function buildRouteView(model: ApiModel, resource: ResourceModel, route: RouteMo
     url: route.fastifyPath,
     isCollection: route.kind === 'collection',
     table: tableConstantName(resource.identifier),
-    params: routeValidatorName(route),
     scope: route.parent && {
       parentTable: tableConstantName(findResource(model, route.parent.resource).identifier),
       param: route.parent.param,

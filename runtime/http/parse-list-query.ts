@@ -33,8 +33,8 @@ export interface ParsedListQuery {
 const RESERVED: ReadonlySet<string> = new Set(RESERVED_QUERY_NAMES)
 
 /**
- * Interprets a collection query string (already checked by the generated
- * validator for known names and page/per_page ranges) against the resource's
+ * Interprets a collection query string (its names and page numbers already
+ * checked by checkListQuery) against the resource's
  * rules: exact filters, `filter[field][op]`, `sort`, `cursor`. Every problem is
  * collected with the parameter it concerns. `collectionKey` names the
  * collection (route path and parent scope) that cursors are bound to.

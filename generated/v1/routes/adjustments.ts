@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/adjustments-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/adjustments-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -25,52 +23,33 @@ const rules: QueryRules = {
 /** Registers every route of `adjustments`. */
 export function registerAdjustmentRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/adjustments
-  routes.list(app, '/adjustments', {
-    table: tables.adjustmentsTable,
-    query: query.listQuery,
-    rules,
-  })
+  routes.list(app, '/adjustments', { table: tables.adjustmentsTable, rules })
   routes.create(app, '/adjustments', { table: tables.adjustmentsTable, body: bodies.createBody })
   routes.allow(app, '/adjustments', ['GET', 'POST'])
 
   // /v1/adjustments/{id}
-  routes.read(app, '/adjustments/:id', {
-    table: tables.adjustmentsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/adjustments/:id', { table: tables.adjustmentsTable, idParam: 'id', rules })
   routes.replace(app, '/adjustments/:id', {
     table: tables.adjustmentsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/adjustments/:id', {
     table: tables.adjustmentsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/adjustments/:id', {
-    table: tables.adjustmentsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/adjustments/:id', { table: tables.adjustmentsTable, idParam: 'id' })
   routes.allow(app, '/adjustments/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 
   // /v1/items/{item_id}/adjustments
   routes.list(app, '/items/:item_id/adjustments', {
     table: tables.adjustmentsTable,
-    params: pathParams.itemIdParams,
     scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
-    query: query.listQuery,
     rules,
   })
   routes.create(app, '/items/:item_id/adjustments', {
     table: tables.adjustmentsTable,
-    params: pathParams.itemIdParams,
     scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     body: bodies.nestedCreateBody,
   })
@@ -79,29 +58,24 @@ export function registerAdjustmentRoutes(app: FastifyInstance, routes: RouteFact
   // /v1/items/{item_id}/adjustments/{adjustment_id}
   routes.read(app, '/items/:item_id/adjustments/:adjustment_id', {
     table: tables.adjustmentsTable,
-    params: pathParams.itemId_adjustmentIdParams,
     scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
-    query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/items/:item_id/adjustments/:adjustment_id', {
     table: tables.adjustmentsTable,
-    params: pathParams.itemId_adjustmentIdParams,
     scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
     body: bodies.nestedReplaceBody,
   })
   routes.update(app, '/items/:item_id/adjustments/:adjustment_id', {
     table: tables.adjustmentsTable,
-    params: pathParams.itemId_adjustmentIdParams,
     scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
     body: bodies.nestedUpdateBody,
   })
   routes.remove(app, '/items/:item_id/adjustments/:adjustment_id', {
     table: tables.adjustmentsTable,
-    params: pathParams.itemId_adjustmentIdParams,
     scope: { parent: tables.itemsTable, param: 'item_id', column: 'item_id' },
     idParam: 'adjustment_id',
   })

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/authors-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/authors-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -24,34 +22,22 @@ const rules: QueryRules = {
 /** Registers every route of `authors`. */
 export function registerAuthorRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/authors
-  routes.list(app, '/authors', { table: tables.authorsTable, query: query.listQuery, rules })
+  routes.list(app, '/authors', { table: tables.authorsTable, rules })
   routes.create(app, '/authors', { table: tables.authorsTable, body: bodies.createBody })
   routes.allow(app, '/authors', ['GET', 'POST'])
 
   // /v1/authors/{id}
-  routes.read(app, '/authors/:id', {
-    table: tables.authorsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/authors/:id', { table: tables.authorsTable, idParam: 'id', rules })
   routes.replace(app, '/authors/:id', {
     table: tables.authorsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/authors/:id', {
     table: tables.authorsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/authors/:id', {
-    table: tables.authorsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/authors/:id', { table: tables.authorsTable, idParam: 'id' })
   routes.allow(app, '/authors/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/comments-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/comments-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -25,48 +23,33 @@ const rules: QueryRules = {
 /** Registers every route of `comments`. */
 export function registerCommentRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/comments
-  routes.list(app, '/comments', { table: tables.commentsTable, query: query.listQuery, rules })
+  routes.list(app, '/comments', { table: tables.commentsTable, rules })
   routes.create(app, '/comments', { table: tables.commentsTable, body: bodies.createBody })
   routes.allow(app, '/comments', ['GET', 'POST'])
 
   // /v1/comments/{id}
-  routes.read(app, '/comments/:id', {
-    table: tables.commentsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/comments/:id', { table: tables.commentsTable, idParam: 'id', rules })
   routes.replace(app, '/comments/:id', {
     table: tables.commentsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/comments/:id', {
     table: tables.commentsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/comments/:id', {
-    table: tables.commentsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/comments/:id', { table: tables.commentsTable, idParam: 'id' })
   routes.allow(app, '/comments/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 
   // /v1/posts/{post_id}/comments
   routes.list(app, '/posts/:post_id/comments', {
     table: tables.commentsTable,
-    params: pathParams.postIdParams,
     scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
-    query: query.listQuery,
     rules,
   })
   routes.create(app, '/posts/:post_id/comments', {
     table: tables.commentsTable,
-    params: pathParams.postIdParams,
     scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     body: bodies.nestedCreateBody,
   })
@@ -75,29 +58,24 @@ export function registerCommentRoutes(app: FastifyInstance, routes: RouteFactory
   // /v1/posts/{post_id}/comments/{comment_id}
   routes.read(app, '/posts/:post_id/comments/:comment_id', {
     table: tables.commentsTable,
-    params: pathParams.postId_commentIdParams,
     scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
-    query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/posts/:post_id/comments/:comment_id', {
     table: tables.commentsTable,
-    params: pathParams.postId_commentIdParams,
     scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
     body: bodies.nestedReplaceBody,
   })
   routes.update(app, '/posts/:post_id/comments/:comment_id', {
     table: tables.commentsTable,
-    params: pathParams.postId_commentIdParams,
     scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
     body: bodies.nestedUpdateBody,
   })
   routes.remove(app, '/posts/:post_id/comments/:comment_id', {
     table: tables.commentsTable,
-    params: pathParams.postId_commentIdParams,
     scope: { parent: tables.postsTable, param: 'post_id', column: 'post_id' },
     idParam: 'comment_id',
   })

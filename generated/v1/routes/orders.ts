@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/orders-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/orders-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -24,34 +22,22 @@ const rules: QueryRules = {
 /** Registers every route of `orders`. */
 export function registerOrderRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/orders
-  routes.list(app, '/orders', { table: tables.ordersTable, query: query.listQuery, rules })
+  routes.list(app, '/orders', { table: tables.ordersTable, rules })
   routes.create(app, '/orders', { table: tables.ordersTable, body: bodies.createBody })
   routes.allow(app, '/orders', ['GET', 'POST'])
 
   // /v1/orders/{id}
-  routes.read(app, '/orders/:id', {
-    table: tables.ordersTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/orders/:id', { table: tables.ordersTable, idParam: 'id', rules })
   routes.replace(app, '/orders/:id', {
     table: tables.ordersTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/orders/:id', {
     table: tables.ordersTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/orders/:id', {
-    table: tables.ordersTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/orders/:id', { table: tables.ordersTable, idParam: 'id' })
   routes.allow(app, '/orders/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/products-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/products-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -25,34 +23,22 @@ const rules: QueryRules = {
 /** Registers every route of `products`. */
 export function registerProductRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/products
-  routes.list(app, '/products', { table: tables.productsTable, query: query.listQuery, rules })
+  routes.list(app, '/products', { table: tables.productsTable, rules })
   routes.create(app, '/products', { table: tables.productsTable, body: bodies.createBody })
   routes.allow(app, '/products', ['GET', 'POST'])
 
   // /v1/products/{id}
-  routes.read(app, '/products/:id', {
-    table: tables.productsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/products/:id', { table: tables.productsTable, idParam: 'id', rules })
   routes.replace(app, '/products/:id', {
     table: tables.productsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/products/:id', {
     table: tables.productsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/products/:id', {
-    table: tables.productsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/products/:id', { table: tables.productsTable, idParam: 'id' })
   routes.allow(app, '/products/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/all-tables-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/all-tables-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,34 +21,22 @@ const rules: QueryRules = {
 /** Registers every route of `all-tables`. */
 export function registerAllTableRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/all-tables
-  routes.list(app, '/all-tables', { table: tables.allTablesTable, query: query.listQuery, rules })
+  routes.list(app, '/all-tables', { table: tables.allTablesTable, rules })
   routes.create(app, '/all-tables', { table: tables.allTablesTable, body: bodies.createBody })
   routes.allow(app, '/all-tables', ['GET', 'POST'])
 
   // /v1/all-tables/{id}
-  routes.read(app, '/all-tables/:id', {
-    table: tables.allTablesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/all-tables/:id', { table: tables.allTablesTable, idParam: 'id', rules })
   routes.replace(app, '/all-tables/:id', {
     table: tables.allTablesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/all-tables/:id', {
     table: tables.allTablesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/all-tables/:id', {
-    table: tables.allTablesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/all-tables/:id', { table: tables.allTablesTable, idParam: 'id' })
   routes.allow(app, '/all-tables/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/notes-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/notes-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -24,52 +22,37 @@ const rules: QueryRules = {
 /** Registers every route of `notes`. */
 export function registerNoteRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/notes
-  routes.list(app, '/notes', { table: tables.notesTable, query: query.listQuery, rules })
+  routes.list(app, '/notes', { table: tables.notesTable, rules })
   routes.create(app, '/notes', { table: tables.notesTable, body: bodies.createBody })
   routes.allow(app, '/notes', ['GET', 'POST'])
 
   // /v1/notes/{id}
-  routes.read(app, '/notes/:id', {
-    table: tables.notesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/notes/:id', { table: tables.notesTable, idParam: 'id', rules })
   routes.replace(app, '/notes/:id', {
     table: tables.notesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/notes/:id', {
     table: tables.notesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/notes/:id', {
-    table: tables.notesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/notes/:id', { table: tables.notesTable, idParam: 'id' })
   routes.allow(app, '/notes/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 
   // /v1/order-id-items/{order_id_item_id}/notes
   routes.list(app, '/order-id-items/:order_id_item_id/notes', {
     table: tables.notesTable,
-    params: pathParams.orderIdItemIdParams,
     scope: {
       parent: tables.orderIdItemsTable,
       param: 'order_id_item_id',
       column: 'order_id_item_id',
     },
-    query: query.listQuery,
     rules,
   })
   routes.create(app, '/order-id-items/:order_id_item_id/notes', {
     table: tables.notesTable,
-    params: pathParams.orderIdItemIdParams,
     scope: {
       parent: tables.orderIdItemsTable,
       param: 'order_id_item_id',
@@ -82,19 +65,16 @@ export function registerNoteRoutes(app: FastifyInstance, routes: RouteFactory): 
   // /v1/order-id-items/{order_id_item_id}/notes/{note_id}
   routes.read(app, '/order-id-items/:order_id_item_id/notes/:note_id', {
     table: tables.notesTable,
-    params: pathParams.orderIdItemId_noteIdParams,
     scope: {
       parent: tables.orderIdItemsTable,
       param: 'order_id_item_id',
       column: 'order_id_item_id',
     },
     idParam: 'note_id',
-    query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/order-id-items/:order_id_item_id/notes/:note_id', {
     table: tables.notesTable,
-    params: pathParams.orderIdItemId_noteIdParams,
     scope: {
       parent: tables.orderIdItemsTable,
       param: 'order_id_item_id',
@@ -105,7 +85,6 @@ export function registerNoteRoutes(app: FastifyInstance, routes: RouteFactory): 
   })
   routes.update(app, '/order-id-items/:order_id_item_id/notes/:note_id', {
     table: tables.notesTable,
-    params: pathParams.orderIdItemId_noteIdParams,
     scope: {
       parent: tables.orderIdItemsTable,
       param: 'order_id_item_id',
@@ -116,7 +95,6 @@ export function registerNoteRoutes(app: FastifyInstance, routes: RouteFactory): 
   })
   routes.remove(app, '/order-id-items/:order_id_item_id/notes/:note_id', {
     table: tables.notesTable,
-    params: pathParams.orderIdItemId_noteIdParams,
     scope: {
       parent: tables.orderIdItemsTable,
       param: 'order_id_item_id',

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/omits-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/omits-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -26,48 +24,33 @@ const rules: QueryRules = {
 /** Registers every route of `omits`. */
 export function registerOmitRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/omits
-  routes.list(app, '/omits', { table: tables.omitsTable, query: query.listQuery, rules })
+  routes.list(app, '/omits', { table: tables.omitsTable, rules })
   routes.create(app, '/omits', { table: tables.omitsTable, body: bodies.createBody })
   routes.allow(app, '/omits', ['GET', 'POST'])
 
   // /v1/omits/{id}
-  routes.read(app, '/omits/:id', {
-    table: tables.omitsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/omits/:id', { table: tables.omitsTable, idParam: 'id', rules })
   routes.replace(app, '/omits/:id', {
     table: tables.omitsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/omits/:id', {
     table: tables.omitsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/omits/:id', {
-    table: tables.omitsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/omits/:id', { table: tables.omitsTable, idParam: 'id' })
   routes.allow(app, '/omits/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 
   // /v1/partials/{partial_id}/omits
   routes.list(app, '/partials/:partial_id/omits', {
     table: tables.omitsTable,
-    params: pathParams.partialIdParams,
     scope: { parent: tables.partialsTable, param: 'partial_id', column: 'partial_id' },
-    query: query.listQuery,
     rules,
   })
   routes.create(app, '/partials/:partial_id/omits', {
     table: tables.omitsTable,
-    params: pathParams.partialIdParams,
     scope: { parent: tables.partialsTable, param: 'partial_id', column: 'partial_id' },
     body: bodies.nestedCreateBody,
   })
@@ -76,29 +59,24 @@ export function registerOmitRoutes(app: FastifyInstance, routes: RouteFactory): 
   // /v1/partials/{partial_id}/omits/{omit_id}
   routes.read(app, '/partials/:partial_id/omits/:omit_id', {
     table: tables.omitsTable,
-    params: pathParams.partialId_omitIdParams,
     scope: { parent: tables.partialsTable, param: 'partial_id', column: 'partial_id' },
     idParam: 'omit_id',
-    query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/partials/:partial_id/omits/:omit_id', {
     table: tables.omitsTable,
-    params: pathParams.partialId_omitIdParams,
     scope: { parent: tables.partialsTable, param: 'partial_id', column: 'partial_id' },
     idParam: 'omit_id',
     body: bodies.nestedReplaceBody,
   })
   routes.update(app, '/partials/:partial_id/omits/:omit_id', {
     table: tables.omitsTable,
-    params: pathParams.partialId_omitIdParams,
     scope: { parent: tables.partialsTable, param: 'partial_id', column: 'partial_id' },
     idParam: 'omit_id',
     body: bodies.nestedUpdateBody,
   })
   routes.remove(app, '/partials/:partial_id/omits/:omit_id', {
     table: tables.omitsTable,
-    params: pathParams.partialId_omitIdParams,
     scope: { parent: tables.partialsTable, param: 'partial_id', column: 'partial_id' },
     idParam: 'omit_id',
   })

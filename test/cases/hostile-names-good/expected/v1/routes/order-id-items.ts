@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/order-id-items-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/order-id-items-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,11 +21,7 @@ const rules: QueryRules = {
 /** Registers every route of `order-id-items`. */
 export function registerOrderIdItemRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/order-id-items
-  routes.list(app, '/order-id-items', {
-    table: tables.orderIdItemsTable,
-    query: query.listQuery,
-    rules,
-  })
+  routes.list(app, '/order-id-items', { table: tables.orderIdItemsTable, rules })
   routes.create(app, '/order-id-items', {
     table: tables.orderIdItemsTable,
     body: bodies.createBody,
@@ -35,29 +29,17 @@ export function registerOrderIdItemRoutes(app: FastifyInstance, routes: RouteFac
   routes.allow(app, '/order-id-items', ['GET', 'POST'])
 
   // /v1/order-id-items/{id}
-  routes.read(app, '/order-id-items/:id', {
-    table: tables.orderIdItemsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/order-id-items/:id', { table: tables.orderIdItemsTable, idParam: 'id', rules })
   routes.replace(app, '/order-id-items/:id', {
     table: tables.orderIdItemsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/order-id-items/:id', {
     table: tables.orderIdItemsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/order-id-items/:id', {
-    table: tables.orderIdItemsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/order-id-items/:id', { table: tables.orderIdItemsTable, idParam: 'id' })
   routes.allow(app, '/order-id-items/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/partials-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/partials-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -25,34 +23,22 @@ const rules: QueryRules = {
 /** Registers every route of `partials`. */
 export function registerPartialRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/partials
-  routes.list(app, '/partials', { table: tables.partialsTable, query: query.listQuery, rules })
+  routes.list(app, '/partials', { table: tables.partialsTable, rules })
   routes.create(app, '/partials', { table: tables.partialsTable, body: bodies.createBody })
   routes.allow(app, '/partials', ['GET', 'POST'])
 
   // /v1/partials/{id}
-  routes.read(app, '/partials/:id', {
-    table: tables.partialsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/partials/:id', { table: tables.partialsTable, idParam: 'id', rules })
   routes.replace(app, '/partials/:id', {
     table: tables.partialsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/partials/:id', {
     table: tables.partialsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/partials/:id', {
-    table: tables.partialsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/partials/:id', { table: tables.partialsTable, idParam: 'id' })
   routes.allow(app, '/partials/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/promises-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/promises-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,34 +21,22 @@ const rules: QueryRules = {
 /** Registers every route of `promises`. */
 export function registerPromiseRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/promises
-  routes.list(app, '/promises', { table: tables.promisesTable, query: query.listQuery, rules })
+  routes.list(app, '/promises', { table: tables.promisesTable, rules })
   routes.create(app, '/promises', { table: tables.promisesTable, body: bodies.createBody })
   routes.allow(app, '/promises', ['GET', 'POST'])
 
   // /v1/promises/{id}
-  routes.read(app, '/promises/:id', {
-    table: tables.promisesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/promises/:id', { table: tables.promisesTable, idParam: 'id', rules })
   routes.replace(app, '/promises/:id', {
     table: tables.promisesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/promises/:id', {
     table: tables.promisesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/promises/:id', {
-    table: tables.promisesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/promises/:id', { table: tables.promisesTable, idParam: 'id' })
   routes.allow(app, '/promises/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/readonlies-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/readonlies-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,34 +21,22 @@ const rules: QueryRules = {
 /** Registers every route of `readonlies`. */
 export function registerReadonlyRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/readonlies
-  routes.list(app, '/readonlies', { table: tables.readonliesTable, query: query.listQuery, rules })
+  routes.list(app, '/readonlies', { table: tables.readonliesTable, rules })
   routes.create(app, '/readonlies', { table: tables.readonliesTable, body: bodies.createBody })
   routes.allow(app, '/readonlies', ['GET', 'POST'])
 
   // /v1/readonlies/{id}
-  routes.read(app, '/readonlies/:id', {
-    table: tables.readonliesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/readonlies/:id', { table: tables.readonliesTable, idParam: 'id', rules })
   routes.replace(app, '/readonlies/:id', {
     table: tables.readonliesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/readonlies/:id', {
     table: tables.readonliesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/readonlies/:id', {
-    table: tables.readonliesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/readonlies/:id', { table: tables.readonliesTable, idParam: 'id' })
   routes.allow(app, '/readonlies/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/records-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/records-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -24,34 +22,22 @@ const rules: QueryRules = {
 /** Registers every route of `records`. */
 export function registerRecordRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/records
-  routes.list(app, '/records', { table: tables.recordsTable, query: query.listQuery, rules })
+  routes.list(app, '/records', { table: tables.recordsTable, rules })
   routes.create(app, '/records', { table: tables.recordsTable, body: bodies.createBody })
   routes.allow(app, '/records', ['GET', 'POST'])
 
   // /v1/records/{id}
-  routes.read(app, '/records/:id', {
-    table: tables.recordsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/records/:id', { table: tables.recordsTable, idParam: 'id', rules })
   routes.replace(app, '/records/:id', {
     table: tables.recordsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/records/:id', {
     table: tables.recordsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/records/:id', {
-    table: tables.recordsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/records/:id', { table: tables.recordsTable, idParam: 'id' })
   routes.allow(app, '/records/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/route-factories-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/route-factories-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,11 +21,7 @@ const rules: QueryRules = {
 /** Registers every route of `route-factories`. */
 export function registerRouteFactoryRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/route-factories
-  routes.list(app, '/route-factories', {
-    table: tables.routeFactoriesTable,
-    query: query.listQuery,
-    rules,
-  })
+  routes.list(app, '/route-factories', { table: tables.routeFactoriesTable, rules })
   routes.create(app, '/route-factories', {
     table: tables.routeFactoriesTable,
     body: bodies.createBody,
@@ -37,27 +31,19 @@ export function registerRouteFactoryRoutes(app: FastifyInstance, routes: RouteFa
   // /v1/route-factories/{id}
   routes.read(app, '/route-factories/:id', {
     table: tables.routeFactoriesTable,
-    params: pathParams.idParams,
     idParam: 'id',
-    query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/route-factories/:id', {
     table: tables.routeFactoriesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/route-factories/:id', {
     table: tables.routeFactoriesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/route-factories/:id', {
-    table: tables.routeFactoriesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/route-factories/:id', { table: tables.routeFactoriesTable, idParam: 'id' })
   routes.allow(app, '/route-factories/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/v1s-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/v1s-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,34 +21,18 @@ const rules: QueryRules = {
 /** Registers every route of `v1s`. */
 export function registerV1Routes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/v1s
-  routes.list(app, '/v1s', { table: tables.v1sTable, query: query.listQuery, rules })
+  routes.list(app, '/v1s', { table: tables.v1sTable, rules })
   routes.create(app, '/v1s', { table: tables.v1sTable, body: bodies.createBody })
   routes.allow(app, '/v1s', ['GET', 'POST'])
 
   // /v1/v1s/{id}
-  routes.read(app, '/v1s/:id', {
-    table: tables.v1sTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/v1s/:id', { table: tables.v1sTable, idParam: 'id', rules })
   routes.replace(app, '/v1s/:id', {
     table: tables.v1sTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
-  routes.update(app, '/v1s/:id', {
-    table: tables.v1sTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    body: bodies.updateBody,
-  })
-  routes.remove(app, '/v1s/:id', {
-    table: tables.v1sTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.update(app, '/v1s/:id', { table: tables.v1sTable, idParam: 'id', body: bodies.updateBody })
+  routes.remove(app, '/v1s/:id', { table: tables.v1sTable, idParam: 'id' })
   routes.allow(app, '/v1s/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

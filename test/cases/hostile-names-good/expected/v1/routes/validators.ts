@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/validators-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/validators-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,34 +21,22 @@ const rules: QueryRules = {
 /** Registers every route of `validators`. */
 export function registerValidatorRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/validators
-  routes.list(app, '/validators', { table: tables.validatorsTable, query: query.listQuery, rules })
+  routes.list(app, '/validators', { table: tables.validatorsTable, rules })
   routes.create(app, '/validators', { table: tables.validatorsTable, body: bodies.createBody })
   routes.allow(app, '/validators', ['GET', 'POST'])
 
   // /v1/validators/{id}
-  routes.read(app, '/validators/:id', {
-    table: tables.validatorsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/validators/:id', { table: tables.validatorsTable, idParam: 'id', rules })
   routes.replace(app, '/validators/:id', {
     table: tables.validatorsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/validators/:id', {
     table: tables.validatorsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/validators/:id', {
-    table: tables.validatorsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/validators/:id', { table: tables.validatorsTable, idParam: 'id' })
   routes.allow(app, '/validators/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/order-items-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/order-items-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,34 +21,22 @@ const rules: QueryRules = {
 /** Registers every route of `order-items`. */
 export function registerOrderItemRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/order-items
-  routes.list(app, '/order-items', { table: tables.orderItemsTable, query: query.listQuery, rules })
+  routes.list(app, '/order-items', { table: tables.orderItemsTable, rules })
   routes.create(app, '/order-items', { table: tables.orderItemsTable, body: bodies.createBody })
   routes.allow(app, '/order-items', ['GET', 'POST'])
 
   // /v1/order-items/{id}
-  routes.read(app, '/order-items/:id', {
-    table: tables.orderItemsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/order-items/:id', { table: tables.orderItemsTable, idParam: 'id', rules })
   routes.replace(app, '/order-items/:id', {
     table: tables.orderItemsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/order-items/:id', {
     table: tables.orderItemsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/order-items/:id', {
-    table: tables.orderItemsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/order-items/:id', { table: tables.orderItemsTable, idParam: 'id' })
   routes.allow(app, '/order-items/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/people-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/people-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,34 +21,22 @@ const rules: QueryRules = {
 /** Registers every route of `people`. */
 export function registerPersonRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/people
-  routes.list(app, '/people', { table: tables.peopleTable, query: query.listQuery, rules })
+  routes.list(app, '/people', { table: tables.peopleTable, rules })
   routes.create(app, '/people', { table: tables.peopleTable, body: bodies.createBody })
   routes.allow(app, '/people', ['GET', 'POST'])
 
   // /v1/people/{id}
-  routes.read(app, '/people/:id', {
-    table: tables.peopleTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/people/:id', { table: tables.peopleTable, idParam: 'id', rules })
   routes.replace(app, '/people/:id', {
     table: tables.peopleTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/people/:id', {
     table: tables.peopleTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/people/:id', {
-    table: tables.peopleTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/people/:id', { table: tables.peopleTable, idParam: 'id' })
   routes.allow(app, '/people/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

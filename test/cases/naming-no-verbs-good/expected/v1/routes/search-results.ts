@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/search-results-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/search-results-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,11 +21,7 @@ const rules: QueryRules = {
 /** Registers every route of `search-results`. */
 export function registerSearchResultRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/search-results
-  routes.list(app, '/search-results', {
-    table: tables.searchResultsTable,
-    query: query.listQuery,
-    rules,
-  })
+  routes.list(app, '/search-results', { table: tables.searchResultsTable, rules })
   routes.create(app, '/search-results', {
     table: tables.searchResultsTable,
     body: bodies.createBody,
@@ -37,27 +31,19 @@ export function registerSearchResultRoutes(app: FastifyInstance, routes: RouteFa
   // /v1/search-results/{id}
   routes.read(app, '/search-results/:id', {
     table: tables.searchResultsTable,
-    params: pathParams.idParams,
     idParam: 'id',
-    query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/search-results/:id', {
     table: tables.searchResultsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/search-results/:id', {
     table: tables.searchResultsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/search-results/:id', {
-    table: tables.searchResultsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/search-results/:id', { table: tables.searchResultsTable, idParam: 'id' })
   routes.allow(app, '/search-results/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/corpora-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/corpora-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,34 +21,22 @@ const rules: QueryRules = {
 /** Registers every route of `corpora`. */
 export function registerCorpusRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/corpora
-  routes.list(app, '/corpora', { table: tables.corporaTable, query: query.listQuery, rules })
+  routes.list(app, '/corpora', { table: tables.corporaTable, rules })
   routes.create(app, '/corpora', { table: tables.corporaTable, body: bodies.createBody })
   routes.allow(app, '/corpora', ['GET', 'POST'])
 
   // /v1/corpora/{id}
-  routes.read(app, '/corpora/:id', {
-    table: tables.corporaTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/corpora/:id', { table: tables.corporaTable, idParam: 'id', rules })
   routes.replace(app, '/corpora/:id', {
     table: tables.corporaTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/corpora/:id', {
     table: tables.corporaTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/corpora/:id', {
-    table: tables.corporaTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/corpora/:id', { table: tables.corporaTable, idParam: 'id' })
   routes.allow(app, '/corpora/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

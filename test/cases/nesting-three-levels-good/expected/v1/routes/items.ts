@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/items-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/items-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -24,48 +22,33 @@ const rules: QueryRules = {
 /** Registers every route of `items`. */
 export function registerItemRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/items
-  routes.list(app, '/items', { table: tables.itemsTable, query: query.listQuery, rules })
+  routes.list(app, '/items', { table: tables.itemsTable, rules })
   routes.create(app, '/items', { table: tables.itemsTable, body: bodies.createBody })
   routes.allow(app, '/items', ['GET', 'POST'])
 
   // /v1/items/{id}
-  routes.read(app, '/items/:id', {
-    table: tables.itemsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/items/:id', { table: tables.itemsTable, idParam: 'id', rules })
   routes.replace(app, '/items/:id', {
     table: tables.itemsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/items/:id', {
     table: tables.itemsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/items/:id', {
-    table: tables.itemsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/items/:id', { table: tables.itemsTable, idParam: 'id' })
   routes.allow(app, '/items/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 
   // /v1/orders/{order_id}/items
   routes.list(app, '/orders/:order_id/items', {
     table: tables.itemsTable,
-    params: pathParams.orderIdParams,
     scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
-    query: query.listQuery,
     rules,
   })
   routes.create(app, '/orders/:order_id/items', {
     table: tables.itemsTable,
-    params: pathParams.orderIdParams,
     scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     body: bodies.nestedCreateBody,
   })
@@ -74,29 +57,24 @@ export function registerItemRoutes(app: FastifyInstance, routes: RouteFactory): 
   // /v1/orders/{order_id}/items/{item_id}
   routes.read(app, '/orders/:order_id/items/:item_id', {
     table: tables.itemsTable,
-    params: pathParams.orderId_itemIdParams,
     scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
-    query: query.itemQuery,
     rules,
   })
   routes.replace(app, '/orders/:order_id/items/:item_id', {
     table: tables.itemsTable,
-    params: pathParams.orderId_itemIdParams,
     scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
     body: bodies.nestedReplaceBody,
   })
   routes.update(app, '/orders/:order_id/items/:item_id', {
     table: tables.itemsTable,
-    params: pathParams.orderId_itemIdParams,
     scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
     body: bodies.nestedUpdateBody,
   })
   routes.remove(app, '/orders/:order_id/items/:item_id', {
     table: tables.itemsTable,
-    params: pathParams.orderId_itemIdParams,
     scope: { parent: tables.ordersTable, param: 'order_id', column: 'order_id' },
     idParam: 'item_id',
   })

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/categories-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/categories-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,34 +21,22 @@ const rules: QueryRules = {
 /** Registers every route of `categories`. */
 export function registerCategoryRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/categories
-  routes.list(app, '/categories', { table: tables.categoriesTable, query: query.listQuery, rules })
+  routes.list(app, '/categories', { table: tables.categoriesTable, rules })
   routes.create(app, '/categories', { table: tables.categoriesTable, body: bodies.createBody })
   routes.allow(app, '/categories', ['GET', 'POST'])
 
   // /v1/categories/{id}
-  routes.read(app, '/categories/:id', {
-    table: tables.categoriesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/categories/:id', { table: tables.categoriesTable, idParam: 'id', rules })
   routes.replace(app, '/categories/:id', {
     table: tables.categoriesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/categories/:id', {
     table: tables.categoriesTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/categories/:id', {
-    table: tables.categoriesTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/categories/:id', { table: tables.categoriesTable, idParam: 'id' })
   routes.allow(app, '/categories/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify'
 import type { QueryRules, RouteFactory } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/posts-bodies.js'
-import * as pathParams from '../validators/path-params.js'
-import * as query from '../validators/posts-query.js'
 
 /** What clients may sort, filter and include, and how long GET responses may be cached. */
 const rules: QueryRules = {
@@ -23,34 +21,22 @@ const rules: QueryRules = {
 /** Registers every route of `posts`. */
 export function registerPostRoutes(app: FastifyInstance, routes: RouteFactory): void {
   // /v1/posts
-  routes.list(app, '/posts', { table: tables.postsTable, query: query.listQuery, rules })
+  routes.list(app, '/posts', { table: tables.postsTable, rules })
   routes.create(app, '/posts', { table: tables.postsTable, body: bodies.createBody })
   routes.allow(app, '/posts', ['GET', 'POST'])
 
   // /v1/posts/{id}
-  routes.read(app, '/posts/:id', {
-    table: tables.postsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-    query: query.itemQuery,
-    rules,
-  })
+  routes.read(app, '/posts/:id', { table: tables.postsTable, idParam: 'id', rules })
   routes.replace(app, '/posts/:id', {
     table: tables.postsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.replaceBody,
   })
   routes.update(app, '/posts/:id', {
     table: tables.postsTable,
-    params: pathParams.idParams,
     idParam: 'id',
     body: bodies.updateBody,
   })
-  routes.remove(app, '/posts/:id', {
-    table: tables.postsTable,
-    params: pathParams.idParams,
-    idParam: 'id',
-  })
+  routes.remove(app, '/posts/:id', { table: tables.postsTable, idParam: 'id' })
   routes.allow(app, '/posts/:id', ['GET', 'PUT', 'PATCH', 'DELETE'])
 }
