@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './contract/api-limits.js'
-import type { RouteFactory } from './http/route-factory.js'
+import type { RegisterResource } from './http/register-resource.js'
 import type { TableDefinition } from './table-definition.js'
 
 export interface ApiVersion {
@@ -9,7 +9,7 @@ export interface ApiVersion {
   /** `/v1` */
   readonly prefix: string
   /** Registers the version's routes, without the prefix. */
-  readonly register: (app: FastifyInstance, routes: RouteFactory) => void
+  readonly register: (app: FastifyInstance, registerResource: RegisterResource) => void
   /** The version's OpenAPI document, served at /docs. */
   readonly openapi: object
 }

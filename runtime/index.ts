@@ -12,7 +12,7 @@ export { defineApi, type ApiDefinition, type ApiVersion } from './define-api.js'
 export { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './http/problem-catalogue.js'
 export { ProblemError, type InvalidParam, type ProblemDetails } from './http/problem-error.js'
 export type { QueryRules } from './http/query-rules.js'
-export type { RouteFactory, RouteScope } from './http/route-factory.js'
+export type { RegisterResource, ResourceBodies, ResourceRoutes } from './http/register-resource.js'
 export { createStorage } from './storage/create-storage.js'
 export type { Filter, ListOptions, ListResult, Scope, SortKey, Storage } from './storage/storage.js'
 export {

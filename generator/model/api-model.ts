@@ -2,6 +2,7 @@ import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { FieldType } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { OnDelete } from '../../runtime/contract/on-delete.js'
+import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
 import type { StringFormat } from '../../runtime/contract/string-format.js'
 
 /**
@@ -141,17 +142,5 @@ export interface FilterModel {
   readonly operators: readonly FilterOperator[]
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-
-export interface RouteModel {
-  readonly kind: 'collection' | 'item'
-  /** OpenAPI form: `/orders/{order_id}/items/{item_id}`. */
-  readonly path: string
-  /** Fastify form: `/orders/:order_id/items/:item_id`. */
-  readonly fastifyPath: string
-  readonly methods: readonly HttpMethod[]
-  /** Path parameter of the record itself (`id`, or `item_id` when nested); null on collections. */
-  readonly idParam: string | null
-  /** Set on nested routes: the parent it is scoped to. */
-  readonly parent: { readonly resource: string; readonly param: string; readonly foreignKey: string } | null
-}
+/** One route, as listResourceRoutes gives it: methods, path, Fastify url, path parameters, nesting. */
+export type RouteModel = ResourceRoute

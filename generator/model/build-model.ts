@@ -3,12 +3,12 @@ import type { Manifest, ManifestField, ManifestRelation, ManifestResource } from
 import { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
 import { foreignKeyOf } from '../names/foreign-key-of.js'
 import { relationKeyOf } from '../names/relation-key-of.js'
+import { listResourceRoutes } from '../../runtime/contract/resource-routes.js'
 import { orderResourceFields } from '../manifest/order-resource-fields.js'
 import { deriveResourceNames } from '../names/derive-names.js'
 import type {
   ApiModel,
   FieldModel,
-  HttpMethod,
   ParentModel,
   ReferenceModel,
   ResourceModel,
@@ -16,9 +16,6 @@ import type {
 } from './api-model.js'
 import { buildQueryRules } from './build-query-rules.js'
 import { buildRelations } from './build-relations.js'
-
-const COLLECTION_METHODS: readonly HttpMethod[] = ['GET', 'POST']
-const ITEM_METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'PATCH', 'DELETE']
 
 /**
  * Expands a validated manifest into the normalized model. Assumes
@@ -115,43 +112,16 @@ function findReferences(
   )
 }
 
-/**
- * Top-level routes always exist. A resource with a parent is nested once, under
- * the parent's top-level path, so nesting never exceeds two levels however long
- * the parent chain is (`/items/{item_id}/adjustments`, never deeper).
- */
+/** The routes of listResourceRoutes, nested under the parent when it exists. */
 function buildRoutes(
   name: string,
   parent: ParentModel | null,
   idParam: string,
   all: Manifest['resources'],
 ): RouteModel[] {
-  const routes: RouteModel[] = [
-    route('collection', `/${name}`, null, null),
-    route('item', `/${name}/{id}`, 'id', null),
-  ]
-  if (parent && all[parent.resource]) {
-    const base = `/${parent.resource}/{${parent.foreignKey}}/${name}`
-    const scope = { resource: parent.resource, param: parent.foreignKey, foreignKey: parent.foreignKey }
-    routes.push(route('collection', base, null, scope), route('item', `${base}/{${idParam}}`, idParam, scope))
-  }
-  return routes
-}
-
-function route(
-  kind: RouteModel['kind'],
-  path: string,
-  idParam: string | null,
-  parent: RouteModel['parent'],
-): RouteModel {
-  return {
-    kind,
-    path,
-    fastifyPath: path.replace(/\{([a-z0-9_]+)\}/g, ':$1'),
-    methods: kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS,
-    idParam,
-    parent,
-  }
+  const nestedUnder =
+    parent && all[parent.resource] ? { parentResource: parent.resource, parentKey: parent.foreignKey, idParam } : null
+  return listResourceRoutes(name, nestedUnder)
 }
 
 function buildField(name: string, field: ManifestField): FieldModel {

@@ -101,7 +101,7 @@ export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): 
  * coerced by the validator; each names a row, so it is a positive integer.
  */
 export function buildParamsSchema(route: RouteModel): JsonSchema {
-  const names = [...route.path.matchAll(/\{([a-z0-9_]+)\}/g)].map((match) => match[1]!)
+  const names = route.params
   return objectSchema(
     names.map((name) => [name, { type: 'integer', minimum: 1, maximum: INTEGER_MAXIMUM }]),
     names,

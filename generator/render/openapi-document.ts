@@ -43,7 +43,7 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
 }
 
 function describeTag(resource: ResourceModel, version: VersionModel): string {
-  const nested = resource.routes.filter((route) => route.parent !== null).map((route) => route.path)
+  const nested = resource.routes.filter((route) => route.nestedUnder !== null).map((route) => route.path)
   const also = nested.length > 0 ? ` Also reachable under \`${version.prefix}${nested[0]}\`.` : ''
   return `The ${resource.name.replaceAll('-', ' ')} collection and its records.${also}`
 }

@@ -1,4 +1,5 @@
-import type { ApiModel, HttpMethod, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
+import type { RouteMethod } from '../../runtime/contract/resource-routes.js'
+import type { ApiModel, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
 import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import { operationId, type OperationVerb } from '../names/generated-names.js'
@@ -24,7 +25,7 @@ import type {
 /** What an operation does (`list`, `create`, `get`…), by route kind and method. */
 type Verb = OperationVerb
 
-const VERBS: Readonly<Record<RouteModel['kind'], Partial<Record<HttpMethod, Verb>>>> = {
+const VERBS: Readonly<Record<RouteModel['kind'], Partial<Record<RouteMethod, Verb>>>> = {
   collection: { GET: 'list', POST: 'create' },
   item: { GET: 'get', PUT: 'replace', PATCH: 'update', DELETE: 'delete' },
 }
@@ -53,8 +54,8 @@ export function buildPathItems(
 ): [string, OpenApiPathItem][] {
   const names = nameResourceComponents(resource)
   return resource.routes.map((route) => {
-    const parent = route.parent
-      ? { resource: findResource(model, route.parent.resource), param: route.parent.param }
+    const parent = route.nestedUnder
+      ? { resource: findResource(model, route.nestedUnder.parentResource), param: route.nestedUnder.parentKey }
       : null
     const context: OperationContext = { resource, route, schemas, names, model, parent }
     const parameters = buildPathParameters(context)
@@ -81,7 +82,7 @@ function buildPathParameters({ resource, route, parent }: OperationContext): Ope
 }
 
 // https://spec.openapis.org/oas/v3.1.0#operation-object
-function buildOperation(method: HttpMethod, context: OperationContext): OpenApiOperation {
+function buildOperation(method: RouteMethod, context: OperationContext): OpenApiOperation {
   const verb = VERBS[context.route.kind][method]
   if (!verb)
     throw new Error(`internal error: no OpenAPI operation for ${method} on a ${context.route.kind} route`)

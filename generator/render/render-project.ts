@@ -1,6 +1,6 @@
 import { stringify as stringifyYaml } from 'yaml'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
-import type { ApiModel, FieldModel, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
+import type { ApiModel, FieldModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import {
   nameResourceComponents,
   routesFunctionName,
@@ -93,8 +93,7 @@ function renderVersion(
       render('routes.ts', {
         ...view,
         functionName: routesFunctionName(resource.typeName),
-        rules: buildRuntimeRules(resource),
-        routes: resource.routes.map((route) => buildRouteView(model, resource, route, version)),
+        ...buildRoutesView(model, resource, version),
       }),
     )
     const schemas = buildResourceSchemas(resource, model)
@@ -126,23 +125,18 @@ function headerView(model: ApiModel) {
   return { manifestFile: model.manifestFile, notice: doNotEditNotice(model.manifestFile) }
 }
 
-function buildRouteView(model: ApiModel, resource: ResourceModel, route: RouteModel, version: VersionModel) {
-  const nested = route.parent !== null
+/** What routes.ts.hbs declares for registerResource: the table, rules and, when nested, the parent. */
+function buildRoutesView(model: ApiModel, resource: ResourceModel, version: VersionModel) {
+  const nested = resource.routes.find((route) => route.nestedUnder !== null)?.nestedUnder ?? null
   return {
-    path: `${version.prefix}${route.path}`,
-    url: route.fastifyPath,
-    isCollection: route.kind === 'collection',
     table: tableConstantName(resource.identifier),
-    scope: route.parent && {
-      parentTable: tableConstantName(findResource(model, route.parent.resource).identifier),
-      param: route.parent.param,
-      column: route.parent.foreignKey,
+    rules: buildRuntimeRules(resource),
+    paths: resource.routes.map((route) => `${version.prefix}${route.path}`),
+    nestedUnder: nested && {
+      parentTable: tableConstantName(findResource(model, nested.parentResource).identifier),
+      parentKey: nested.parentKey,
+      idParam: nested.idParam,
     },
-    idParam: route.idParam,
-    createBody: nested ? 'nestedCreateBody' : 'createBody',
-    replaceBody: nested ? 'nestedReplaceBody' : 'replaceBody',
-    updateBody: nested ? 'nestedUpdateBody' : 'updateBody',
-    methods: route.methods,
   }
 }
 
@@ -204,7 +198,7 @@ function buildTypesView(resource: ResourceModel) {
   const update = (fields: readonly FieldModel[]) => fields.map((field) => member(field, true, field.nullable))
   const parent = resource.parent
   const nestedWritable = writable.filter((field) => field.name !== parent?.foreignKey)
-  const nestedRoutes = resource.routes.filter((route) => route.parent !== null)
+  const nestedRoutes = resource.routes.filter((route) => route.nestedUnder !== null)
   return {
     types: nameResourceComponents(resource.typeName),
     record: resource.fields.map((field) => member(field, false, field.storedNullable)),

@@ -40,10 +40,10 @@ interface ItemRouteOptions extends RouteOptions {
 }
 
 /**
- * What generated route files call: one method per endpoint, each registering a
- * Fastify route whose handler checks path and query against the resource's
- * rules and the API's limits, validates bodies with the pre-compiled validators, runs
- * the storage call and shapes the response.
+ * One method per endpoint, each registering a Fastify route whose handler
+ * checks path and query against the resource's rules and the API's limits,
+ * validates bodies with the pre-compiled validators, runs the storage call
+ * and shapes the response. registerResource (register-resource.ts) calls them.
  */
 export interface RouteFactory {
   list(app: FastifyInstance, url: string, options: RouteOptions & { rules: QueryRules }): void
