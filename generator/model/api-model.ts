@@ -93,6 +93,10 @@ export interface ResourceModel {
   readonly sortable: readonly string[]
   /** Filterable fields with their operators, in manifest (or field) order. */
   readonly filters: readonly FilterModel[]
+  /** Query parameters of a collection GET, in documentation order (build-query-parameters.ts). */
+  readonly listQuery: readonly QueryParameterModel[]
+  /** Query parameters of an item GET. */
+  readonly itemQuery: readonly QueryParameterModel[]
   /** `Cache-Control` of GET responses: `no-cache` or `max-age=<seconds>`. */
   readonly cacheControl: string
   /** Every route of this resource, top-level first. Paths exclude the version prefix. */
@@ -136,6 +140,21 @@ export interface RelationModel {
   /** has-many: the most records `?include=` embeds per record (its `max_items`, else `limits.include_items_max`); null for belongs-to. */
   readonly maxItems: number | null
 }
+
+/** One query parameter as a client sends it, with what its value holds. */
+export type QueryParameterModel = { readonly name: string; readonly description: string } & (
+  | { readonly kind: 'page'; readonly maximum: number; readonly default: number }
+  | { readonly kind: 'cursor' }
+  | { readonly kind: 'sort'; readonly fields: readonly string[] }
+  | { readonly kind: 'include'; readonly paths: readonly string[]; readonly maxItems: number }
+  | {
+      readonly kind: 'filter'
+      /** `exact`: `?<field>=` (eq); `operator`: `filter[<field>][<operator>]=`. */
+      readonly form: 'exact' | 'operator'
+      readonly field: string
+      readonly operator: FilterOperator
+    }
+)
 
 export interface FilterModel {
   readonly field: string

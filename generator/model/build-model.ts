@@ -14,6 +14,7 @@ import type {
   ResourceModel,
   RouteModel,
 } from './api-model.js'
+import { buildItemQueryParameters, buildListQueryParameters } from './build-query-parameters.js'
 import { buildQueryRules } from './build-query-rules.js'
 import { buildRelations } from './build-relations.js'
 
@@ -83,6 +84,7 @@ function buildResource(
       .map(([relationName, relation]) => relationKeyField(relationName, relation)),
     serverManaged: systemField,
   })
+  const rules = buildQueryRules(resource, fields, manifest.cache)
   return {
     name,
     singular: names.singular,
@@ -93,7 +95,9 @@ function buildResource(
     fields,
     parent,
     relations,
-    ...buildQueryRules(resource, fields, manifest.cache),
+    ...rules,
+    listQuery: buildListQueryParameters({ name, ...rules }, limits),
+    itemQuery: buildItemQueryParameters({ name, ...rules }, limits),
     routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources),
   }
 }

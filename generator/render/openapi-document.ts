@@ -22,7 +22,7 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
   )
   const schemasOf = (resource: ResourceModel): ResourceSchemas => schemas.get(resource)!
   const paths: Record<string, OpenApiPathItem> = Object.fromEntries(
-    model.resources.flatMap((resource) => buildPathItems(resource, schemasOf(resource), model, version)),
+    model.resources.flatMap((resource) => buildPathItems(resource, model, version)),
   )
   return {
     openapi: '3.1.0',

@@ -3,7 +3,7 @@ import type { ApiModel, ResourceModel, RouteModel, VersionModel } from '../model
 import { findResource } from '../model/find-resource.js'
 import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import { operationId, type OperationVerb } from '../names/generated-names.js'
-import { buildParamsSchema, type JsonSchema, type ResourceSchemas } from './json-schemas.js'
+import { buildParamsSchema, type JsonSchema } from './json-schemas.js'
 import { buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
 import {
   nameResourceComponents,
@@ -33,7 +33,6 @@ const VERBS: Readonly<Record<RouteModel['kind'], Partial<Record<RouteMethod, Ver
 interface OperationContext {
   readonly resource: ResourceModel
   readonly route: RouteModel
-  readonly schemas: ResourceSchemas
   readonly names: ResourceComponentNames
   readonly model: ApiModel
   /** On nested routes: the parent resource and its path parameter. */
@@ -48,7 +47,6 @@ interface OperationContext {
  */
 export function buildPathItems(
   resource: ResourceModel,
-  schemas: ResourceSchemas,
   model: ApiModel,
   version: VersionModel,
 ): [string, OpenApiPathItem][] {
@@ -57,7 +55,7 @@ export function buildPathItems(
     const parent = route.nestedUnder
       ? { resource: findResource(model, route.nestedUnder.parentResource), param: route.nestedUnder.parentKey }
       : null
-    const context: OperationContext = { resource, route, schemas, names, model, parent }
+    const context: OperationContext = { resource, route, names, model, parent }
     const parameters = buildPathParameters(context)
     const operations = route.methods.map((method) => [
       method.toLowerCase() as OpenApiMethod,
@@ -120,7 +118,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
         '`links` lead to the others. A page past the end is empty.' +
         describeIncludes(resource, model) +
         parentMissing(context),
-      parameters: buildListParameters(resource, context.schemas, model),
+      parameters: buildListParameters(resource),
       responses: {
         200: readResponse(context, `One page of ${words(resource.name)}.`, refSchema(names.page)),
         400: refResponse('BadRequest'),
@@ -149,7 +147,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
   },
   get: (context) => ({
     description: `Returns ${describeRecord(context)}.${describeIncludes(context.resource, context.model)}`,
-    ...optionalParameters(buildItemParameters(context.resource, context.schemas, context.model)),
+    ...optionalParameters(buildItemParameters(context.resource)),
     responses: {
       200: readResponse(
         context,
