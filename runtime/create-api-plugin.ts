@@ -4,6 +4,7 @@ import { handleErrors } from './http/handle-errors.js'
 import { declaredCharset, MERGE_PATCH } from './http/media-types.js'
 import { createCursorCodec } from './http/page-cursor.js'
 import { ProblemError } from './http/problem-error.js'
+import { createResourceRegistrar } from './http/register-resource.js'
 import { createRouteFactory } from './http/route-factory.js'
 import type { Storage } from './storage/storage.js'
 
@@ -41,7 +42,7 @@ function findUnreadableBody(request: FastifyRequest): ProblemError | undefined {
 export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPluginOptions> {
   return async (app, options) => {
     const cursors = createCursorCodec(options.cursorSecret ?? process.env.RESTMINT_CURSOR_SECRET)
-    const routes = createRouteFactory(options.storage, api.limits, api.tables, cursors)
+    const registerResource = createResourceRegistrar(createRouteFactory(options.storage, api.limits, api.tables, cursors))
     for (const version of api.versions) {
       await app.register(
         async (scope) => {
@@ -65,7 +66,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
             },
           )
           handleErrors(scope, api.limits)
-          version.register(scope, routes)
+          version.register(scope, registerResource)
         },
         { prefix: version.prefix },
       )

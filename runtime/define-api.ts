@@ -1,16 +1,7 @@
 import type { FastifyInstance } from 'fastify'
-import type { RouteFactory } from './http/route-factory.js'
+import type { ApiLimits } from './contract/api-limits.js'
+import type { RegisterResource } from './http/register-resource.js'
 import type { TableDefinition } from './table-definition.js'
-
-export interface ApiLimits {
-  readonly perPageDefault: number
-  readonly perPageMax: number
-  readonly includeMax: number
-  readonly includeDepth: number
-  /** Records one included has-many relation embeds per record; more are cut and linked (meta.truncated). */
-  readonly includeItemsMax: number
-  readonly bodyMaxBytes: number
-}
 
 export interface ApiVersion {
   /** `v1` */
@@ -18,7 +9,7 @@ export interface ApiVersion {
   /** `/v1` */
   readonly prefix: string
   /** Registers the version's routes, without the prefix. */
-  readonly register: (app: FastifyInstance, routes: RouteFactory) => void
+  readonly register: (app: FastifyInstance, registerResource: RegisterResource) => void
   /** The version's OpenAPI document, served at /docs. */
   readonly openapi: object
 }
@@ -27,7 +18,7 @@ export interface ApiVersion {
 export interface ApiDefinition {
   readonly title: string
   readonly limits: ApiLimits
-  /** Referenced tables first. */
+  /** In manifest order (the storage creates referenced tables first). */
   readonly tables: readonly TableDefinition[]
   readonly versions: readonly ApiVersion[]
 }

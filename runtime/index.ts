@@ -5,13 +5,16 @@
 export { ajvRuntime } from './ajv-runtime.js'
 export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './build-api-server.js'
 export { createApiPlugin, type ApiPluginOptions } from './create-api-plugin.js'
-export { defineApi, type ApiDefinition, type ApiLimits, type ApiVersion } from './define-api.js'
+export type { ApiLimits } from './contract/api-limits.js'
+export type { FieldType } from './contract/field-type.js'
+export type { FilterOperator } from './contract/filter-operator.js'
+export { defineApi, type ApiDefinition, type ApiVersion } from './define-api.js'
 export { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './http/problem-catalogue.js'
 export { ProblemError, type InvalidParam, type ProblemDetails } from './http/problem-error.js'
 export type { QueryRules } from './http/query-rules.js'
-export type { RouteFactory, RouteScope } from './http/route-factory.js'
+export type { RegisterResource, ResourceBodies, ResourceRoutes } from './http/register-resource.js'
 export { createStorage } from './storage/create-storage.js'
-export type { Filter, FilterOperator, ListOptions, ListResult, Scope, SortKey, Storage } from './storage/storage.js'
+export type { Filter, ListOptions, ListResult, Scope, SortKey, Storage } from './storage/storage.js'
 export {
   InvalidValueError,
   MissingReferenceError,
@@ -20,5 +23,5 @@ export {
   StorageUrlError,
   UniqueViolationError,
 } from './storage/storage-errors.js'
-export type { ColumnDefinition, ColumnType, ColumnValue, Row, TableDefinition } from './table-definition.js'
-export type { ItemQuery, ListQuery, Validator } from './validator.js'
+export type { ColumnDefinition, ColumnValue, Row, TableDefinition } from './table-definition.js'
+export type { Validator } from './validator.js'

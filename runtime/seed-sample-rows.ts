@@ -1,3 +1,4 @@
+import { sortTablesByDependency } from './storage/sort-tables-by-dependency.js'
 import type { Storage } from './storage/storage.js'
 import { MissingReferenceError, UniqueViolationError } from './storage/storage-errors.js'
 import type { ColumnDefinition, ColumnValue, Row, TableDefinition } from './table-definition.js'
@@ -13,7 +14,7 @@ const ROWS_PER_TABLE = 3
  */
 export async function seedSampleRows(storage: Storage, tables: readonly TableDefinition[]): Promise<void> {
   const ids = new Map<string, number[]>()
-  for (const table of tables) {
+  for (const table of sortTablesByDependency(tables)) {
     const { rows } = await storage.list(table, { scope: {}, limit: ROWS_PER_TABLE, offset: 0 })
     if (rows.length > 0) {
       ids.set(table.name, rows.map((row) => Number(row.id)))

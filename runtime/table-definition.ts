@@ -1,16 +1,18 @@
+import type { FieldType } from './contract/field-type.js'
+import type { OnDelete } from './contract/on-delete.js'
+import type { StringFormat } from './contract/string-format.js'
+
 /**
  * What generated code tells the runtime about one database table. Generated
  * `schema.ts` files export one of these per resource; the storage layer and the
  * HTTP handlers read nothing else.
  */
-export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime'
-export type OnDelete = 'restrict' | 'cascade'
 export type ColumnValue = string | number | boolean | null
 export type Row = Record<string, ColumnValue>
 
 export interface ColumnDefinition {
   readonly name: string
-  readonly type: ColumnType
+  readonly type: FieldType
   /** NULL may be stored: nullable fields, and optional fields without a default. */
   readonly nullable: boolean
   readonly unique: boolean
@@ -21,7 +23,7 @@ export interface ColumnDefinition {
   /** Allowed values, when the field declares `enum`. */
   readonly enum?: readonly (string | number)[]
   /** String format, when declared: `email`, `uri` or `uuid`. */
-  readonly format?: 'email' | 'uri' | 'uuid'
+  readonly format?: StringFormat
   /** Foreign key to another table's `id`. */
   readonly references?: { readonly table: string; readonly onDelete: OnDelete }
 }
@@ -34,7 +36,7 @@ export interface ReferenceDefinition {
   readonly onDelete: OnDelete
 }
 
-/** A relation that `?include=` can embed (issue #3). */
+/** A relation that `?include=` can embed. */
 export interface RelationDefinition {
   /** The embedded member's name: `author`, `comments`. */
   readonly name: string

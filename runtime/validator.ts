@@ -5,10 +5,3 @@ export interface Validator<T> {
   (data: unknown): data is T
   errors?: ErrorObject[] | null
 }
-
-export type { ListQueryParameters as ListQuery } from './http/parse-list-query.js'
-
-/** Query parameters of a single-resource GET. */
-export interface ItemQuery {
-  include?: string
-}

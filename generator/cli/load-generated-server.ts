@@ -14,9 +14,8 @@ export interface GeneratedServerModule {
  * 100-resource API is ~300 modules: bundling it with esbuild into one module
  * (~0.2 s) starts far faster than loading each file through a TypeScript
  * loader. `restmint/runtime` is pointed at this CLI's own runtime; every other
- * package import stays external. Whitespace is minified because the formatted
- * validators are mostly indentation, which V8 would otherwise parse (~80 ms
- * for 100 resources); names stay, so stack traces stay readable.
+ * package import stays external. Nothing is minified, so stack traces stay
+ * readable; the validators are already ajv's compact output.
  */
 export async function loadGeneratedServer(entry: string): Promise<GeneratedServerModule> {
   // Compiled, this module sits in dist/ next to the compiled runtime; run from source (tsx, tests), next to its sources.
@@ -31,7 +30,6 @@ export async function loadGeneratedServer(entry: string): Promise<GeneratedServe
     platform: 'node',
     target: 'node20.10',
     packages: 'external',
-    minifyWhitespace: true,
     logLevel: 'silent',
     plugins: [
       {

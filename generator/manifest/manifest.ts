@@ -1,12 +1,14 @@
+import type { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
+import type { FieldType } from '../../runtime/contract/field-type.js'
+import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
+import type { OnDelete } from '../../runtime/contract/on-delete.js'
+import type { StringFormat } from '../../runtime/contract/string-format.js'
+
 /**
  * The manifest as written in resources.yaml (format 1), after schema
  * validation. Only the validate stage and the model builder read this shape;
  * templates never see it.
  */
-export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime'
-export type StringFormat = 'email' | 'uri' | 'uuid'
-export type OnDelete = 'restrict' | 'cascade'
-export type FilterOperator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains' | 'starts_with' | 'null'
 
 export interface ManifestField {
   type: FieldType
@@ -57,16 +59,11 @@ export interface ManifestResource {
 export interface Manifest {
   restmint: 1
   service: { title: string; description?: string; base_url?: string }
-  limits?: {
-    per_page_default?: number
-    per_page_max?: number
-    include_max?: number
-    include_depth?: number
-    include_items_max?: number
-    body_max_bytes?: number
-  }
+  limits?: { [key in keyof typeof DEFAULT_LIMITS]?: number }
   versions: Record<string, Record<string, never>>
   resources: Record<string, ManifestResource>
+  /** `yaml: true` also writes `openapi.yaml`. */
+  openapi?: { yaml?: boolean }
   /** Service-wide default of `resources.<name>.cache`. */
   cache?: ManifestCache
 }

@@ -1,4 +1,9 @@
-import type { FieldType, FilterOperator, OnDelete, StringFormat } from '../manifest/manifest.js'
+import type { ApiLimits } from '../../runtime/contract/api-limits.js'
+import type { FieldType } from '../../runtime/contract/field-type.js'
+import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
+import type { OnDelete } from '../../runtime/contract/on-delete.js'
+import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
+import type { StringFormat } from '../../runtime/contract/string-format.js'
 
 /**
  * The normalized API model: what the manifest means, with every name and
@@ -13,20 +18,12 @@ export interface ApiModel {
     readonly description: string | null
     readonly baseUrl: string | null
   }
-  readonly limits: LimitsModel
+  readonly limits: ApiLimits
+  /** Write `openapi.yaml` next to `openapi.json` (the manifest's `openapi.yaml`). */
+  readonly openapiYaml: boolean
   readonly versions: readonly VersionModel[]
   /** In manifest order. */
   readonly resources: readonly ResourceModel[]
-}
-
-export interface LimitsModel {
-  readonly perPageDefault: number
-  readonly perPageMax: number
-  readonly includeMax: number
-  readonly includeDepth: number
-  /** Records one included has-many relation embeds per record; at most perPageMax. */
-  readonly includeItemsMax: number
-  readonly bodyMaxBytes: number
 }
 
 export interface VersionModel {
@@ -96,6 +93,10 @@ export interface ResourceModel {
   readonly sortable: readonly string[]
   /** Filterable fields with their operators, in manifest (or field) order. */
   readonly filters: readonly FilterModel[]
+  /** Query parameters of a collection GET, in documentation order (build-query-parameters.ts). */
+  readonly listQuery: readonly QueryParameterModel[]
+  /** Query parameters of an item GET. */
+  readonly itemQuery: readonly QueryParameterModel[]
   /** `Cache-Control` of GET responses: `no-cache` or `max-age=<seconds>`. */
   readonly cacheControl: string
   /** Every route of this resource, top-level first. Paths exclude the version prefix. */
@@ -140,22 +141,25 @@ export interface RelationModel {
   readonly maxItems: number | null
 }
 
+/** One query parameter as a client sends it, with what its value holds. */
+export type QueryParameterModel = { readonly name: string; readonly description: string } & (
+  | { readonly kind: 'page'; readonly maximum: number; readonly default: number }
+  | { readonly kind: 'cursor' }
+  | { readonly kind: 'sort'; readonly fields: readonly string[] }
+  | { readonly kind: 'include'; readonly paths: readonly string[]; readonly maxItems: number }
+  | {
+      readonly kind: 'filter'
+      /** `exact`: `?<field>=` (eq); `operator`: `filter[<field>][<operator>]=`. */
+      readonly form: 'exact' | 'operator'
+      readonly field: string
+      readonly operator: FilterOperator
+    }
+)
+
 export interface FilterModel {
   readonly field: string
   readonly operators: readonly FilterOperator[]
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-
-export interface RouteModel {
-  readonly kind: 'collection' | 'item'
-  /** OpenAPI form: `/orders/{order_id}/items/{item_id}`. */
-  readonly path: string
-  /** Fastify form: `/orders/:order_id/items/:item_id`. */
-  readonly fastifyPath: string
-  readonly methods: readonly HttpMethod[]
-  /** Path parameter of the record itself (`id`, or `item_id` when nested); null on collections. */
-  readonly idParam: string | null
-  /** Set on nested routes: the parent it is scoped to. */
-  readonly parent: { readonly resource: string; readonly param: string; readonly foreignKey: string } | null
-}
+/** One route, as listResourceRoutes gives it: methods, path, Fastify url, path parameters, nesting. */
+export type RouteModel = ResourceRoute

@@ -1,23 +1,22 @@
+import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { Manifest, ManifestField, ManifestRelation, ManifestResource } from '../manifest/manifest.js'
-import { DEFAULT_LIMITS } from '../manifest/default-limits.js'
-import { foreignKeyOf } from '../manifest/foreign-key-of.js'
-import { relationKeyOf } from '../manifest/relation-key-of.js'
+import { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
+import { foreignKeyOf } from '../names/foreign-key-of.js'
+import { relationKeyOf } from '../names/relation-key-of.js'
+import { listResourceRoutes } from '../../runtime/contract/resource-routes.js'
+import { orderResourceFields } from '../manifest/order-resource-fields.js'
 import { deriveResourceNames } from '../names/derive-names.js'
 import type {
   ApiModel,
   FieldModel,
-  HttpMethod,
-  LimitsModel,
   ParentModel,
   ReferenceModel,
   ResourceModel,
   RouteModel,
 } from './api-model.js'
+import { buildItemQueryParameters, buildListQueryParameters } from './build-query-parameters.js'
 import { buildQueryRules } from './build-query-rules.js'
 import { buildRelations } from './build-relations.js'
-
-const COLLECTION_METHODS: readonly HttpMethod[] = ['GET', 'POST']
-const ITEM_METHODS: readonly HttpMethod[] = ['GET', 'PUT', 'PATCH', 'DELETE']
 
 /**
  * Expands a validated manifest into the normalized model. Assumes
@@ -38,13 +37,14 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
       baseUrl: manifest.service.base_url ?? null,
     },
     limits,
+    openapiYaml: manifest.openapi?.yaml ?? false,
     versions: Object.keys(manifest.versions).map((name) => ({ name, prefix: `/${name}` })),
     resources,
   }
 }
 
 /** The declared limits over the defaults; the default include_items_max never exceeds per_page_max. */
-function buildLimits(declared: NonNullable<Manifest['limits']>): LimitsModel {
+function buildLimits(declared: NonNullable<Manifest['limits']>): ApiLimits {
   const limits = { ...DEFAULT_LIMITS, ...declared }
   return {
     perPageDefault: limits.per_page_default,
@@ -62,7 +62,7 @@ function buildResource(
   resource: ManifestResource,
   manifest: Manifest,
   idParams: ReadonlyMap<string, string>,
-  limits: LimitsModel,
+  limits: ApiLimits,
 ): Omit<ResourceModel, 'referencedBy'> {
   const names = deriveResourceNames(name, resource.singular)
   const parent: ParentModel | null = resource.parent
@@ -76,16 +76,15 @@ function buildResource(
     buildField(fieldName, field),
   )
   const relations = buildRelations(name, resource, manifest.resources, limits.includeItemsMax)
-  const fields: FieldModel[] = [
-    systemField('id', 'integer'),
-    ...declared,
-    ...(parent ? [foreignKeyField(parent)] : []),
-    ...Object.entries(resource.relations ?? {})
+  const fields = orderResourceFields<FieldModel>({
+    declared,
+    parentKey: parent ? foreignKeyField(parent) : null,
+    relationKeys: Object.entries(resource.relations ?? {})
       .filter(([, relation]) => relation.many !== true)
       .map(([relationName, relation]) => relationKeyField(relationName, relation)),
-    systemField('created_at', 'datetime'),
-    systemField('updated_at', 'datetime'),
-  ]
+    serverManaged: systemField,
+  })
+  const rules = buildQueryRules(resource, fields, manifest.cache)
   return {
     name,
     singular: names.singular,
@@ -96,7 +95,9 @@ function buildResource(
     fields,
     parent,
     relations,
-    ...buildQueryRules(resource, fields, manifest.cache),
+    ...rules,
+    listQuery: buildListQueryParameters({ name, ...rules }, limits),
+    itemQuery: buildItemQueryParameters({ name, ...rules }, limits),
     routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources),
   }
 }
@@ -115,43 +116,16 @@ function findReferences(
   )
 }
 
-/**
- * Top-level routes always exist. A resource with a parent is nested once, under
- * the parent's top-level path, so nesting never exceeds two levels however long
- * the parent chain is (`/items/{item_id}/adjustments`, never deeper).
- */
+/** The routes of listResourceRoutes, nested under the parent when it exists. */
 function buildRoutes(
   name: string,
   parent: ParentModel | null,
   idParam: string,
   all: Manifest['resources'],
 ): RouteModel[] {
-  const routes: RouteModel[] = [
-    route('collection', `/${name}`, null, null),
-    route('item', `/${name}/{id}`, 'id', null),
-  ]
-  if (parent && all[parent.resource]) {
-    const base = `/${parent.resource}/{${parent.foreignKey}}/${name}`
-    const scope = { resource: parent.resource, param: parent.foreignKey, foreignKey: parent.foreignKey }
-    routes.push(route('collection', base, null, scope), route('item', `${base}/{${idParam}}`, idParam, scope))
-  }
-  return routes
-}
-
-function route(
-  kind: RouteModel['kind'],
-  path: string,
-  idParam: string | null,
-  parent: RouteModel['parent'],
-): RouteModel {
-  return {
-    kind,
-    path,
-    fastifyPath: path.replace(/\{([a-z0-9_]+)\}/g, ':$1'),
-    methods: kind === 'collection' ? COLLECTION_METHODS : ITEM_METHODS,
-    idParam,
-    parent,
-  }
+  const nestedUnder =
+    parent && all[parent.resource] ? { parentResource: parent.resource, parentKey: parent.foreignKey, idParam } : null
+  return listResourceRoutes(name, nestedUnder)
 }
 
 function buildField(name: string, field: ManifestField): FieldModel {

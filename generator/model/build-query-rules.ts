@@ -1,12 +1,12 @@
-import { FILTER_OPERATORS, FOREIGN_KEY_OPERATORS } from '../manifest/filter-operators.js'
 import type { ManifestCache, ManifestResource } from '../manifest/manifest.js'
 import type { FieldModel, ResourceModel } from './api-model.js'
+import { defaultFilterOperators } from './default-filter-operators.js'
 
 /**
  * What clients may do with a resource's query string, with the defaults
  * filled in: `sort:` (default every field but foreign keys; `id` always
- * added), `filter:` (default every field with every operator of its type,
- * foreign keys with eq, ne, in and null), `include:` (default none), and
+ * added), `filter:` (default every field, see defaultFilterOperators),
+ * `include:` (default none), and
  * `cache:` falling back to the manifest's top-level `cache`, then `no-cache`.
  */
 export function buildQueryRules(
@@ -21,7 +21,7 @@ export function buildQueryRules(
     ? Object.entries(resource.filter).map(([field, operators]) => ({ field, operators }))
     : fields.map((field) => ({
         field: field.name,
-        operators: field.references ? FOREIGN_KEY_OPERATORS : FILTER_OPERATORS[field.type],
+        operators: defaultFilterOperators(field),
       }))
   const cache = resource.cache ?? serviceCache
   return {

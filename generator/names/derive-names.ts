@@ -1,5 +1,5 @@
-import { foreignKeyOf } from '../manifest/foreign-key-of.js'
-import { singularOf } from '../manifest/singular-of.js'
+import { foreignKeyOf } from './foreign-key-of.js'
+import { singularOf } from './singular-of.js'
 
 /** The names the generator derives from one resource name (and its declared singular, if any). */
 export interface ResourceNames {
@@ -44,7 +44,7 @@ export function pascalCase(name: string): string {
 }
 
 /** `order-items` → `orderItems`; `order_id` → `orderId`. */
-export function camelCase(name: string): string {
+function camelCase(name: string): string {
   const pascal = pascalCase(name)
   return pascal.charAt(0).toLowerCase() + pascal.slice(1)
 }

@@ -1,4 +1,4 @@
-import { camelCase, type ResourceNames } from './derive-names.js'
+import type { ResourceNames } from './derive-names.js'
 
 /**
  * Every name the generator gives to something in a namespace shared between
@@ -67,18 +67,6 @@ export function versionFunctionName(version: string): string {
 /** server.ts: the imported OpenAPI document of a version, `v1OpenApi`. */
 export function versionOpenApiName(version: string): string {
   return `${version}OpenApi`
-}
-
-/**
- * `<version>/validators/path-params.js`: the validator of one list of path
- * parameters, each parameter camelCased and the list joined with `_`:
- * `idParams`, `orderIdParams`, `orderId_itemIdParams`. Parameters are `id`
- * or a resource's `<singular>_id`, so their camelCase forms are unique when
- * type names are (NAME_COLLISION); `_` never occurs inside one, so distinct
- * lists cannot share a name (`order_id, item_id` vs `order_id_item_id`).
- */
-export function pathValidatorName(params: readonly string[]): string {
-  return `${params.map(camelCase).join('_')}Params`
 }
 
 /** What an OpenAPI operation does, by route kind and method. */

@@ -1,3 +1,4 @@
+import { MAX_INDEXED_TEXT_LENGTH } from '../../runtime/contract/max-indexed-text-bytes.js'
 import type {
   ColumnDefinition,
   IndexDefinition,
@@ -6,14 +7,6 @@ import type {
 } from '../../runtime/table-definition.js'
 import type { ApiModel, FieldModel, ResourceModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
-
-/**
- * Longest `max_length` of a string column that gets a sort or filter index.
- * PostgreSQL refuses B-tree entries over about 2.7 kB, so an index on
- * unbounded text would turn a long value into a failed insert; 500
- * characters stay under that even at 4 bytes each.
- */
-const INDEXED_STRING_LENGTH = 500
 
 /** The runtime's view of a resource's table (written into generated schema.ts). */
 export function buildTableDefinition(resource: ResourceModel, model: ApiModel): TableDefinition {
@@ -63,7 +56,7 @@ export function buildTableDefinition(resource: ResourceModel, model: ApiModel): 
  * then `[field]` per filterable field no index covers yet: neither `id`, a
  * unique or foreign key column (the storage indexes those), nor the first
  * column of a sort index. Strings of unbounded length are left out (see
- * INDEXED_STRING_LENGTH).
+ * MAX_INDEXED_TEXT_LENGTH).
  */
 function buildIndexes(resource: ResourceModel): IndexDefinition[] {
   const fieldOf = (name: string): FieldModel | undefined => resource.fields.find((field) => field.name === name)
@@ -82,5 +75,5 @@ function buildIndexes(resource: ResourceModel): IndexDefinition[] {
 
 function isIndexable(field: FieldModel): boolean {
   if (field.type !== 'string' || field.enum !== null || field.format === 'uuid') return true
-  return field.maxLength !== null && field.maxLength <= INDEXED_STRING_LENGTH
+  return field.maxLength !== null && field.maxLength <= MAX_INDEXED_TEXT_LENGTH
 }

@@ -22,34 +22,26 @@ export interface CompiledValidators {
 const FORMATS = ['date', 'date-time', 'email', 'uri', 'uuid'] as const
 
 /**
- * Compiles JSON Schemas into one ES module of named validator exports (ajv
- * standalone), so generated servers never compile schemas at start-up.
- *
- * `coerce` is for path and query parameters, which arrive as strings; request
- * bodies are never coerced (`"12"` for an integer is a 400).
+ * Compiles request body JSON Schemas into one ES module of named validator
+ * exports (ajv standalone), so generated servers never compile schemas at
+ * start-up. Bodies are never coerced (`"12"` for an integer is a 400).
  */
-export function compileValidators(
-  schemas: NamedSchemas,
-  options: { coerce: boolean },
-  cache: ContentCache,
-): CompiledValidators {
-  const key = hashKey('ajv', COMPILER_FINGERPRINT, String(options.coerce), JSON.stringify([...schemas]))
+export function compileValidators(schemas: NamedSchemas, cache: ContentCache): CompiledValidators {
+  const key = hashKey('ajv', COMPILER_FINGERPRINT, JSON.stringify([...schemas]))
   const cached = cache.read(key)
   if (cached !== null) return JSON.parse(cached) as CompiledValidators
-  const compiled = compileUncached(schemas, options)
+  const compiled = compileUncached(schemas)
   cache.write(key, JSON.stringify(compiled))
   return compiled
 }
 
-function compileUncached(schemas: NamedSchemas, options: { coerce: boolean }): CompiledValidators {
+function compileUncached(schemas: NamedSchemas): CompiledValidators {
   const ajv = new Ajv({
     strict: true,
     allErrors: true,
     // Messages are worded by the runtime (describe-validation-errors.ts); leaving
     // them out keeps the generated code a third smaller.
     messages: false,
-    coerceTypes: options.coerce,
-    useDefaults: options.coerce,
     code: { source: true, esm: true, formats: _`ajvRuntime.formats` },
   })
   addFormats.default(ajv, [...FORMATS])

@@ -1,35 +1,40 @@
+import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { hashKey, type ContentCache } from './content-cache.js'
 import type { FormatJob } from './format-worker.js'
-import { formatJson } from './format-json.js'
+import { FORMAT_JSON_URL, formatJson } from './format-json.js'
 import { formatSource, PRETTIER_OPTIONS, PRETTIER_VERSION } from './format-source.js'
 
-const PARSERS: Record<string, string> = { ts: 'typescript', js: 'babel', json: 'json' }
-
 /**
- * Formats every file with prettier. Earlier results come from a content-hash
- * cache (prettier costs 10–50 ms a file and most files are unchanged between
- * runs); the rest are spread over worker threads, one per core.
+ * Formats the TypeScript a person reads with prettier. Earlier results come
+ * from a content-hash cache (prettier costs 10–50 ms a file and most files are
+ * unchanged between runs); the rest are spread over worker threads, one per core.
  *
- * YAML is left as `yaml.stringify` wrote it: that output is already a
- * prettier fixed point (test/render/format-files.test.ts checks it), and
- * prettier would spend seconds on a large OpenAPI document to change nothing.
- * JSON is laid out by formatJson, which prints what prettier would, ten
- * times faster, except for the rare layout it leaves to prettier.
+ * Nothing else goes through prettier, as Fastify ships its own ajv output:
+ * validator JavaScript is written as ajv generated it, under its do-not-edit
+ * header, for the runtime to load rather than for a person to read. YAML is
+ * left as `yaml.stringify` wrote it (already a prettier fixed point,
+ * test/render/format-files.test.ts checks it). JSON is laid out by formatJson,
+ * which prints what prettier would, ten times faster, and two-space
+ * `JSON.stringify` for the rare layout it does not reproduce.
  */
 export async function formatFiles(files: ReadonlyMap<string, string>, cache: ContentCache): Promise<Map<string, string>> {
   const formatted = new Map<string, string>()
   const pending: { path: string; source: string; parser: string; key: string }[] = []
   for (const [path, source] of files) {
     const extension = path.slice(path.lastIndexOf('.') + 1)
-    const laidOut = extension === 'yaml' ? source : extension === 'json' ? formatJson(source, PRINT_WIDTH) : null
-    if (laidOut !== null) {
-      formatted.set(path, laidOut)
+    if (extension === 'yaml' || extension === 'js') {
+      formatted.set(path, source)
       continue
     }
-    const parser = PARSERS[extension]
-    if (!parser) throw new Error(`internal error: no formatter for ${path}`)
+    if (extension === 'json') {
+      formatted.set(path, layOutJson(source, cache))
+      continue
+    }
+    if (extension !== 'ts') throw new Error(`internal error: no formatter for ${path}`)
+    const parser = 'typescript'
     const key = hashKey('prettier', PRETTIER_VERSION, parser, JSON.stringify(PRETTIER_OPTIONS), source)
     const cached = cache.read(key)
     if (cached !== null) formatted.set(path, cached)
@@ -45,6 +50,19 @@ export async function formatFiles(files: ReadonlyMap<string, string>, cache: Con
 }
 
 const PRINT_WIDTH = PRETTIER_OPTIONS.printWidth ?? 80
+
+// Cached results depend on how format-json.ts lays JSON out: its source goes into the key.
+const FORMAT_JSON_FINGERPRINT = hashKey(readFileSync(fileURLToPath(FORMAT_JSON_URL), 'utf8'))
+
+/** A large OpenAPI document takes ~0.2 s to lay out; reuse the layout while the document is unchanged. */
+function layOutJson(source: string, cache: ContentCache): string {
+  const key = hashKey('json', FORMAT_JSON_FINGERPRINT, String(PRINT_WIDTH), source)
+  const cached = cache.read(key)
+  if (cached !== null) return cached
+  const laidOut = formatJson(source, PRINT_WIDTH) ?? `${JSON.stringify(JSON.parse(source), null, 2)}\n`
+  cache.write(key, laidOut)
+  return laidOut
+}
 
 const WORKER_URL = new URL('./format-worker.js', import.meta.url)
 // Worth a worker's start-up (~200 ms to load prettier) only for real batches.

@@ -1,5 +1,8 @@
 import { util } from 'prettier'
 
+/** This module, whose source fingerprints cached layouts (format-files.ts). */
+export const FORMAT_JSON_URL = import.meta.url
+
 type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json }
 
 /**
@@ -9,7 +12,7 @@ type Json = string | number | boolean | null | readonly Json[] | { readonly [key
  * when it fits there with the comma after it, otherwise one member per line,
  * two spaces deeper. Returns null for the one layout it does not reproduce, a
  * list of numbers too long for one line (prettier fills such lines), so the
- * caller can ask prettier instead. test/render/format-files.test.ts compares
+ * caller can lay it out otherwise. test/render/format-files.test.ts compares
  * the two.
  */
 export function formatJson(source: string, printWidth: number): string | null {

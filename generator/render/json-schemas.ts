@@ -1,9 +1,5 @@
-import type { ApiModel, FieldModel, ResourceModel, RouteModel } from '../model/api-model.js'
+import type { ApiModel, FieldModel, QueryParameterModel, ResourceModel, RouteModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
-
-/** A JSON value, as JSON Schema keywords and OpenAPI objects hold them. */
-export type JsonValue =
-  string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue }
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
 
@@ -36,7 +32,7 @@ export type JsonSchema = {
 }
 
 /**
- * Every schema of one resource. These are the single source for the request
+ * Every schema of one resource. These are the single source for the body
  * validators (compiled with ajv standalone at generate time) and for the
  * OpenAPI components, so the documented contract is the enforced one.
  * Each is self-contained (no `$ref`) so it compiles on its own.
@@ -55,11 +51,11 @@ export interface ResourceSchemas {
   readonly nestedReplaceBody: JsonSchema | null
   readonly nestedUpdateBody: JsonSchema | null
   /**
-   * Collection GET query string: `page`, `per_page` (coerced, defaulted),
-   * `cursor`, `sort`, `include` (when the resource has includes), `filter`
-   * (when it has filters) and one exact filter per field that takes `eq`.
-   * Everything but pagination arrives as a string and is interpreted by the
-   * runtime against the route's QueryRules.
+   * Collection GET query string (ResourceModel.listQuery): `page`,
+   * `per_page` (coerced, defaulted), `cursor`, `sort`, `include` (when the
+   * resource has includes), one exact filter per field that takes `eq`, and
+   * `filter` (when it has filters). Everything but pagination arrives as a
+   * string and is interpreted by the runtime against the route's QueryRules.
    */
   readonly listQuery: JsonSchema
   /** Item GET query string: `include`, when the resource has includes. */
@@ -94,89 +90,52 @@ export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): 
     nestedCreateBody: nested ? fullBodySchema(nestedWritable, describe) : null,
     nestedReplaceBody: nested ? fullBodySchema(nestedWritable, describe) : null,
     nestedUpdateBody: nested ? updateBodySchema(nestedWritable, describe) : null,
-    listQuery: buildListQuerySchema(resource, model),
-    itemQuery: objectSchema(includeProperty(resource, model), []),
+    listQuery: queryStringSchema(resource.listQuery, resource),
+    itemQuery: queryStringSchema(resource.itemQuery, resource),
   }
 }
 
 /**
- * Path parameters of one route, in path order. They arrive as strings and are
- * coerced by the validator; each names a row, so it is a positive integer.
+ * Path parameters of one route, in path order: each names a row, so it is a
+ * positive safe integer (what the runtime's validateParams accepts).
  */
 export function buildParamsSchema(route: RouteModel): JsonSchema {
-  const names = [...route.path.matchAll(/\{([a-z0-9_]+)\}/g)].map((match) => match[1]!)
   return objectSchema(
-    names.map((name) => [name, { type: 'integer', minimum: 1, maximum: INTEGER_MAXIMUM }]),
-    names,
+    route.params.map((name) => [name, { type: 'integer', minimum: 1, maximum: INTEGER_MAXIMUM }]),
+    route.params,
   )
 }
 
-function buildListQuerySchema(resource: ResourceModel, model: ApiModel): JsonSchema {
-  const { perPageDefault, perPageMax } = model.limits
-  const plural = resource.name.replaceAll('-', ' ')
-  const exactFilters = resource.filters.filter((filter) => filter.operators.includes('eq'))
+/**
+ * A query string as it arrives: page numbers coerced to integers with their
+ * bounds and defaults, every other value a string the runtime parses, and
+ * the `filter[<field>][<operator>]` parameters as one `filter` object.
+ */
+function queryStringSchema(parameters: readonly QueryParameterModel[], resource: ResourceModel): JsonSchema {
+  const plain = parameters.filter((parameter) => parameter.kind !== 'filter' || parameter.form === 'exact')
+  const hasOperatorFilters = plain.length < parameters.length
   return objectSchema(
     [
-      [
-        'page',
-        {
-          description: 'Page number, from 1. A page past the end is empty. Not with `cursor`.',
-          type: 'integer',
-          minimum: 1,
-          // Keeps the row offset, (page - 1) * per_page, a safe integer.
-          maximum: Math.floor(Number.MAX_SAFE_INTEGER / perPageMax),
-          default: 1,
-        },
-      ],
-      [
-        'per_page',
-        {
-          description: `Records per page, at most ${perPageMax}.`,
-          type: 'integer',
-          minimum: 1,
-          maximum: perPageMax,
-          default: perPageDefault,
-        },
-      ],
-      [
-        'cursor',
-        {
-          description:
-            'Continues a cursor walk: `meta.next_cursor` of the previous page, unchanged, with the same `sort` ' +
-            'and filters. Rows inserted or deleted meanwhile are never skipped or repeated. Not with `page`.',
-          type: 'string',
-        },
-      ],
-      [
-        'sort',
-        {
-          description:
-            `Fields to sort by, in order, each ascending or, prefixed with \`-\`, descending: ` +
-            `${resource.sortable.join(', ')}. \`id\` is always the last key, so the order is total.`,
-          type: 'string',
-        },
-      ],
-      ...includeProperty(resource, model),
-      ...exactFilters.map(
-        (filter) =>
-          [
-            filter.field,
-            {
-              description: `Only ${plural} whose \`${filter.field}\` equals this value.`,
-              type: 'string',
-            },
-          ] as const,
-      ),
-      ...(resource.filters.length > 0
+      ...plain.map((parameter): [string, JsonSchema] => [
+        parameter.name,
+        parameter.kind === 'page'
+          ? {
+              description: parameter.description,
+              type: 'integer',
+              minimum: 1,
+              maximum: parameter.maximum,
+              default: parameter.default,
+            }
+          : { description: parameter.description, type: 'string' },
+      ]),
+      ...(hasOperatorFilters
         ? ([
             [
               'filter',
               {
                 description:
                   `Operator filters, \`filter[<field>][<operator>]=<value>\`; all must match. ` +
-                  resource.filters
-                    .map((filter) => `${filter.field}: ${filter.operators.join(', ')}`)
-                    .join('; ') +
+                  resource.filters.map((filter) => `${filter.field}: ${filter.operators.join(', ')}`).join('; ') +
                   '.',
                 type: 'object',
               },
@@ -186,22 +145,6 @@ function buildListQuerySchema(resource: ResourceModel, model: ApiModel): JsonSch
     ],
     [],
   )
-}
-
-/** `include`, for the resource's whitelisted paths; none when it has none. */
-function includeProperty(resource: ResourceModel, model: ApiModel): (readonly [string, JsonSchema])[] {
-  if (resource.includes.length === 0) return []
-  return [
-    [
-      'include',
-      {
-        description:
-          `Relations to embed in each record, under their names, at most ${model.limits.includeMax}: ` +
-          `${resource.includes.join(', ')}.`,
-        type: 'string',
-      },
-    ],
-  ]
 }
 
 /** Create and replace: required fields must be present; omitted ones take their default. */

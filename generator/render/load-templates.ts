@@ -12,8 +12,6 @@ export type TemplateName =
   | 'types.ts'
   | 'validators.js'
   | 'body-validators.d.ts'
-  | 'path-validators.d.ts'
-  | 'query-validators.d.ts'
 
 export type RenderTemplate = (name: TemplateName, view: object) => string
 

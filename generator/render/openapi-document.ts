@@ -10,7 +10,7 @@ const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delet
 
 /**
  * The OpenAPI 3.1 document of one API version: a plain object, serialized by
- * the caller to openapi.json and openapi.yaml. Paths carry the version prefix
+ * the caller to openapi.json (and openapi.yaml when asked for). Paths carry the version prefix
  * (`/v1/authors`) and `servers[0].url` is the manifest's `base_url`, or `/`
  * (same origin) without one. Deterministic: key order follows the manifest
  * and fixed tables, never hash or time order.
@@ -22,7 +22,7 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
   )
   const schemasOf = (resource: ResourceModel): ResourceSchemas => schemas.get(resource)!
   const paths: Record<string, OpenApiPathItem> = Object.fromEntries(
-    model.resources.flatMap((resource) => buildPathItems(resource, schemasOf(resource), model, version)),
+    model.resources.flatMap((resource) => buildPathItems(resource, model, version)),
   )
   return {
     openapi: '3.1.0',
@@ -43,7 +43,7 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
 }
 
 function describeTag(resource: ResourceModel, version: VersionModel): string {
-  const nested = resource.routes.filter((route) => route.parent !== null).map((route) => route.path)
+  const nested = resource.routes.filter((route) => route.nestedUnder !== null).map((route) => route.path)
   const also = nested.length > 0 ? ` Also reachable under \`${version.prefix}${nested[0]}\`.` : ''
   return `The ${resource.name.replaceAll('-', ' ')} collection and its records.${also}`
 }

@@ -1,8 +1,9 @@
-import type { ApiModel, HttpMethod, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
+import type { RouteMethod } from '../../runtime/contract/resource-routes.js'
+import type { ApiModel, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
 import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import { operationId, type OperationVerb } from '../names/generated-names.js'
-import { buildParamsSchema, type JsonSchema, type ResourceSchemas } from './json-schemas.js'
+import { buildParamsSchema, type JsonSchema } from './json-schemas.js'
 import { buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
 import {
   nameResourceComponents,
@@ -24,7 +25,7 @@ import type {
 /** What an operation does (`list`, `create`, `get`…), by route kind and method. */
 type Verb = OperationVerb
 
-const VERBS: Readonly<Record<RouteModel['kind'], Partial<Record<HttpMethod, Verb>>>> = {
+const VERBS: Readonly<Record<RouteModel['kind'], Partial<Record<RouteMethod, Verb>>>> = {
   collection: { GET: 'list', POST: 'create' },
   item: { GET: 'get', PUT: 'replace', PATCH: 'update', DELETE: 'delete' },
 }
@@ -32,7 +33,6 @@ const VERBS: Readonly<Record<RouteModel['kind'], Partial<Record<HttpMethod, Verb
 interface OperationContext {
   readonly resource: ResourceModel
   readonly route: RouteModel
-  readonly schemas: ResourceSchemas
   readonly names: ResourceComponentNames
   readonly model: ApiModel
   /** On nested routes: the parent resource and its path parameter. */
@@ -47,16 +47,15 @@ interface OperationContext {
  */
 export function buildPathItems(
   resource: ResourceModel,
-  schemas: ResourceSchemas,
   model: ApiModel,
   version: VersionModel,
 ): [string, OpenApiPathItem][] {
   const names = nameResourceComponents(resource)
   return resource.routes.map((route) => {
-    const parent = route.parent
-      ? { resource: findResource(model, route.parent.resource), param: route.parent.param }
+    const parent = route.nestedUnder
+      ? { resource: findResource(model, route.nestedUnder.parentResource), param: route.nestedUnder.parentKey }
       : null
-    const context: OperationContext = { resource, route, schemas, names, model, parent }
+    const context: OperationContext = { resource, route, names, model, parent }
     const parameters = buildPathParameters(context)
     const operations = route.methods.map((method) => [
       method.toLowerCase() as OpenApiMethod,
@@ -81,22 +80,18 @@ function buildPathParameters({ resource, route, parent }: OperationContext): Ope
 }
 
 // https://spec.openapis.org/oas/v3.1.0#operation-object
-function buildOperation(method: HttpMethod, context: OperationContext): OpenApiOperation {
+function buildOperation(method: RouteMethod, context: OperationContext): OpenApiOperation {
   const verb = VERBS[context.route.kind][method]
   if (!verb)
     throw new Error(`internal error: no OpenAPI operation for ${method} on a ${context.route.kind} route`)
   const { resource, parent } = context
   const nestedSummary = parent ? ` under one ${words(parent.resource.singular)}` : ''
   return {
-    operationId: nameOperation(verb, resource, parent),
+    operationId: operationId(verb, resource, parent?.resource.typeName ?? null),
     tags: [resource.name],
     summary: `${SUMMARIES[verb](resource)}${nestedSummary}`,
     ...OPERATIONS[verb](context),
   }
-}
-
-function nameOperation(verb: Verb, resource: ResourceModel, parent: OperationContext['parent']): string {
-  return operationId(verb, resource, parent?.resource.typeName ?? null)
 }
 
 const SUMMARIES: Readonly<Record<Verb, (resource: ResourceModel) => string>> = {
@@ -123,7 +118,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
         '`links` lead to the others. A page past the end is empty.' +
         describeIncludes(resource, model) +
         parentMissing(context),
-      parameters: buildListParameters(resource, context.schemas, model),
+      parameters: buildListParameters(resource),
       responses: {
         200: readResponse(context, `One page of ${words(resource.name)}.`, refSchema(names.page)),
         400: refResponse('BadRequest'),
@@ -152,7 +147,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
   },
   get: (context) => ({
     description: `Returns ${describeRecord(context)}.${describeIncludes(context.resource, context.model)}`,
-    ...optionalParameters(buildItemParameters(context.resource, context.schemas, context.model)),
+    ...optionalParameters(buildItemParameters(context.resource)),
     responses: {
       200: readResponse(
         context,

@@ -1,12 +1,13 @@
+import { RESERVED_QUERY_NAMES } from '../../runtime/contract/reserved-query-names.js'
+import { isServerManagedField, SERVER_MANAGED_FIELDS } from '../../runtime/contract/server-managed-fields.js'
 import { asRecord } from '../manifest/as-record.js'
-import { relationKeyOf } from '../manifest/relation-key-of.js'
+import { relationKeyOf } from '../names/relation-key-of.js'
 import type { CheckContext } from './check-context.js'
 import { describeValue } from './describe-value.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
 import { findCaseProblem } from './find-case-problem.js'
 import { findParentKey, type ParentKey } from './find-parent-key.js'
 import { listResourceEntries } from './list-resource-entries.js'
-import { QUERY_PARAMETER_NAMES, SERVER_MANAGED_FIELDS } from './rules.js'
 import { splitWords } from './split-words.js'
 
 /**
@@ -44,8 +45,8 @@ function explainReserved(
   parentKey: ParentKey | null,
   resource: Readonly<Record<string, unknown>>,
 ): string | null {
-  if (SERVER_MANAGED_FIELDS.includes(name)) {
-    return `is managed by the server: every resource has ${SERVER_MANAGED_FIELDS.join(', ')} and clients cannot set them; remove it`
+  if (isServerManagedField(name)) {
+    return `is managed by the server: every resource has ${Object.keys(SERVER_MANAGED_FIELDS).join(', ')} and clients cannot set them; remove it`
   }
   if (name === parentKey?.key) {
     return `is the foreign key generated from parent "${parentKey.parent}" (set from the path or the body); remove it`
@@ -54,7 +55,7 @@ function explainReserved(
   if (relation !== null) {
     return `is the foreign key generated from relation "${relation}"; remove it (the relation adds it, with the same type)`
   }
-  if (QUERY_PARAMETER_NAMES.includes(name)) {
+  if ((RESERVED_QUERY_NAMES as readonly string[]).includes(name)) {
     return `would clash with the collection query parameter ?${name}=; rename it`
   }
   return null

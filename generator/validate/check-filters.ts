@@ -1,12 +1,11 @@
+import type { FieldType } from '../../runtime/contract/field-type.js'
+import { FILTER_OPERATORS, OPERATORS_BY_FIELD_TYPE } from '../../runtime/contract/filter-operator.js'
 import { asRecord } from '../manifest/as-record.js'
-import { FILTER_OPERATORS } from '../manifest/filter-operators.js'
-import type { FieldType } from '../manifest/manifest.js'
 import type { CheckContext } from './check-context.js'
 import { hintUnknownName } from './hint-unknown-name.js'
 import { listResourceFields } from './list-resource-fields.js'
 
-/** Strings take every operator there is. */
-const EVERY_OPERATOR: readonly string[] = FILTER_OPERATORS.string
+const EVERY_OPERATOR: readonly string[] = FILTER_OPERATORS
 
 /**
  * `filter:` of each resource: FILTER_UNKNOWN_FIELD for a key that is not a
@@ -32,8 +31,8 @@ export function checkFilters(context: CheckContext, data: unknown): void {
         )
         continue
       }
-      if (typeof type !== 'string' || !Object.hasOwn(FILTER_OPERATORS, type) || !Array.isArray(operators)) continue
-      const allowed: readonly string[] = FILTER_OPERATORS[type as FieldType]
+      if (typeof type !== 'string' || !Object.hasOwn(OPERATORS_BY_FIELD_TYPE, type) || !Array.isArray(operators)) continue
+      const allowed: readonly string[] = OPERATORS_BY_FIELD_TYPE[type as FieldType]
       operators.forEach((operator: unknown, index) => {
         if (typeof operator !== 'string' || allowed.includes(operator) || !EVERY_OPERATOR.includes(operator)) return
         context.report(

@@ -1,6 +1,6 @@
 import { asRecord } from '../manifest/as-record.js'
 import { listInverseLinks, type InverseLink } from '../manifest/list-inverse-links.js'
-import { singularOf } from '../manifest/singular-of.js'
+import { singularOf } from '../names/singular-of.js'
 import type { CheckContext } from './check-context.js'
 import { hintUnknownName } from './hint-unknown-name.js'
 import { listResourceEntries, type ListedEntry } from './list-resource-entries.js'

@@ -1,5 +1,6 @@
+import { isServerManagedField } from '../../runtime/contract/server-managed-fields.js'
 import { asRecord } from '../manifest/as-record.js'
-import { relationKeyOf } from '../manifest/relation-key-of.js'
+import { relationKeyOf } from '../names/relation-key-of.js'
 import { MAX_SQL_IDENTIFIER_LENGTH } from '../names/identifiers.js'
 import type { CheckContext } from './check-context.js'
 import { describeValue } from './describe-value.js'
@@ -9,7 +10,6 @@ import { findParentKey } from './find-parent-key.js'
 import { hintUnknownName } from './hint-unknown-name.js'
 import { listResourceEntries, type ListedEntry } from './list-resource-entries.js'
 import { listResourceFields } from './list-resource-fields.js'
-import { SERVER_MANAGED_FIELDS } from './rules.js'
 import { splitWords } from './split-words.js'
 
 /**
@@ -72,7 +72,7 @@ function explainNameClash(relation: ListedEntry, resources: Readonly<Record<stri
   const field = listResourceFields(resources, relation.resource).find((candidate) => candidate.name === name)
   if (field !== undefined) {
     let origin = ''
-    if (SERVER_MANAGED_FIELDS.includes(name)) origin = ', which the server manages'
+    if (isServerManagedField(name)) origin = ', which the server manages'
     else if (name === parentKey?.key) origin = `, the key of parent "${parentKey.parent}"`
     else if (field.foreignKey) origin = `, the key of relation "${name.slice(0, -'_id'.length)}"`
     return `has the name of field "${name}"${origin}: an included record would replace that field in responses; rename the relation`

@@ -1,4 +1,4 @@
-import { singularOf } from '../manifest/singular-of.js'
+import { singularOf } from '../names/singular-of.js'
 import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
 import { describeValue } from './describe-value.js'

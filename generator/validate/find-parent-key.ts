@@ -1,5 +1,5 @@
 import { asRecord } from '../manifest/as-record.js'
-import { foreignKeyOf } from '../manifest/foreign-key-of.js'
+import { foreignKeyOf } from '../names/foreign-key-of.js'
 
 export interface ParentKey {
   readonly parent: string

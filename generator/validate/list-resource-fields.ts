@@ -1,5 +1,6 @@
 import { asRecord } from '../manifest/as-record.js'
-import { relationKeyOf } from '../manifest/relation-key-of.js'
+import { relationKeyOf } from '../names/relation-key-of.js'
+import { orderResourceFields } from '../manifest/order-resource-fields.js'
 import { findParentKey } from './find-parent-key.js'
 
 /** A field a resource's records will have, declared or generated. */
@@ -12,9 +13,8 @@ export interface ResourceField {
 }
 
 /**
- * Every field of resource `name`, generated ones included, in the order the
- * model gives them: `id`, declared fields, the parent key (when the parent
- * exists), relation keys, `created_at`, `updated_at`. What `sort:` and
+ * Every field of resource `name`, generated ones included, in the model's
+ * order (orderResourceFields; the parent key when the parent exists). What `sort:` and
  * `filter:` may name. Reads data that may not have passed the schema.
  */
 export function listResourceFields(resources: Readonly<Record<string, unknown>>, name: string): ResourceField[] {
@@ -30,14 +30,12 @@ export function listResourceFields(resources: Readonly<Record<string, unknown>>,
   const relationKeys = Object.keys(relations)
     .filter((relation) => asRecord(relations[relation])?.many !== true)
     .map((relation) => foreignKey(relationKeyOf(relation)))
-  const fields: ResourceField[] = [
-    { name: 'id', type: 'integer', foreignKey: false },
-    ...declared,
-    ...(parentKey === null ? [] : [foreignKey(parentKey.key)]),
-    ...relationKeys,
-    { name: 'created_at', type: 'datetime', foreignKey: false },
-    { name: 'updated_at', type: 'datetime', foreignKey: false },
-  ]
+  const fields = orderResourceFields<ResourceField>({
+    declared,
+    parentKey: parentKey === null ? null : foreignKey(parentKey.key),
+    relationKeys,
+    serverManaged: (field, type) => ({ name: field, type, foreignKey: false }),
+  })
   // A name declared twice (a declared field repeating a generated key) counts once, as first given.
   return fields.filter((field, index) => fields.findIndex((other) => other.name === field.name) === index)
 }

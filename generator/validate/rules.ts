@@ -148,9 +148,3 @@ export const ACTION_VERBS: Readonly<Record<string, ActionVerb>> = {
   pay: { method: null, noun: 'payments', position: 'last' },
   checkout: { method: null, noun: 'checkouts', position: 'last' },
 }
-
-/** Field names every resource gets from the server; declaring one is FIELD_RESERVED. */
-export const SERVER_MANAGED_FIELDS: readonly string[] = ['id', 'created_at', 'updated_at']
-
-/** Collection query parameters; a field of the same name could not be filtered by `?<field>=`. */
-export const QUERY_PARAMETER_NAMES: readonly string[] = ['page', 'per_page', 'sort', 'include', 'cursor', 'filter']

@@ -2,18 +2,18 @@ import type { ErrorObject } from 'ajv'
 import type { TableDefinition } from '../table-definition.js'
 import type { InvalidParam } from './problem-error.js'
 
+/** The request body being validated. */
 export interface ValidationContext {
-  readonly in: InvalidParam['in']
   readonly table: TableDefinition
-  /** Names accepted at this spot, listed when an unknown one is sent. */
+  /** Members the body may have, listed when an unknown one is sent. */
   readonly known: readonly string[]
   /** On nested routes, the parent key: it comes from the path, never the body. */
   readonly pathKey?: string
 }
 
 /**
- * Turns ajv errors into the `errors` member of a problem: which parameter
- * (or body pointer) is wrong, and what would be right.
+ * Turns ajv errors of a request body into the `errors` member of a problem:
+ * which body pointer is wrong, and what would be right.
  */
 export function describeValidationErrors(
   errors: readonly ErrorObject[],
@@ -40,13 +40,12 @@ function describeOne(error: ErrorObject, context: ValidationContext): InvalidPar
   } else if (error.keyword === 'required') {
     path = `${path}/${escapePointer(String(params.missingProperty))}`
     detail = 'is required'
-  } else if (error.keyword === 'type' && error.instancePath === '' && context.in === 'body') {
+  } else if (error.keyword === 'type' && error.instancePath === '') {
     detail = 'the body must be a JSON object'
   } else {
     detail = describeKeyword(error.keyword, params)
   }
-  if (context.in === 'body') return { in: 'body', pointer: path, detail }
-  return { in: context.in, name: unescapePointer(path.slice(1)), detail }
+  return { in: 'body', pointer: path, detail }
 }
 
 /**
@@ -83,20 +82,13 @@ function characters(count: number): string {
 
 function describeUnknown(name: string, context: ValidationContext): string {
   const column = context.table.columns.find((candidate) => candidate.name === name)
-  if (context.in === 'body' && name === context.pathKey) {
-    return `comes from the path on this route; leave it out of the body`
-  }
-  if (context.in === 'body' && column?.readOnly) return 'is read-only: the server sets it'
-  const what = context.in === 'body' ? `a field of ${context.table.resource}` : `a known ${context.in} parameter`
+  if (name === context.pathKey) return `comes from the path on this route; leave it out of the body`
+  if (column?.readOnly) return 'is read-only: the server sets it'
   const allowed = context.known.length > 0 ? context.known.join(', ') : 'none'
-  return `is not ${what}; allowed: ${allowed}`
+  return `is not a field of ${context.table.resource}; allowed: ${allowed}`
 }
 
 // https://www.rfc-editor.org/rfc/rfc6901#section-3
 function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1')
-}
-
-function unescapePointer(segment: string): string {
-  return segment.replaceAll('~1', '/').replaceAll('~0', '~')
 }

@@ -1,4 +1,6 @@
-import type { Filter, FilterOperator, SortKey } from '../storage/storage.js'
+import { operandKindOf, type FilterOperator } from '../contract/filter-operator.js'
+import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
+import type { Filter, SortKey } from '../storage/storage.js'
 import type { ColumnDefinition, ColumnValue, TableDefinition } from '../table-definition.js'
 import type { CursorCodec } from './page-cursor.js'
 import { parseQueryValue } from './parse-query-value.js'
@@ -25,15 +27,14 @@ export interface ParsedListQuery {
   readonly after: ColumnValue[] | null
   /** Identifies route, scope, sort and filters; a cursor is only valid for the shape it was made for. */
   readonly shape: string
-  readonly include: string[]
   readonly errors: InvalidParam[]
 }
 
-const RESERVED = new Set(['page', 'per_page', 'cursor', 'sort', 'include', 'filter'])
+const RESERVED: ReadonlySet<string> = new Set(RESERVED_QUERY_NAMES)
 
 /**
- * Interprets a collection query string (already checked by the generated
- * validator for known names and page/per_page ranges) against the resource's
+ * Interprets a collection query string (its names and page numbers already
+ * checked by checkListQuery) against the resource's
  * rules: exact filters, `filter[field][op]`, `sort`, `cursor`. Every problem is
  * collected with the parameter it concerns. `collectionKey` names the
  * collection (route path and parent scope) that cursors are bound to.
@@ -45,7 +46,7 @@ export function parseListQuery(
   rules: QueryRules,
   collectionKey: string,
   cursors: CursorCodec,
-): Omit<ParsedListQuery, 'include'> {
+): ParsedListQuery {
   const errors: InvalidParam[] = []
   const filters = [...parseExactFilters(query, table, rules, errors), ...parseOperatorFilters(query.filter, table, rules, errors)]
   const sort = parseSort(query.sort, rules, errors)
@@ -124,10 +125,12 @@ function parseOperand(
   column: ColumnDefinition,
   errors: InvalidParam[],
 ): Filter['value'] | undefined {
+  const kind = operandKindOf(operator)
   // Their operands are not values of the field: a boolean, and any text.
-  if (operator === 'null') return parseOne(name, raw, { type: 'boolean' }, errors)
-  if (operator === 'contains' || operator === 'starts_with') return parseOne(name, raw, { type: 'string' }, errors)
-  if (operator !== 'in') return parseOne(name, raw, column, errors)
+  if (kind === 'presence') return parseOne(name, raw, { type: 'boolean' }, errors)
+  if (kind === 'text') return parseOne(name, raw, { type: 'string' }, errors)
+  if (kind === 'value') return parseOne(name, raw, column, errors)
+  if (kind === 'bound') return parseOne(name, raw, { type: column.type, format: column.format }, errors)
   if (typeof raw !== 'string' || raw === '') {
     errors.push({ in: 'query', name, detail: 'must be a comma-separated list of values' })
     return undefined

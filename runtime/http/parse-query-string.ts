@@ -23,7 +23,7 @@ const MEMBER = /\[([^[\]]*)\]/g
  * given both plainly and with brackets, or more than QUERY_PARAMETER_LIMIT
  * pairs are 400 problems naming what is wrong. Objects have no prototype, so
  * `__proto__`, `constructor` or `toString` are names like any other (and,
- * being unknown, refused by the validators).
+ * being unknown, refused like any unknown name).
  *
  * `sort`, `include` and `in` operands are lists: the repeated form
  * (`include=author&include=category`, what openapi-fetch and orval send) is

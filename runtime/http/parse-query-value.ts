@@ -1,7 +1,8 @@
+import type { FieldType } from '../contract/field-type.js'
 import { ajvRuntime } from '../ajv-runtime.js'
 import { checkDate, normalizeDatetime } from '../storage/normalize-datetime.js'
 import { RejectedValue } from '../storage/rejected-value.js'
-import type { ColumnDefinition, ColumnType, ColumnValue } from '../table-definition.js'
+import type { ColumnDefinition, ColumnValue } from '../table-definition.js'
 
 const INTEGER = /^-?\d+$/
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/
@@ -33,7 +34,7 @@ function matchesFormat(format: NonNullable<ColumnDefinition['format']>, value: s
   throw new Error(`internal error: no check for format ${format}`)
 }
 
-function parseByType(raw: string, type: ColumnType): { value: ColumnValue } | { problem: string } {
+function parseByType(raw: string, type: FieldType): { value: ColumnValue } | { problem: string } {
   switch (type) {
     case 'integer': {
       const value = Number(raw)

@@ -1,4 +1,4 @@
-import type { FilterOperator } from '../storage/storage.js'
+import type { FilterOperator } from '../contract/filter-operator.js'
 
 /**
  * What clients may do with a resource's query string, generated from the

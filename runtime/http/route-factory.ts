@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify'
+import type { ApiLimits } from '../contract/api-limits.js'
+import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
 import type { ListOptions, ListResult, Scope, Storage } from '../storage/storage.js'
 import {
   InvalidValueError,
@@ -7,10 +9,10 @@ import {
   UniqueViolationError,
 } from '../storage/storage-errors.js'
 import type { Row, TableDefinition } from '../table-definition.js'
-import type { ItemQuery, ListQuery, Validator } from '../validator.js'
+import type { Validator } from '../validator.js'
+import { checkItemQuery, checkListQuery } from './check-query-names.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
 import { noRoute } from './handle-errors.js'
-import type { ApiLimits } from '../define-api.js'
 import { includeRelations, parseInclude } from './include-relations.js'
 import type { CursorCodec } from './page-cursor.js'
 import { buildCursorLinks, buildPageLinks } from './page-links.js'
@@ -31,23 +33,22 @@ export interface RouteScope {
 interface RouteOptions {
   readonly table: TableDefinition
   readonly scope?: RouteScope
-  readonly params?: Validator<Record<string, number>>
 }
 
 interface ItemRouteOptions extends RouteOptions {
-  readonly params: Validator<Record<string, number>>
   readonly idParam: string
 }
 
 /**
- * What generated route files call: one method per endpoint, each registering a
- * Fastify route whose handler validates with the pre-compiled validators, runs
- * the storage call and shapes the response.
+ * One method per endpoint, each registering a Fastify route whose handler
+ * checks path and query against the resource's rules and the API's limits,
+ * validates bodies with the pre-compiled validators, runs the storage call
+ * and shapes the response. registerResource (register-resource.ts) calls them.
  */
 export interface RouteFactory {
-  list(app: FastifyInstance, url: string, options: RouteOptions & { query: Validator<ListQuery>; rules: QueryRules }): void
+  list(app: FastifyInstance, url: string, options: RouteOptions & { rules: QueryRules }): void
   create(app: FastifyInstance, url: string, options: RouteOptions & { body: Validator<object> }): void
-  read(app: FastifyInstance, url: string, options: ItemRouteOptions & { query: Validator<ItemQuery>; rules: QueryRules }): void
+  read(app: FastifyInstance, url: string, options: ItemRouteOptions & { rules: QueryRules }): void
   replace(app: FastifyInstance, url: string, options: ItemRouteOptions & { body: Validator<object> }): void
   update(app: FastifyInstance, url: string, options: ItemRouteOptions & { body: Validator<object> }): void
   remove(app: FastifyInstance, url: string, options: ItemRouteOptions): void
@@ -60,7 +61,7 @@ const ALLOW_ORDER: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATC
 
 export function createRouteFactory(
   storage: Storage,
-  limits: Pick<ApiLimits, 'bodyMaxBytes' | 'includeMax' | 'includeDepth' | 'includeItemsMax'>,
+  limits: ApiLimits,
   tables: readonly TableDefinition[],
   cursors: CursorCodec,
 ): RouteFactory {
@@ -68,20 +69,21 @@ export function createRouteFactory(
   const tablesByName = new Map(tables.map((table) => [table.name, table]))
   return {
     list(app, url, options) {
-      const known = knownListParameters(options.table, options.rules)
+      const known = knownListParameters(options.rules)
       app.get(url, async (request, reply) => {
-        const params = validateParams(request, options)
+        const params = validateParams(request)
         const raw = parseQueryString(request.url)
         rejectRepeated(raw, ['filter'])
         // Before validation, which fills in the default page.
         const given = Object.keys(raw)
-        const query = validate(options.query, raw, queryContext(options.table, known))
-        const scope = await resolveScope(storage, options, params)
+        const query = checkListQuery(raw, known, limits)
         // Cursors are bound to the collection: the route (with its version prefix) and the parent.
-        const collection = JSON.stringify([request.routeOptions.url, scope])
+        const collection = JSON.stringify([request.routeOptions.url, scopeOf(options, params)])
         const parsed = parseListQuery(query, given, options.table, options.rules, collection, cursors)
         const include = parseInclude(query.include, options.rules, limits, parsed.errors)
+        // A bad query is a 400 whether or not the parent exists.
         rejectInvalid(parsed.errors)
+        const scope = await resolveScope(storage, options, params)
         const result = await listOrReject(storage, options.table, {
           scope,
           filters: parsed.filters,
@@ -126,7 +128,7 @@ export function createRouteFactory(
     create(app, url, options) {
       app.post(url, { bodyLimit }, async (request, reply) => {
         rejectMergePatch(request)
-        const params = validateParams(request, options)
+        const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options))
         const scope = await resolveScope(storage, options, params)
@@ -149,10 +151,10 @@ export function createRouteFactory(
     read(app, url, options) {
       const known = options.rules.includes.length > 0 ? ['include'] : []
       app.get(url, async (request, reply) => {
-        const params = validateParams(request, options)
+        const params = validateParams(request)
         const raw = parseQueryString(request.url)
         rejectRepeated(raw, [])
-        const query = validate(options.query, raw, queryContext(options.table, known))
+        const query = checkItemQuery(raw, known)
         const errors: InvalidParam[] = []
         const include = parseInclude(query.include, options.rules, limits, errors)
         rejectInvalid(errors)
@@ -170,7 +172,7 @@ export function createRouteFactory(
     replace(app, url, options) {
       app.put(url, { bodyLimit }, async (request) => {
         rejectMergePatch(request)
-        const params = validateParams(request, options)
+        const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options))
         const values = withDefaults(options.table, body as Row, options.scope?.column)
@@ -180,7 +182,7 @@ export function createRouteFactory(
 
     update(app, url, options) {
       app.patch(url, { bodyLimit }, async (request) => {
-        const params = validateParams(request, options)
+        const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options)) as Row
         if (Object.keys(body).length === 0) return { data: await findOrFail(storage, options, params) }
@@ -190,7 +192,7 @@ export function createRouteFactory(
 
     remove(app, url, options) {
       app.delete(url, async (request, reply) => {
-        const params = validateParams(request, options)
+        const params = validateParams(request)
         rejectQuery(request)
         const scope = await resolveScope(storage, options, params)
         const id = params[options.idParam]!
@@ -240,36 +242,34 @@ export function createRouteFactory(
 function validate<T>(validator: Validator<T>, data: unknown, context: () => ValidationContext): T {
   if (validator(data)) return data
   const described = context()
-  throw validationFailed(described.in, describeValidationErrors(validator.errors ?? [], described))
+  throw validationFailed('body', describeValidationErrors(validator.errors ?? [], described))
 }
 
 /**
- * Path parameters are ids: written as positive integers in canonical form
+ * Path parameters are ids: positive safe integers written in canonical form
  * (`1e3`, `0x10`, ` 1` or `01` are not ids, though a number parser would take
- * them). An empty one is a trailing slash, which names no route.
+ * them), as the OpenAPI document declares them. An empty one is a trailing
+ * slash, which names no route.
  */
-function validateParams(request: FastifyRequest, options: RouteOptions): Record<string, number> {
-  if (!options.params) return {}
-  const raw = request.params as Record<string, string>
+function validateParams(request: FastifyRequest): Record<string, number> {
+  const params: Record<string, number> = {}
   const errors: InvalidParam[] = []
-  for (const [name, value] of Object.entries(raw)) {
+  for (const [name, value] of Object.entries(request.params as Record<string, string>)) {
     if (value === '') throw noRoute(request)
+    const id = Number(value)
     if (!CANONICAL_ID.test(value)) errors.push({ in: 'path', name, detail: 'must be a positive integer' })
+    else if (id > Number.MAX_SAFE_INTEGER) errors.push({ in: 'path', name, detail: `must be <= ${Number.MAX_SAFE_INTEGER}` })
+    else params[name] = id
   }
   if (errors.length > 0) throw validationFailed('path', errors)
-  return validate(options.params, { ...raw }, () => ({ in: 'path', table: options.table, known: [] }))
+  return params
 }
 
 const CANONICAL_ID = /^[1-9][0-9]{0,15}$/
 
-function queryContext(table: TableDefinition, known: readonly string[]): () => ValidationContext {
-  return () => ({ in: 'query', table, known })
-}
-
 function bodyContext(options: RouteOptions): () => ValidationContext {
   const pathKey = options.scope?.column
   return () => ({
-    in: 'body',
     table: options.table,
     known: options.table.columns.filter((column) => !column.readOnly && column.name !== pathKey).map((column) => column.name),
     ...(pathKey ? { pathKey } : {}),
@@ -277,8 +277,8 @@ function bodyContext(options: RouteOptions): () => ValidationContext {
 }
 
 /**
- * Checked before the validators, whose type messages would hide the real
- * mistake: a name repeated where one value belongs (lists were joined by
+ * Checked before names and ranges (check-query-names.ts), whose messages
+ * would hide the real mistake: a name repeated where one value belongs (lists were joined by
  * parseQueryString), brackets where one plain value belongs, and page numbers
  * a number parser would read but nobody writes (`1e1`, `0x10`).
  */
@@ -296,7 +296,7 @@ function rejectRepeated(raw: Record<string, unknown>, nested: readonly string[])
   if (errors.length > 0) throw validationFailed('query', errors)
 }
 
-/** Digits only; the validator then checks the documented range (page up to 90071992547409). */
+/** Digits only; checkListQuery then checks the documented range (page up to 90071992547409). */
 function describePageNumber(value: string): string | undefined {
   if (!/^\d+$/.test(value)) return 'must be a whole number'
   // Far past any documented maximum (and, past 308 digits, not even a finite number to compare).
@@ -304,9 +304,10 @@ function describePageNumber(value: string): string | undefined {
   return undefined
 }
 
-function knownListParameters(table: TableDefinition, rules: QueryRules): string[] {
+function knownListParameters(rules: QueryRules): string[] {
   const exact = Object.entries(rules.filters).filter(([, operators]) => operators.includes('eq')).map(([field]) => field)
-  return ['page', 'per_page', 'cursor', 'sort', ...(rules.includes.length > 0 ? ['include'] : []), 'filter', ...exact]
+  const reserved = RESERVED_QUERY_NAMES.filter((name) => name !== 'include' || rules.includes.length > 0)
+  return [...reserved, ...exact]
 }
 
 /** A bad cursor is its own problem (`invalid_cursor`); anything else is a validation failure. */
@@ -321,12 +322,7 @@ function rejectInvalid(errors: readonly InvalidParam[]): void {
 
 /** Endpoints without query parameters still reject unknown ones, as collections do (and parse them alike). */
 function rejectQuery(request: FastifyRequest): void {
-  const names = Object.keys(parseQueryString(request.url))
-  if (names.length === 0) return
-  throw validationFailed(
-    'query',
-    names.map((name) => ({ in: 'query', name, detail: 'is not a known query parameter; allowed: none' })),
-  )
+  checkItemQuery(parseQueryString(request.url), [])
 }
 
 /** JSON Merge Patch (RFC 7396) only makes sense for PATCH. */
@@ -337,6 +333,12 @@ function rejectMergePatch(request: FastifyRequest): void {
 }
 
 /** A nested route acts only inside an existing parent: its key becomes a storage scope. */
+/** The rows a nested route sees: those whose parent key is the path's parent id. */
+function scopeOf(options: RouteOptions, params: Record<string, number>): Scope {
+  return options.scope ? { [options.scope.column]: params[options.scope.param]! } : {}
+}
+
+/** scopeOf, once the parent is known to exist (else 404). */
 async function resolveScope(storage: Storage, options: RouteOptions, params: Record<string, number>): Promise<Scope> {
   const scope = options.scope
   if (!scope) return {}
@@ -344,7 +346,7 @@ async function resolveScope(storage: Storage, options: RouteOptions, params: Rec
   if (!(await storage.find(scope.parent, parentId))) {
     throw new ProblemError('not_found', `No ${scope.parent.singular} with id ${parentId}.`)
   }
-  return { [scope.column]: parentId }
+  return scopeOf(options, params)
 }
 
 async function findOrFail(storage: Storage, options: ItemRouteOptions, params: Record<string, number>): Promise<Row> {

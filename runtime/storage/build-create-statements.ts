@@ -1,7 +1,8 @@
 import { sql, type Compilable, type CreateTableBuilder, type Kysely } from 'kysely'
 import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
 import { nameConstraint, nameIndex } from './constraint-names.js'
-import type { ColumnTypeMapping, DialectSyntax } from './storage-dialect.js'
+import type { ColumnTypeMapping } from './column-type-mapping.js'
+import type { DialectSyntax } from './storage-dialect.js'
 
 /**
  * Builds, in the given order (referenced tables first), CREATE TABLE IF NOT

@@ -1,5 +1,6 @@
 import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
-import type { ColumnTypeMapping, ExistingForeignKey, ExistingTable, ExistingUnique } from './storage-dialect.js'
+import type { ColumnTypeMapping } from './column-type-mapping.js'
+import type { ExistingForeignKey, ExistingTable, ExistingUnique } from './storage-dialect.js'
 
 /**
  * Compares an existing table with its definition and returns one human line

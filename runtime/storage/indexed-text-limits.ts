@@ -1,14 +1,5 @@
+import { MAX_INDEXED_TEXT_BYTES } from '../contract/max-indexed-text-bytes.js'
 import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
-
-/**
- * The most UTF-8 bytes of text one index entry may hold, on every dialect.
- * PostgreSQL refuses a B-tree entry over 2704 bytes (an 8 kB page's third,
- * after compression, which depends on the text), so a long value in a unique,
- * sorted or filtered string column would fail there and pass in SQLite. A
- * fixed limit below that, with room for the entry's header and other columns,
- * makes the outcome the same on both and independent of how well text compresses.
- */
-export const MAX_INDEXED_TEXT_BYTES = 2000
 
 /** A string column some index covers, and how long its values may be. */
 export interface IndexedTextLimit {

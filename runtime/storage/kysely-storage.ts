@@ -1,3 +1,5 @@
+import { isTextMatchOperator } from '../contract/filter-operator.js'
+import type { ServerManagedField } from '../contract/server-managed-fields.js'
 import type { ColumnDefinition, ColumnValue, Row, TableDefinition } from '../table-definition.js'
 import { collectRestrictChecks, type RestrictCheck } from './collect-restrict-checks.js'
 import { mapConstraintNames, type ConstrainedColumn } from './constraint-names.js'
@@ -47,8 +49,8 @@ import {
 } from './table-queries.js'
 import { createRowDecoder, createValueEncoder, type RowDecoder } from './value-codec.js'
 
-const CREATED_AT = 'created_at'
-const UPDATED_AT = 'updated_at'
+const CREATED_AT: ServerManagedField = 'created_at'
+const UPDATED_AT: ServerManagedField = 'updated_at'
 const NO_FILTERS: readonly Filter[] = []
 const NO_SORT: readonly SortKey[] = []
 
@@ -158,7 +160,7 @@ export class KyselyStorage implements Storage {
       const { operator, value } = filters[index]!
       if (operator === 'null') continue
       args[filterName(index)] =
-        operator === 'contains' || operator === 'starts_with' ? likePattern(value, operator) : value
+        isTextMatchOperator(operator) ? likePattern(value, operator) : value
     }
     args[LIMIT] = options.limit
     if (after === undefined) args[OFFSET] = options.offset ?? 0

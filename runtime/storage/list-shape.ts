@@ -1,5 +1,6 @@
+import { FILTER_OPERATORS, isTextMatchOperator, type FilterOperator, type TextMatchOperator } from '../contract/filter-operator.js'
 import type { ColumnDefinition, ColumnValue, TableDefinition } from '../table-definition.js'
-import type { Filter, FilterOperator, SortKey } from './storage.js'
+import type { Filter, SortKey } from './storage.js'
 
 /**
  * Everything about a list call that changes its SQL text, resolved against
@@ -32,18 +33,7 @@ export interface ShapedSortKey {
   readonly direction: 'asc' | 'desc'
 }
 
-const OPERATORS: ReadonlySet<string> = new Set<FilterOperator>([
-  'eq',
-  'ne',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'in',
-  'contains',
-  'starts_with',
-  'null',
-])
+const OPERATORS: ReadonlySet<string> = new Set(FILTER_OPERATORS)
 
 // ---------------------------------------------------------------- shape keys (every call: cheap, no resolving)
 
@@ -86,7 +76,7 @@ export function resolveFilters(
     if (filter.operator === 'null' && typeof filter.value !== 'boolean') {
       throw new Error(`filter "${table.name}.${filter.column} null" takes true or false`)
     }
-    if ((filter.operator === 'contains' || filter.operator === 'starts_with') && column.type !== 'string') {
+    if (isTextMatchOperator(filter.operator) && column.type !== 'string') {
       throw new Error(
         `filter operator "${filter.operator}" needs a string column, not "${table.name}.${filter.column}"`,
       )
@@ -130,7 +120,7 @@ function resolveColumn(
 // ---------------------------------------------------------------- values
 
 /** A LIKE pattern matching `value` literally (`%`, `_` and `\` escaped with `\`), anywhere or at the start. */
-export function likePattern(value: unknown, operator: 'contains' | 'starts_with'): string {
+export function likePattern(value: unknown, operator: TextMatchOperator): string {
   if (typeof value !== 'string') throw new Error(`filter operator "${operator}" takes a string`)
   const escaped = value.replace(/[\\%_]/g, '\\$&')
   return operator === 'contains' ? `%${escaped}%` : `${escaped}%`

@@ -1,4 +1,5 @@
-import type { ColumnType, ColumnValue } from '../table-definition.js'
+import type { FieldType } from '../contract/field-type.js'
+import type { ColumnValue } from '../table-definition.js'
 import { RejectedValue } from './rejected-value.js'
 import { InvalidValueError } from './storage-errors.js'
 import type { ValueEncoder } from './value-codec.js'
@@ -12,7 +13,7 @@ export class QueryParameter {
   constructor(
     readonly name: string,
     /** The column type the value (each value, for a list) is encoded as. */
-    readonly type: ColumnType,
+    readonly type: FieldType,
     /**
      * Stands for a whole list of values bound as ONE parameter (see
      * DialectSyntax.inList), so the SQL does not depend on the list's length.
@@ -30,12 +31,12 @@ export class QueryParameter {
 export type QueryArguments = Readonly<Record<string, ColumnValue | readonly ColumnValue[] | undefined>>
 
 /** Creates a placeholder for the value named `name`, encoded as `type`, for `column` (if any). */
-export function parameter(name: string, type: ColumnType, column?: string): QueryParameter {
+export function parameter(name: string, type: FieldType, column?: string): QueryParameter {
   return new QueryParameter(name, type, false, column)
 }
 
 /** Creates a placeholder for a list of values named `name`, each encoded as `type`, for `column`. */
-export function listParameter(name: string, type: ColumnType, column: string): QueryParameter {
+export function listParameter(name: string, type: FieldType, column: string): QueryParameter {
   return new QueryParameter(name, type, true, column)
 }
 

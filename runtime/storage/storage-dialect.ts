@@ -1,5 +1,6 @@
-import type { ColumnDataType, ColumnDefinitionBuilder, Expression, Kysely, SqlBool } from 'kysely'
-import type { ColumnDefinition, ColumnType, ColumnValue } from '../table-definition.js'
+import type { Expression, Kysely, SqlBool } from 'kysely'
+import type { ColumnTypeMapping } from './column-type-mapping.js'
+import type { ColumnDefinition } from '../table-definition.js'
 import type { QueryParameter } from './query-parameter.js'
 
 /** A row as the driver returns it, before decoding. */
@@ -24,20 +25,6 @@ export interface SqlDriver extends SqlExecutor {
    * through the driver meanwhile never run inside this transaction.
    */
   transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T>
-}
-
-/** How a dialect stores each manifest column type. */
-export interface ColumnTypeMapping {
-  /** The type written in CREATE TABLE. */
-  readonly sqlTypes: Readonly<Record<ColumnType, ColumnDataType>>
-  /** The type name introspection reports for a column created with `sqlTypes` (lower case). */
-  readonly introspectedTypes: Readonly<Record<ColumnType, string>>
-  /** Declares `id` as the auto-assigned integer primary key. */
-  defineIdColumn(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder
-  /** Converts a non-null JS value to what the driver binds, for types that need it. */
-  readonly encoders: Readonly<Partial<Record<ColumnType, (value: Exclude<ColumnValue, null>) => unknown>>>
-  /** Converts a non-null value read from the driver to its JS value, for types that need it. */
-  readonly decoders: Readonly<Partial<Record<ColumnType, (value: unknown) => ColumnValue>>>
 }
 
 /**

@@ -1,9 +1,8 @@
+import type { FilterOperator } from '../contract/filter-operator.js'
 import type { ColumnValue, Row, TableDefinition } from '../table-definition.js'
 
 /** Equality conditions on columns, e.g. `{ order_id: 3 }` for a nested route. */
 export type Scope = Readonly<Record<string, string | number | boolean>>
-
-export type FilterOperator = 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'contains' | 'starts_with' | 'null'
 
 /** One filter condition, already parsed to the column's type. Filters combine with AND. */
 export interface Filter {

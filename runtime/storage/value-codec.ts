@@ -1,10 +1,11 @@
-import type { ColumnType, ColumnValue, Row, TableDefinition } from '../table-definition.js'
+import type { FieldType } from '../contract/field-type.js'
+import type { ColumnValue, Row, TableDefinition } from '../table-definition.js'
 import { checkDate, normalizeDatetime } from './normalize-datetime.js'
 import { RejectedValue } from './rejected-value.js'
-import type { ColumnTypeMapping } from './storage-dialect.js'
+import type { ColumnTypeMapping } from './column-type-mapping.js'
 
 /** Converts a JS value of a column type to what the driver binds. */
-export type ValueEncoder = (type: ColumnType, value: ColumnValue) => unknown
+export type ValueEncoder = (type: FieldType, value: ColumnValue) => unknown
 
 /** Converts a row as the driver returns it into decoded JS values, in place. */
 export type RowDecoder = (row: Record<string, unknown>) => Row
@@ -50,7 +51,7 @@ const UNPAIRED_SURROGATE = /\p{Cs}/u
  * - every type: a JS value of that type, never another one the database might
  *   convert (PostgreSQL reads the string 'false' as a boolean, SQLite as 1).
  */
-const CHECKS: Readonly<Record<ColumnType, (value: Exclude<ColumnValue, null>) => Exclude<ColumnValue, null>>> = {
+const CHECKS: Readonly<Record<FieldType, (value: Exclude<ColumnValue, null>) => Exclude<ColumnValue, null>>> = {
   integer: (value) => {
     if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new RejectedValue(VALUE_REASONS.integer)
     return value

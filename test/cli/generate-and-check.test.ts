@@ -34,7 +34,7 @@ describe('restmint generate and check', () => {
     expect((await runCli(project, 'check')).exitCode).toBe(0)
 
     const routes = join(project, 'generated', 'v1', 'routes', 'orders.ts')
-    writeFileSync(routes, readFileSync(routes, 'utf8').replace('routes.list(', 'routes.list (  '))
+    writeFileSync(routes, readFileSync(routes, 'utf8').replace('registerResource(app, {', 'registerResource (app, {'))
     rmSync(join(project, 'generated', 'v1', 'types', 'items.ts'))
     const stale = await runCli(project, 'check')
     expect(stale.exitCode).toBe(1)

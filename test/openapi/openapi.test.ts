@@ -9,6 +9,7 @@ import type { ApiModel } from '../../generator/model/api-model.js'
 import { buildOpenApiDocument, type OpenApiDocument } from '../../generator/render/openapi-document.js'
 import type { JsonSchema } from '../../generator/render/json-schemas.js'
 import type { OpenApiMethod, OpenApiReference } from '../../generator/render/openapi-objects.js'
+import { shareQueryParameters } from '../../generator/render/share-query-parameters.js'
 import { buildShopModel } from './shop-model.js'
 
 const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delete']
@@ -66,6 +67,24 @@ describe('OpenAPI document: independent checks', () => {
       // Tags follow the manifest, the order its author chose for the reference page.
       'warning openapi-tags-alphabetical at tags',
     ])
+  })
+
+  it('is written with every query parameter shared in components, meaning the same document', () => {
+    const shared = shareQueryParameters(document, model)
+    const written = JSON.stringify(shared)
+    const sharedParameters = Object.values(shared.components.parameters).map((parameter) => JSON.stringify(parameter))
+    expect(new Set(sharedParameters).size, 'no parameter defined twice').toBe(sharedParameters.length)
+    const inline = operations(JSON.parse(written) as OpenApiDocument).flatMap(({ operation }) =>
+      (operation.parameters ?? []).filter((parameter) => !('$ref' in parameter)),
+    )
+    expect(inline).toEqual([])
+    // Resolving every $ref gives back the document as built.
+    const resolved = JSON.parse(written, function (this: unknown, key, value: unknown) {
+      const ref = (value as Partial<OpenApiReference> | null)?.$ref
+      return ref?.startsWith('#/components/parameters/') ? shared.components.parameters[ref.split('/').pop()!] : value
+    }) as Record<string, unknown>
+    const { parameters: _, ...components } = resolved.components as Record<string, unknown>
+    expect({ ...resolved, components }).toEqual(JSON.parse(JSON.stringify(document)))
   })
 })
 
@@ -321,18 +340,27 @@ describe('OpenAPI document: query parameters and caching', () => {
     expect(schemaOf('/v1/items', 'filter[quantity][gte]')).toEqual({ type: 'integer' })
   })
 
-  it('filters every field with the operators of its type by default, foreign keys with eq, ne, in, null', () => {
+  it('filters every field by default: its type’s operators (foreign keys eq, ne, in; id and timestamps fewer), null only where NULL is stored', () => {
     const operators = (path: string, field: string) =>
       document.paths[path]!.get!.parameters!.filter((candidate) => candidate.name.startsWith(`filter[${field}]`)).map(
         (candidate) => /\]\[(\w+)\]$/.exec(candidate.name)![1],
       )
     const comparisons = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in']
     expect(operators('/v1/items', 'note')).toEqual([...comparisons, 'contains', 'starts_with', 'null'])
-    expect(operators('/v1/items', 'quantity')).toEqual([...comparisons, 'null'])
-    expect(operators('/v1/items', 'created_at')).toEqual([...comparisons, 'null'])
-    expect(operators('/v1/products', 'in_stock')).toEqual(['eq', 'ne', 'null'])
-    expect(operators('/v1/items', 'order_id')).toEqual(['eq', 'ne', 'in', 'null'])
+    expect(operators('/v1/items', 'quantity')).toEqual(comparisons)
+    expect(operators('/v1/items', 'id')).toEqual(['eq', 'in'])
+    expect(operators('/v1/items', 'created_at')).toEqual(['eq', 'gt', 'gte', 'lt', 'lte'])
+    expect(operators('/v1/items', 'updated_at')).toEqual(['eq', 'gt', 'gte', 'lt', 'lte'])
+    expect(operators('/v1/products', 'in_stock')).toEqual(['eq', 'ne'])
+    expect(operators('/v1/items', 'order_id')).toEqual(['eq', 'ne', 'in'])
     expect(operators('/v1/orders/{order_id}/items', 'product_id')).toEqual(['eq', 'ne', 'in', 'null'])
+    // No `null` operator on a column that is NOT NULL, anywhere in the document.
+    for (const resource of model.resources) {
+      for (const filter of resource.filters) {
+        const field = resource.fields.find((candidate) => candidate.name === filter.field)!
+        if (!field.storedNullable) expect(operators(`/v1/${resource.name}`, field.name), `${resource.name}.${field.name}`).not.toContain('null')
+      }
+    }
   })
 
   it('sends Cache-Control from the manifest and Vary on every GET answer', () => {

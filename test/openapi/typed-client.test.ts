@@ -194,7 +194,7 @@ describe('a typed client generated from generated/v1/openapi.json', () => {
 
   it('sends lists the way the document declares them: the parameter repeated (style form, explode true)', () => {
     const document = JSON.parse(readFileSync(documentPath, 'utf8'))
-    const include = document.paths['/v1/posts'].get.parameters.find((parameter: { name: string }) => parameter.name === 'include')
+    const include = document.components.parameters['Post.include']
     expect(include).toMatchObject({ style: 'form', explode: true })
     // openapi-fetch's default serializer, which ignores the document's style and sends this form for every array.
     expect(createQuerySerializer()({ include: ['author', 'category'], 'filter[status][in]': ['draft'] })).toBe(

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest'
 import { deriveResourceNames } from '../../generator/names/derive-names.js'
 import {
   listGeneratedNames,
-  pathValidatorName,
   routesFunctionName,
   TABLE_LIST_NAME,
   tableConstantName,
@@ -26,13 +25,6 @@ describe('generated names', () => {
     expect(versionFunctionName('v1')).toBe('registerVersionV1')
     expect(routesFunctionName(deriveResourceNames('v1s').typeName)).toBe('registerV1Routes')
     expect(versionFunctionName('v1').endsWith('Routes')).toBe(false)
-  })
-
-  it('names path validators so distinct parameter lists never share a name', () => {
-    expect(pathValidatorName(['id'])).toBe('idParams')
-    expect(pathValidatorName(['order_id'])).toBe('orderIdParams')
-    expect(pathValidatorName(['order_id', 'item_id'])).toBe('orderId_itemIdParams')
-    expect(pathValidatorName(['order_id_item_id'])).toBe('orderIdItemIdParams')
   })
 
   it('lists the nested bodies only for nested resources', () => {

@@ -7,18 +7,19 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import { createStorage } from '../../runtime/storage/create-storage.js'
 import type { Storage } from '../../runtime/storage/storage.js'
-import type { ColumnDefinition, ColumnType, IndexDefinition, TableDefinition } from '../../runtime/table-definition.js'
+import type { FieldType } from '../../runtime/contract/field-type.js'
+import type { ColumnDefinition, IndexDefinition, TableDefinition } from '../../runtime/table-definition.js'
 import { POSTGRES_URL, type Dialect } from '../support/test-postgres.js'
 
 /** Table definitions and throwaway databases for the storage tests, on both dialects. */
 
 export { DIALECTS, POSTGRES_URL, type Dialect } from '../support/test-postgres.js'
 
-export function column(name: string, type: ColumnType, options: Partial<ColumnDefinition> = {}): ColumnDefinition {
+export function column(name: string, type: FieldType, options: Partial<ColumnDefinition> = {}): ColumnDefinition {
   return { name, type, nullable: false, unique: false, readOnly: false, default: null, ...options }
 }
 
-export function optional(name: string, type: ColumnType, options: Partial<ColumnDefinition> = {}): ColumnDefinition {
+export function optional(name: string, type: FieldType, options: Partial<ColumnDefinition> = {}): ColumnDefinition {
   return column(name, type, { nullable: true, ...options })
 }
 
@@ -34,7 +35,7 @@ export interface TableSpec {
 
 /** Adds the server-managed columns and every table's `referencedBy`, as generated schema.ts does. */
 export function defineTables(specs: readonly TableSpec[]): TableDefinition[] {
-  const managed = (name: string, type: ColumnType) => column(name, type, { readOnly: true })
+  const managed = (name: string, type: FieldType) => column(name, type, { readOnly: true })
   return specs.map((spec) => ({
     name: spec.name,
     resource: spec.name.replaceAll('_', '-'),

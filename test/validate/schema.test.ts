@@ -3,7 +3,11 @@ import { Ajv } from 'ajv'
 import formatsModule from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { DEFAULT_LIMITS } from '../../generator/manifest/default-limits.js'
+import { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
+import { FIELD_TYPES } from '../../runtime/contract/field-type.js'
+import { FILTER_OPERATORS } from '../../runtime/contract/filter-operator.js'
+import { ON_DELETE_ACTIONS } from '../../runtime/contract/on-delete.js'
+import { STRING_FORMATS } from '../../runtime/contract/string-format.js'
 import { loadManifest } from '../../generator/manifest/load-manifest.js'
 import { validateManifest } from '../../generator/validate/validate-manifest.js'
 
@@ -110,6 +114,16 @@ describe('manifest.schema.json', () => {
       Object.entries(limits?.properties ?? {}).map(([key, value]) => [key, value.default]),
     )
     expect(defaults).toEqual(DEFAULT_LIMITS)
+  })
+
+  it('lists the enums of the runtime contract, in its order', () => {
+    const at = (pointer: string): unknown =>
+      pointer.split('/').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], schema)
+    expect(at('definitions/field/properties/type/enum')).toEqual(FIELD_TYPES)
+    expect(at('definitions/field/properties/format/enum')).toEqual(STRING_FORMATS)
+    expect(at('definitions/resource/properties/filter/additionalProperties/items/enum')).toEqual(FILTER_OPERATORS)
+    expect(at('definitions/resource/properties/on_delete/enum')).toEqual(ON_DELETE_ACTIONS)
+    expect(at('definitions/relation/properties/on_delete/enum')).toEqual(ON_DELETE_ACTIONS)
   })
 })
 

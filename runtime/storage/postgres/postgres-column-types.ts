@@ -1,6 +1,6 @@
 import pg from 'pg'
 import type { CustomTypesConfig } from 'pg'
-import type { ColumnTypeMapping } from '../storage-dialect.js'
+import type { ColumnTypeMapping } from '../column-type-mapping.js'
 
 /**
  * PostgreSQL types. Values need no encoding; decoding happens while pg reads

@@ -1,4 +1,4 @@
-import type { ColumnTypeMapping } from '../storage-dialect.js'
+import type { ColumnTypeMapping } from '../column-type-mapping.js'
 
 /**
  * SQLite storage classes: booleans are INTEGER 0/1; dates and datetimes are

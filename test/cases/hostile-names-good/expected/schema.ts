@@ -203,50 +203,6 @@ export const omitsTable: TableDefinition = {
   ],
 }
 
-/** Table behind `/promises`. */
-export const promisesTable: TableDefinition = {
-  name: 'promises',
-  resource: 'promises',
-  singular: 'promise',
-  columns: [
-    { name: 'id', type: 'integer', nullable: false, unique: false, readOnly: true, default: null },
-    { name: 'due_on', type: 'date', nullable: true, unique: false, readOnly: false, default: null },
-    {
-      name: 'created_at',
-      type: 'datetime',
-      nullable: false,
-      unique: false,
-      readOnly: true,
-      default: null,
-    },
-    {
-      name: 'updated_at',
-      type: 'datetime',
-      nullable: false,
-      unique: false,
-      readOnly: true,
-      default: null,
-    },
-  ],
-  referencedBy: [
-    { table: 'records', resource: 'records', column: 'promise_id', onDelete: 'restrict' },
-  ],
-  relations: [
-    {
-      name: 'records',
-      kind: 'has-many',
-      table: 'records',
-      column: 'promise_id',
-      listPath: '/records?promise_id={id}',
-    },
-  ],
-  indexes: [
-    { columns: ['due_on', 'id'] },
-    { columns: ['created_at', 'id'] },
-    { columns: ['updated_at', 'id'] },
-  ],
-}
-
 /** Table behind `/records`. */
 export const recordsTable: TableDefinition = {
   name: 'records',
@@ -330,6 +286,50 @@ export const readonliesTable: TableDefinition = {
   relations: [],
   indexes: [
     { columns: ['data', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
+}
+
+/** Table behind `/promises`. */
+export const promisesTable: TableDefinition = {
+  name: 'promises',
+  resource: 'promises',
+  singular: 'promise',
+  columns: [
+    { name: 'id', type: 'integer', nullable: false, unique: false, readOnly: true, default: null },
+    { name: 'due_on', type: 'date', nullable: true, unique: false, readOnly: false, default: null },
+    {
+      name: 'created_at',
+      type: 'datetime',
+      nullable: false,
+      unique: false,
+      readOnly: true,
+      default: null,
+    },
+    {
+      name: 'updated_at',
+      type: 'datetime',
+      nullable: false,
+      unique: false,
+      readOnly: true,
+      default: null,
+    },
+  ],
+  referencedBy: [
+    { table: 'records', resource: 'records', column: 'promise_id', onDelete: 'restrict' },
+  ],
+  relations: [
+    {
+      name: 'records',
+      kind: 'has-many',
+      table: 'records',
+      column: 'promise_id',
+      listPath: '/records?promise_id={id}',
+    },
+  ],
+  indexes: [
+    { columns: ['due_on', 'id'] },
     { columns: ['created_at', 'id'] },
     { columns: ['updated_at', 'id'] },
   ],
@@ -557,15 +557,15 @@ export const notesTable: TableDefinition = {
   indexes: [{ columns: ['created_at', 'id'] }, { columns: ['updated_at', 'id'] }],
 }
 
-/** Every table, referenced tables before the tables that point at them. */
+/** Every table, in manifest order. */
 export const allTables: readonly TableDefinition[] = [
   allTablesTable,
   v1sTable,
   partialsTable,
   omitsTable,
-  promisesTable,
   recordsTable,
   readonliesTable,
+  promisesTable,
   validatorsTable,
   routeFactoriesTable,
   ordersTable,

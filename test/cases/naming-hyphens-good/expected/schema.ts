@@ -43,5 +43,5 @@ export const orderItemsTable: TableDefinition = {
   ],
 }
 
-/** Every table, referenced tables before the tables that point at them. */
+/** Every table, in manifest order. */
 export const allTables: readonly TableDefinition[] = [orderItemsTable]

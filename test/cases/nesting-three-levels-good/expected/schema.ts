@@ -146,5 +146,5 @@ export const adjustmentsTable: TableDefinition = {
   ],
 }
 
-/** Every table, referenced tables before the tables that point at them. */
+/** Every table, in manifest order. */
 export const allTables: readonly TableDefinition[] = [ordersTable, itemsTable, adjustmentsTable]

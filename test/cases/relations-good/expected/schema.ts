@@ -224,7 +224,7 @@ export const commentsTable: TableDefinition = {
   indexes: [{ columns: ['created_at', 'id'] }, { columns: ['updated_at', 'id'] }],
 }
 
-/** Every table, referenced tables before the tables that point at them. */
+/** Every table, in manifest order. */
 export const allTables: readonly TableDefinition[] = [
   authorsTable,
   categoriesTable,

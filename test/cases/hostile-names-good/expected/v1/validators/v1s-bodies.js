@@ -4,62 +4,6 @@
 // server does not compile schemas at start-up.
 import { ajvRuntime } from 'restmint/runtime'
 
-export const createBody = validate10
-const schema11 = {
-  type: 'object',
-  properties: { label: { type: 'string' } },
-  additionalProperties: false,
-}
-function validate10(
-  data,
-  { instancePath = '', parentData, parentDataProperty, rootData = data } = {},
-) {
-  let vErrors = null
-  let errors = 0
-  if (data && typeof data == 'object' && !Array.isArray(data)) {
-    for (const key0 in data) {
-      if (!(key0 === 'label')) {
-        const err0 = {
-          instancePath,
-          schemaPath: '#/additionalProperties',
-          keyword: 'additionalProperties',
-          params: { additionalProperty: key0 },
-        }
-        if (vErrors === null) {
-          vErrors = [err0]
-        } else {
-          vErrors.push(err0)
-        }
-        errors++
-      }
-    }
-    if (data.label !== undefined) {
-      if (typeof data.label !== 'string') {
-        const err1 = {
-          instancePath: instancePath + '/label',
-          schemaPath: '#/properties/label/type',
-          keyword: 'type',
-          params: { type: 'string' },
-        }
-        if (vErrors === null) {
-          vErrors = [err1]
-        } else {
-          vErrors.push(err1)
-        }
-        errors++
-      }
-    }
-  } else {
-    const err2 = { instancePath, schemaPath: '#/type', keyword: 'type', params: { type: 'object' } }
-    if (vErrors === null) {
-      vErrors = [err2]
-    } else {
-      vErrors.push(err2)
-    }
-    errors++
-  }
-  validate10.errors = vErrors
-  return errors === 0
-}
+export const createBody = validate10;const schema11 = {"type":"object","properties":{"label":{"type":"string"}},"additionalProperties":false};function validate10(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){let vErrors = null;let errors = 0;if(data && typeof data == "object" && !Array.isArray(data)){for(const key0 in data){if(!(key0 === "label")){const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0}};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data.label !== undefined){if(typeof data.label !== "string"){const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"}};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}}else {const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}validate10.errors = vErrors;return errors === 0;}
 export const replaceBody = createBody
 export const updateBody = createBody

@@ -1,0 +1,30 @@
+import type { FieldType } from '../../runtime/contract/field-type.js'
+import { SERVER_MANAGED_FIELDS, type ServerManagedField } from '../../runtime/contract/server-managed-fields.js'
+
+/** A resource's fields in pieces, each built by the caller in its own shape. */
+export interface ResourceFieldParts<Field> {
+  readonly declared: readonly Field[]
+  /** The parent key, when the resource has a parent. */
+  readonly parentKey: Field | null
+  /** The `<relation>_id` of each belongs-to, in manifest order. */
+  readonly relationKeys: readonly Field[]
+  readonly serverManaged: (name: ServerManagedField, type: FieldType) => Field
+}
+
+/**
+ * The one order of a resource's fields, which records, tables, types and
+ * documentation all show: `id`, declared fields, the parent key, relation
+ * keys, `created_at`, `updated_at`.
+ */
+export function orderResourceFields<Field>(parts: ResourceFieldParts<Field>): Field[] {
+  const [id, ...timestamps] = (Object.entries(SERVER_MANAGED_FIELDS) as [ServerManagedField, FieldType][]).map(
+    ([name, type]) => parts.serverManaged(name, type),
+  )
+  return [
+    id!,
+    ...parts.declared,
+    ...(parts.parentKey === null ? [] : [parts.parentKey]),
+    ...parts.relationKeys,
+    ...timestamps,
+  ]
+}

@@ -1,0 +1,14 @@
+/**
+ * The limits a manifest gets when it leaves a key out, under its `limits:`
+ * keys. manifest.schema.json shows the same numbers as `default`s for
+ * editors; a test keeps them equal.
+ */
+export const DEFAULT_LIMITS = {
+  per_page_default: 20,
+  per_page_max: 100,
+  include_max: 3,
+  include_depth: 2,
+  // Lowered to per_page_max when that is smaller, so links to the rest stay valid pages.
+  include_items_max: 50,
+  body_max_bytes: 1_048_576,
+} as const satisfies Readonly<Record<string, number>>

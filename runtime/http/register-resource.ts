@@ -1,0 +1,72 @@
+import type { FastifyInstance } from 'fastify'
+import { listResourceRoutes } from '../contract/resource-routes.js'
+import type { TableDefinition } from '../table-definition.js'
+import type { Validator } from '../validator.js'
+import type { QueryRules } from './query-rules.js'
+import type { RouteFactory } from './route-factory.js'
+
+/** A resource's body validators, as its generated `<resource>-bodies.js` exports them. */
+export interface ResourceBodies {
+  readonly createBody: Validator<object>
+  readonly replaceBody: Validator<object>
+  readonly updateBody: Validator<object>
+  /** Nested resources: the same without the parent key, which comes from the path. */
+  readonly nestedCreateBody?: Validator<object>
+  readonly nestedReplaceBody?: Validator<object>
+  readonly nestedUpdateBody?: Validator<object>
+}
+
+/** Everything a generated routes file says about one resource: data, no code. */
+export interface ResourceRoutes {
+  readonly table: TableDefinition
+  readonly rules: QueryRules
+  readonly bodies: ResourceBodies
+  /** Set when the resource is also served under its parent: `/orders/{order_id}/items[/{item_id}]`. */
+  readonly nestedUnder?: {
+    readonly parent: TableDefinition
+    /** The parent's path parameter, which is also this table's foreign key column: `order_id`. */
+    readonly parentKey: string
+    /** The path parameter of one record on the nested item route: `item_id`. */
+    readonly idParam: string
+  }
+}
+
+/** What a generated version index calls once per resource. */
+export type RegisterResource = (app: FastifyInstance, resource: ResourceRoutes) => void
+
+/**
+ * Registers every route of a resource, at the paths listResourceRoutes gives
+ * (the ones the OpenAPI document lists), each method with its endpoint and
+ * every other method answered 405.
+ */
+export function createResourceRegistrar(routes: RouteFactory): RegisterResource {
+  return (app, { table, rules, bodies, nestedUnder }) => {
+    const nested = nestedUnder
+      ? { parentResource: nestedUnder.parent.resource, parentKey: nestedUnder.parentKey, idParam: nestedUnder.idParam }
+      : null
+    for (const route of listResourceRoutes(table.resource, nested)) {
+      const scope =
+        route.nestedUnder && nestedUnder
+          ? { scope: { parent: nestedUnder.parent, param: nestedUnder.parentKey, column: nestedUnder.parentKey } }
+          : {}
+      const body = (plain: Validator<object>, forNested: Validator<object> | undefined) =>
+        route.nestedUnder ? requireNestedBody(forNested, table) : plain
+      if (route.idParam === null) {
+        routes.list(app, route.url, { table, ...scope, rules })
+        routes.create(app, route.url, { table, ...scope, body: body(bodies.createBody, bodies.nestedCreateBody) })
+      } else {
+        const item = { table, ...scope, idParam: route.idParam }
+        routes.read(app, route.url, { ...item, rules })
+        routes.replace(app, route.url, { ...item, body: body(bodies.replaceBody, bodies.nestedReplaceBody) })
+        routes.update(app, route.url, { ...item, body: body(bodies.updateBody, bodies.nestedUpdateBody) })
+        routes.remove(app, route.url, item)
+      }
+      routes.allow(app, route.url, route.methods)
+    }
+  }
+}
+
+function requireNestedBody(validator: Validator<object> | undefined, table: TableDefinition): Validator<object> {
+  if (validator === undefined) throw new Error(`internal error: no nested body validators for ${table.resource}`)
+  return validator
+}
