@@ -27,7 +27,7 @@ export interface CliProcess {
 }
 
 /** A finished run: how it ended and everything it printed. */
-export interface CliRun {
+export interface FinishedCliProcess {
   readonly exitCode: number | null
   readonly signal: NodeJS.Signals | null
   readonly stdout: string
@@ -72,7 +72,7 @@ export function spawnCli(cwd: string, args: readonly string[], env: NodeJS.Proce
 }
 
 /** Runs `restmint <args>` in `cwd` to its end: for what only a real process shows (being killed, racing another run). */
-export async function runCliProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+export async function runCliProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<FinishedCliProcess> {
   const cli = spawnCli(cwd, args, env)
   const { code, signal } = await cli.exited()
   return { exitCode: code, signal, ...cli.output() }
