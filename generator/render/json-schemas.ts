@@ -216,13 +216,17 @@ const SYSTEM_FIELD_DESCRIPTIONS: Readonly<Record<string, string>> = {
 
 /**
  * What the runtime checks a query operand against: the field's type and
- * format (`date`, `date-time`, `email`, `uri`, `uuid`). Not its bounds or
- * pattern: `filter[price][gte]=-1` is a fair question even when no price is
- * negative.
+ * format (`date`, `date-time`, `email`, `uri`, `uuid`), and for integers the
+ * range both databases hold alike. Not its declared bounds or pattern:
+ * `filter[price][gte]=-1` is a fair question even when no price is negative.
  */
 export function buildOperandSchema(field: FieldModel): JsonSchema {
   const { type, format } = typeOf(field)
-  return { type, ...(format !== null ? { format } : {}) }
+  return {
+    type,
+    ...(format !== null ? { format } : {}),
+    ...(field.type === 'integer' ? { minimum: INTEGER_MINIMUM, maximum: INTEGER_MAXIMUM } : {}),
+  }
 }
 
 function typeOf(field: FieldModel): { type: JsonType; format: string | null } {
