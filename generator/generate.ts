@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import type { Diagnostic } from './diagnostics/diagnostic.js'
 import { hasErrors, UserError } from './diagnostics/diagnostic.js'
 import { hashManifest, OUTPUT_INDEX, renderOutputIndex } from './emit/output-index.js'
 import { loadManifest } from './manifest/load-manifest.js'
 import { buildModel } from './model/build-model.js'
-import { createContentCache } from './render/content-cache.js'
+import { createContentCache, findCacheDirectory } from './render/content-cache.js'
 import { formatFiles } from './render/format-files.js'
 import { renderProject } from './render/render-project.js'
 import { validateManifest } from './validate/validate-manifest.js'
@@ -40,19 +39,10 @@ export async function generateFiles(options: {
     return { diagnostics, sources, files: null }
   }
   const model = buildModel(manifest, options.manifestFile)
-  const cache = createContentCache(cacheDirectory(options.cwd))
+  const cache = createContentCache(findCacheDirectory(options.cwd))
   const files = await formatFiles(renderProject(model, cache), cache)
   files.set(OUTPUT_INDEX, renderOutputIndex(model.manifestFile, hashManifest(bytes), files.keys()))
   return { diagnostics, sources, files }
-}
-
-/** In the nearest node_modules/.cache, the usual home of tool caches. */
-function cacheDirectory(cwd: string): string | null {
-  if (process.env.RESTMINT_CACHE === 'off') return null
-  for (let directory = resolve(cwd); ; directory = dirname(directory)) {
-    if (existsSync(join(directory, 'node_modules'))) return join(directory, 'node_modules', '.cache', 'restmint')
-    if (dirname(directory) === directory) return null
-  }
 }
 
 async function readManifest(cwd: string, manifestFile: string): Promise<Buffer> {
