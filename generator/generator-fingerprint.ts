@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { findTemplatesDirectory } from './render/find-templates-directory.js'
+
+/**
+ * A hash of everything besides the manifest that decides what `generate`
+ * writes: restmint's own code (generator/ and runtime/, built or source, as
+ * this process runs it), its templates and manifest schema, and the version
+ * of every package it depends on. Keys the cache of whole generate results,
+ * so that a changed restmint or dependency never reuses an old result.
+ */
+export function generatorFingerprint(): string {
+  const generator = dirname(fileURLToPath(import.meta.url))
+  const templates = findTemplatesDirectory()
+  const packageRoot = dirname(templates)
+  const packageJson = join(packageRoot, 'package.json')
+  const hash = createHash('sha256')
+  const files = [generator, join(generator, '..', 'runtime'), templates].flatMap(listFiles)
+  for (const file of [...files, join(generator, '..', 'manifest.schema.json'), packageJson]) {
+    const contents = readFileSync(file)
+    hash.update(`${relative(packageRoot, file)}\0${contents.length}\0`).update(contents)
+  }
+  const { dependencies = {} } = JSON.parse(readFileSync(packageJson, 'utf8')) as { dependencies?: Record<string, string> }
+  for (const name of Object.keys(dependencies).sort()) hash.update(`${name}\0${installedVersion(name, packageRoot)}\0`)
+  return hash.digest('hex')
+}
+
+function listFiles(directory: string): string[] {
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort()
+}
+
+/** The version of `name` Node would load for restmint: from the nearest node_modules/ holding it. */
+function installedVersion(name: string, packageRoot: string): string {
+  for (let directory = packageRoot; ; directory = dirname(directory)) {
+    const manifest = join(directory, 'node_modules', name, 'package.json')
+    if (existsSync(manifest)) return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version
+    if (dirname(directory) === directory) return 'not installed'
+  }
+}
