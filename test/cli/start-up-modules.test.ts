@@ -1,11 +1,11 @@
 /**
  * Issue 7's start-up budgets, as behaviour: an unchanged `generate` and a
  * `serve` of unchanged output do not load the modules only a cache miss needs
- * (prettier ~0.1 s, handlebars, esbuild), and a changed generated tree is never
- * served from the bundle of the old one. The child processes refuse to load
+ * (yaml, ajv, handlebars, prettier, esbuild), and a changed generated tree is
+ * never served from the bundle of the old one. The child processes refuse to load
  * the named packages through a module resolve hook.
  */
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -61,10 +61,24 @@ describe('what restmint loads at start-up', () => {
     expect((await runCli(project, 'generate')).exitCode).toBe(0)
   })
 
-  it('an unchanged generate loads neither prettier nor esbuild', async () => {
-    const run = await runCliProcess(project, ['generate'], refusing('prettier', 'esbuild'))
+  it('an unchanged generate loads no stage of the generator: no yaml, ajv, handlebars or prettier, nor esbuild', async () => {
+    const run = await runCliProcess(project, ['generate'], refusing('yaml', 'ajv', 'handlebars', 'prettier', 'esbuild'))
     expect(run.stderr).toBe('')
     expect(run).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/: 0 written, \d+ unchanged, 0 removed/) })
+  })
+
+  it('an edited manifest runs every stage again: its result is not the cached one', async () => {
+    const manifest = join(project, 'resources.yaml')
+    const original = readFileSync(manifest, 'utf8')
+    writeFileSync(manifest, original.replace('title: { type: string', 'name: { type: string'))
+    try {
+      const run = await runCliProcess(project, ['generate'], refusing('yaml'))
+      expect(run.exitCode).toBe(1)
+      expect(run.stderr).toMatch(/refused to load yaml/)
+    } finally {
+      writeFileSync(manifest, original)
+    }
+    expect(await runCliProcess(project, ['check'], refusing('yaml'))).toMatchObject({ exitCode: 0 })
   })
 
   it('serve bundles the generated tree once, then starts without esbuild or any generator module', async () => {
