@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { hashFiles, hashKey, listFiles } from './render/content-cache.js'
 import { findTemplatesDirectory } from './render/find-templates-directory.js'
 
 /**
@@ -16,22 +16,13 @@ export function generatorFingerprint(): string {
   const templates = findTemplatesDirectory()
   const packageRoot = dirname(templates)
   const packageJson = join(packageRoot, 'package.json')
-  const hash = createHash('sha256')
-  const files = [generator, join(generator, '..', 'runtime'), templates].flatMap(listFiles)
-  for (const file of [...files, join(generator, '..', 'manifest.schema.json'), packageJson]) {
-    const contents = readFileSync(file)
-    hash.update(`${relative(packageRoot, file)}\0${contents.length}\0`).update(contents)
-  }
+  const code = [generator, join(generator, '..', 'runtime'), templates].flatMap(listFiles)
+  const files = hashFiles([...code, join(generator, '..', 'manifest.schema.json'), packageJson], packageRoot)
   const { dependencies = {} } = JSON.parse(readFileSync(packageJson, 'utf8')) as { dependencies?: Record<string, string> }
-  for (const name of Object.keys(dependencies).sort()) hash.update(`${name}\0${installedVersion(name, packageRoot)}\0`)
-  return hash.digest('hex')
-}
-
-function listFiles(directory: string): string[] {
-  return readdirSync(directory, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
+  const versions = Object.keys(dependencies)
     .sort()
+    .map((name) => `${name}@${installedVersion(name, packageRoot)}`)
+  return hashKey(files, ...versions)
 }
 
 /** The version of `name` Node would load for restmint: from the nearest node_modules/ holding it. */

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import esbuildPackage from 'esbuild/package.json' with { type: 'json' }
 import type { FastifyInstance } from 'fastify'
-import { hashKey, type ContentCache } from '../render/content-cache.js'
+import { hashFiles, hashKey, listFiles, type ContentCache } from '../render/content-cache.js'
 
 export interface GeneratedServerModule {
   buildServer(options: { db: string; schema?: string; seed?: boolean; logger?: object }): Promise<FastifyInstance>
@@ -32,7 +31,7 @@ export async function loadGeneratedServer(entry: string, cache: ContentCache): P
     .map((file) => new URL(`../../runtime/${file}`, import.meta.url))
     .find((url) => existsSync(url))!.href
   const tree = dirname(resolve(entry))
-  const key = `${hashKey('serve-bundle', BUNDLER_FINGERPRINT, runtimeUrl, resolve(entry), hashTree(tree))}.mjs`
+  const key = `${hashKey('serve-bundle', BUNDLER_FINGERPRINT, runtimeUrl, resolve(entry), hashFiles(listFiles(tree), tree))}.mjs`
   const cached = cache.pathOf(key)
   if (cached !== null) return (await import(pathToFileURL(cached).href)) as GeneratedServerModule
   const { code, inputs } = await bundle(entry, runtimeUrl)
@@ -80,19 +79,4 @@ async function bundle(entry: string, runtimeUrl: string): Promise<{ code: string
     ],
   })
   return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) }
-}
-
-/** One hash over the path and contents of every file under `directory`, in a fixed order. */
-function hashTree(directory: string): string {
-  const files = readdirSync(directory, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort()
-  const hash = createHash('sha256')
-  for (const file of files) {
-    const contents = readFileSync(file)
-    // Lengths first, so no two trees give the same byte stream.
-    hash.update(`${relative(directory, file)}\0${contents.length}\0`).update(contents)
-  }
-  return hash.digest('hex')
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
 import { temporaryPathOf } from '../emit/temporary-path.js'
 
 /**
@@ -17,6 +17,28 @@ export interface ContentCache {
 
 export function hashKey(...parts: readonly string[]): string {
   return createHash('sha256').update(parts.join('\0')).digest('hex')
+}
+
+/** Every file under `directory`, recursively, in a fixed order. */
+export function listFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(directory, entry.name)
+      if (entry.isDirectory()) return listFiles(path)
+      return entry.isFile() ? [path] : []
+    })
+    .sort()
+}
+
+/** One hash over the contents of `files` and their paths relative to `base`: a key part for a tree of files. */
+export function hashFiles(files: readonly string[], base: string): string {
+  const hash = createHash('sha256')
+  for (const file of files) {
+    const contents = readFileSync(file)
+    // Lengths first, so no two lists of files give the same byte stream.
+    hash.update(`${relative(base, file)}\0${contents.length}\0`).update(contents)
+  }
+  return hash.digest('hex')
 }
 
 /** A cache in `directory`, or one that stores nothing when it is null. */
