@@ -11,6 +11,9 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // Probes PostgreSQL once and stops the run with what to start or set when it is missing.
     globalSetup: ['test/support/postgres-global-setup.ts'],
+    // serve's cached bundles (node_modules/.cache/restmint/*.mjs) import the runtime's .ts sources under test:
+    // vitest must load them itself rather than hand them to Node, as it does other files in node_modules.
+    server: { deps: { inline: [/node_modules\/\.cache\/restmint\//] } },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

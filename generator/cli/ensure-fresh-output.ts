@@ -2,7 +2,6 @@ import { resolve } from 'node:path'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { checkOutputFreshness } from '../emit/check-output-freshness.js'
 import type { CliIo } from './cli-io.js'
-import { runGenerate } from './run-generate.js'
 
 /**
  * Before `serve`: refuses output that does not match the manifest, naming the
@@ -17,6 +16,8 @@ export async function ensureFreshOutput(
   const freshness = checkOutputFreshness(resolve(io.cwd, options.manifest), resolve(io.cwd, options.out))
   if (freshness === 'fresh' || freshness === 'no-manifest') return
   if (options.regenerate) {
+    // Loaded only here: serving fresh output never loads the generator.
+    const { runGenerate } = await import('./run-generate.js')
     if ((await runGenerate(options.manifest, options.out, io)) !== 0) {
       throw new UserError(`${options.manifest} did not generate (see above); nothing is served`)
     }

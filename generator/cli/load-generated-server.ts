@@ -1,13 +1,17 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { build } from 'esbuild'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import esbuildPackage from 'esbuild/package.json' with { type: 'json' }
 import type { FastifyInstance } from 'fastify'
+import { hashFiles, hashKey, listFiles, type ContentCache } from '../render/content-cache.js'
 
 export interface GeneratedServerModule {
   buildServer(options: { db: string; schema?: string; seed?: boolean; logger?: object }): Promise<FastifyInstance>
 }
+
+// A bundle depends on esbuild and on how this module drives it: both go into the cache key.
+const BUNDLER_FINGERPRINT = hashKey(esbuildPackage.version, readFileSync(fileURLToPath(import.meta.url), 'utf8'))
 
 /**
  * Loads a generated server.ts. The generated tree is TypeScript, and a
@@ -16,16 +20,44 @@ export interface GeneratedServerModule {
  * loader. `restmint/runtime` is pointed at this CLI's own runtime; every other
  * package import stays external. Nothing is minified, so stack traces stay
  * readable; the validators are already ajv's compact output.
+ *
+ * The bundle is cached under the hash of every file in the entry's directory
+ * tree (and of where it and the runtime are, which the bundle names), so an
+ * unchanged tree starts without esbuild and a changed one is never served stale.
  */
-export async function loadGeneratedServer(entry: string): Promise<GeneratedServerModule> {
+export async function loadGeneratedServer(entry: string, cache: ContentCache): Promise<GeneratedServerModule> {
   // Compiled, this module sits in dist/ next to the compiled runtime; run from source (tsx, tests), next to its sources.
   const runtimeUrl = ['index.js', 'index.ts']
     .map((file) => new URL(`../../runtime/${file}`, import.meta.url))
     .find((url) => existsSync(url))!.href
+  const tree = dirname(resolve(entry))
+  const key = `${hashKey('serve-bundle', BUNDLER_FINGERPRINT, runtimeUrl, resolve(entry), hashFiles(listFiles(tree), tree))}.mjs`
+  const cached = cache.pathOf(key)
+  if (cached !== null) return (await import(pathToFileURL(cached).href)) as GeneratedServerModule
+  const { code, inputs } = await bundle(entry, runtimeUrl)
+  // A bundle that read a file from outside the tree would not be covered by the key: built every time instead.
+  if (inputs.every((input) => !relative(tree, resolve(input)).startsWith('..'))) {
+    cache.write(key, code)
+    const written = cache.pathOf(key)
+    if (written !== null) return (await import(pathToFileURL(written).href)) as GeneratedServerModule
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'restmint-serve-'))
+  const file = join(directory, 'server.mjs')
+  try {
+    writeFileSync(file, code)
+    return (await import(pathToFileURL(file).href)) as GeneratedServerModule
+  } finally {
+    rmSync(directory, { recursive: true, force: true })
+  }
+}
+
+async function bundle(entry: string, runtimeUrl: string): Promise<{ code: string; inputs: string[] }> {
+  const { build } = await import('esbuild')
   const result = await build({
     entryPoints: [entry],
     bundle: true,
     write: false,
+    metafile: true,
     format: 'esm',
     platform: 'node',
     target: 'node20.10',
@@ -46,12 +78,5 @@ export async function loadGeneratedServer(entry: string): Promise<GeneratedServe
       },
     ],
   })
-  const directory = mkdtempSync(join(tmpdir(), 'restmint-serve-'))
-  const bundle = join(directory, 'server.mjs')
-  try {
-    writeFileSync(bundle, result.outputFiles[0]!.contents)
-    return (await import(pathToFileURL(bundle).href)) as GeneratedServerModule
-  } finally {
-    rmSync(directory, { recursive: true, force: true })
-  }
+  return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) }
 }

@@ -5,17 +5,18 @@ import { Command, CommanderError, Option } from 'commander'
 import { redactCredentials } from '../../runtime/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { processIo, type CliIo } from './cli-io.js'
-import { runCheck } from './run-check.js'
-import { runGenerate } from './run-generate.js'
-import { runServe } from './run-serve.js'
-import { runValidate } from './run-validate.js'
+import type { runServe } from './run-serve.js'
 
 // Exit codes, documented in README: 0 ok, 1 invalid manifest or stale output, 2 usage error.
 const EXIT_OK = 0
 const EXIT_FAILED = 1
 const EXIT_USAGE = 2
 
-/** Runs the CLI and returns its exit code. `serve` resolves only when the server stops. */
+/**
+ * Runs the CLI and returns its exit code. `serve` resolves only when the server stops.
+ * Each command loads its own modules when it runs: `serve` never pays for the
+ * generator's (prettier, handlebars, ajv), nor `generate` for esbuild.
+ */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let exitCode = EXIT_OK
   const manifestOption = () =>
@@ -32,7 +33,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description('Check the manifest; exit 0 when valid, 1 when not (every problem is listed).')
     .addOption(manifestOption())
     .action(async (options: { manifest: string }) => {
-      exitCode = await runValidate(options.manifest, io)
+      exitCode = await (await import('./run-validate.js')).runValidate(options.manifest, io)
     })
   program
     .command('generate')
@@ -40,7 +41,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(manifestOption())
     .addOption(outOption())
     .action(async (options: { manifest: string; out: string }) => {
-      exitCode = await runGenerate(options.manifest, options.out, io)
+      exitCode = await (await import('./run-generate.js')).runGenerate(options.manifest, options.out, io)
     })
   program
     .command('check')
@@ -48,7 +49,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(manifestOption())
     .addOption(outOption())
     .action(async (options: { manifest: string; out: string }) => {
-      exitCode = await runCheck(options.manifest, options.out, io)
+      exitCode = await (await import('./run-check.js')).runCheck(options.manifest, options.out, io)
     })
   program
     .command('serve')
@@ -74,7 +75,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--seed', 'insert a few sample rows into empty tables'))
     .action(async (options: Parameters<typeof runServe>[0]) => {
-      exitCode = await runServe(options, io)
+      exitCode = await (await import('./run-serve.js')).runServe(options, io)
     })
   try {
     await program.parseAsync(argv.slice(2), { from: 'user' })

@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { redactCredentials } from '../../runtime/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
+import { createContentCache, findCacheDirectory } from '../render/content-cache.js'
 import type { CliIo } from './cli-io.js'
 import { ensureFreshOutput } from './ensure-fresh-output.js'
 import { loadGeneratedServer } from './load-generated-server.js'
@@ -31,7 +32,7 @@ export async function runServe(
     throw new UserError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(options.port)}`)
   }
   if (options.schema === '') throw new UserError('--schema must name a PostgreSQL schema, e.g. --schema public')
-  const server = await loadGeneratedServer(entry)
+  const server = await loadGeneratedServer(entry, createContentCache(findCacheDirectory(io.cwd)))
   const logger = serveLogger((line) => process.stderr.write(line))
   const { db, schema } = options
   const app = await startServer(db, () => server.buildServer({ db, schema, seed: options.seed ?? false, logger }))

@@ -1,24 +1,49 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { temporaryPathOf } from '../emit/temporary-path.js'
 
 /**
  * A content-addressed disk cache for expensive, pure steps (prettier, ajv
- * compilation): the key hashes everything the result depends on, so an entry
- * can never be stale, only unused.
+ * compilation, the serve bundle): the key hashes everything the result
+ * depends on, so an entry can never be stale, only unused.
  */
 export interface ContentCache {
   read(key: string): string | null
   write(key: string, value: string): void
+  /** Where the entry is on disk, for a caller that loads it as a file (a module); null when there is none. */
+  pathOf(key: string): string | null
 }
 
 export function hashKey(...parts: readonly string[]): string {
   return createHash('sha256').update(parts.join('\0')).digest('hex')
 }
 
+/** Every file under `directory`, recursively, in a fixed order. */
+export function listFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(directory, entry.name)
+      if (entry.isDirectory()) return listFiles(path)
+      return entry.isFile() ? [path] : []
+    })
+    .sort()
+}
+
+/** One hash over the contents of `files` and their paths relative to `base`: a key part for a tree of files. */
+export function hashFiles(files: readonly string[], base: string): string {
+  const hash = createHash('sha256')
+  for (const file of files) {
+    const contents = readFileSync(file)
+    // Lengths first, so no two lists of files give the same byte stream.
+    hash.update(`${relative(base, file)}\0${contents.length}\0`).update(contents)
+  }
+  return hash.digest('hex')
+}
+
 /** A cache in `directory`, or one that stores nothing when it is null. */
 export function createContentCache(directory: string | null): ContentCache {
-  if (!directory) return { read: () => null, write: () => {} }
+  if (!directory) return { read: () => null, write: () => {}, pathOf: () => null }
   mkdirSync(directory, { recursive: true })
   return {
     read(key) {
@@ -29,7 +54,23 @@ export function createContentCache(directory: string | null): ContentCache {
       }
     },
     write(key, value) {
-      writeFileSync(join(directory, key), value)
+      // Staged and renamed into place, so a concurrent run never reads half an entry.
+      const path = join(directory, key)
+      writeFileSync(temporaryPathOf(path), value)
+      renameSync(temporaryPathOf(path), path)
     },
+    pathOf(key) {
+      const path = join(directory, key)
+      return existsSync(path) ? path : null
+    },
+  }
+}
+
+/** In the nearest node_modules/.cache, the usual home of tool caches; null when there is none or RESTMINT_CACHE=off. */
+export function findCacheDirectory(cwd: string): string | null {
+  if (process.env.RESTMINT_CACHE === 'off') return null
+  for (let directory = resolve(cwd); ; directory = dirname(directory)) {
+    if (existsSync(join(directory, 'node_modules'))) return join(directory, 'node_modules', '.cache', 'restmint')
+    if (dirname(directory) === directory) return null
   }
 }

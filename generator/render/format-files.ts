@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { hashKey, type ContentCache } from './content-cache.js'
 import type { FormatJob } from './format-worker.js'
-import { FORMAT_JSON_URL, formatJson } from './format-json.js'
 import { formatSource, PRETTIER_OPTIONS, PRETTIER_VERSION } from './format-source.js'
 
 /**
@@ -30,7 +30,7 @@ export async function formatFiles(files: ReadonlyMap<string, string>, cache: Con
       continue
     }
     if (extension === 'json') {
-      formatted.set(path, layOutJson(source, cache))
+      formatted.set(path, await layOutJson(source, cache))
       continue
     }
     if (extension !== 'ts') throw new Error(`internal error: no formatter for ${path}`)
@@ -51,14 +51,17 @@ export async function formatFiles(files: ReadonlyMap<string, string>, cache: Con
 
 const PRINT_WIDTH = PRETTIER_OPTIONS.printWidth ?? 80
 
-// Cached results depend on how format-json.ts lays JSON out: its source goes into the key.
+// Cached results depend on how format-json.ts lays JSON out: its source goes into the key. It is
+// read, not imported, as it loads prettier: a sibling with this module's extension (.js built, .ts from source).
+const FORMAT_JSON_URL = new URL(`./format-json${extname(fileURLToPath(import.meta.url))}`, import.meta.url)
 const FORMAT_JSON_FINGERPRINT = hashKey(readFileSync(fileURLToPath(FORMAT_JSON_URL), 'utf8'))
 
 /** A large OpenAPI document takes ~0.2 s to lay out; reuse the layout while the document is unchanged. */
-function layOutJson(source: string, cache: ContentCache): string {
+async function layOutJson(source: string, cache: ContentCache): Promise<string> {
   const key = hashKey('json', FORMAT_JSON_FINGERPRINT, String(PRINT_WIDTH), source)
   const cached = cache.read(key)
   if (cached !== null) return cached
+  const { formatJson } = await import('./format-json.js')
   const laidOut = formatJson(source, PRINT_WIDTH) ?? `${JSON.stringify(JSON.parse(source), null, 2)}\n`
   cache.write(key, laidOut)
   return laidOut

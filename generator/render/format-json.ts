@@ -1,8 +1,5 @@
 import { util } from 'prettier'
 
-/** This module, whose source fingerprints cached layouts (format-files.ts). */
-export const FORMAT_JSON_URL = import.meta.url
-
 type Json = string | number | boolean | null | readonly Json[] | { readonly [key: string]: Json }
 
 /**

@@ -1,18 +1,21 @@
-import * as prettier from 'prettier'
+import type { Options } from 'prettier'
+import prettierPackage from 'prettier/package.json' with { type: 'json' }
 
 /**
  * Fixed options, so output does not depend on the user's own prettier config
  * and stays byte-identical from machine to machine.
  */
-export const PRETTIER_OPTIONS: prettier.Options = {
+export const PRETTIER_OPTIONS: Options = {
   semi: false,
   singleQuote: true,
   trailingComma: 'all',
   printWidth: 100,
 }
 
-export const PRETTIER_VERSION = prettier.version
+/** Read from its package.json: cache keys need it, but an unchanged run should not load prettier (~0.1 s). */
+export const PRETTIER_VERSION = prettierPackage.version
 
-export function formatSource(source: string, parser: string): Promise<string> {
+export async function formatSource(source: string, parser: string): Promise<string> {
+  const prettier = await import('prettier')
   return prettier.format(source, { ...PRETTIER_OPTIONS, parser })
 }

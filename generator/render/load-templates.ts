@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import Handlebars from 'handlebars'
+import { findTemplatesDirectory } from './find-templates-directory.js'
 import { templateHelpers } from './template-helpers.js'
 
 export type TemplateName =
@@ -38,15 +38,4 @@ export function loadTemplates(): RenderTemplate {
     }
     return template(view)
   }
-}
-
-/** templates/ sits at the package root, above both generator/ and dist/generator/. */
-export function findTemplatesDirectory(): string {
-  let directory = dirname(fileURLToPath(import.meta.url))
-  while (!existsSync(join(directory, 'templates', 'schema.ts.hbs'))) {
-    const parent = dirname(directory)
-    if (parent === directory) throw new Error('internal error: restmint templates/ directory not found')
-    directory = parent
-  }
-  return join(directory, 'templates')
 }

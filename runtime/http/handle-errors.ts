@@ -1,6 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { allowedMethodsAt } from './allowed-methods.js'
 import { ProblemError } from './problem-error.js'
 import type { ProblemCode } from './problem-catalogue.js'
 import { requestedPath } from './request-path.js'
@@ -34,7 +35,12 @@ export function handleErrors(app: FastifyInstance, options: { bodyMaxBytes: numb
     const tooLong = requestedPath(request.url)
       .split('/')
       .some((segment) => segment.length > MAX_PATH_SEGMENT_LENGTH)
-    return sendProblem(request, reply, tooLong ? segmentTooLong() : noRoute(request))
+    if (tooLong) return sendProblem(request, reply, segmentTooLong())
+    // A known path asked with a method it does not take (allowed-methods.ts).
+    const allow = allowedMethodsAt(app, request)
+    if (allow === null) return sendProblem(request, reply, noRoute(request))
+    const detail = `${request.method} is not allowed here; allowed: ${allow}.`
+    return sendProblem(request, reply, new ProblemError('method_not_allowed', detail, { headers: { allow } }))
   })
 }
 

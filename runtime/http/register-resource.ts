@@ -61,7 +61,7 @@ export function createResourceRegistrar(routes: RouteFactory): RegisterResource 
         routes.update(app, route.url, { ...item, body: body(bodies.updateBody, bodies.nestedUpdateBody) })
         routes.remove(app, route.url, item)
       }
-      routes.allow(app, route.url, route.methods)
+      routes.allow(app, route.url)
     }
   }
 }

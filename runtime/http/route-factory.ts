@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiLimits } from '../contract/api-limits.js'
 import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
 import type { ListOptions, ListResult, Scope, Storage } from '../storage/storage.js'
@@ -10,6 +10,7 @@ import {
 } from '../storage/storage-errors.js'
 import type { Row, TableDefinition } from '../table-definition.js'
 import type { Validator } from '../validator.js'
+import { allowedMethodsAt } from './allowed-methods.js'
 import { checkItemQuery, checkListQuery } from './check-query-names.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
 import { noRoute } from './handle-errors.js'
@@ -52,12 +53,12 @@ export interface RouteFactory {
   replace(app: FastifyInstance, url: string, options: ItemRouteOptions & { body: Validator<object> }): void
   update(app: FastifyInstance, url: string, options: ItemRouteOptions & { body: Validator<object> }): void
   remove(app: FastifyInstance, url: string, options: ItemRouteOptions): void
-  /** Answers every other method on `url` with 405 and an `Allow` header. */
-  allow(app: FastifyInstance, url: string, methods: readonly HTTPMethods[]): void
+  /**
+   * Answers OPTIONS on `url` with 204 and an `Allow` header; the not-found
+   * handler answers every other method the path does not take with 405 (allowed-methods.ts).
+   */
+  allow(app: FastifyInstance, url: string): void
 }
-
-/** The order `Allow` lists methods in. */
-const ALLOW_ORDER: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 export function createRouteFactory(
   storage: Storage,
@@ -212,27 +213,11 @@ export function createRouteFactory(
       })
     },
 
-    allow(app, url, methods) {
-      const allowed = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS']
-      // Every method the server knows (buildApiServer adds all of Node's: PROPFIND, LOCK…).
-      const others = app.supportedMethods.filter((method) => !allowed.includes(method)) as HTTPMethods[]
-      const allowHeader = ALLOW_ORDER.filter((method) => allowed.includes(method)).join(', ')
-      const rejectTrailingSlash = (request: FastifyRequest): void => {
-        if (Object.values(request.params as Record<string, string>).includes('')) throw noRoute(request)
-      }
+    allow(app, url) {
       app.options(url, async (request, reply) => {
-        rejectTrailingSlash(request)
+        const allowHeader = allowedMethodsAt(app, request)
+        if (allowHeader === null) throw noRoute(request)
         return reply.code(204).header('allow', allowHeader).send()
-      })
-      app.route({
-        method: [...others],
-        url,
-        handler: async (request) => {
-          rejectTrailingSlash(request)
-          throw new ProblemError('method_not_allowed', `${request.method} is not allowed here; allowed: ${allowHeader}.`, {
-            headers: { allow: allowHeader },
-          })
-        },
       })
     },
   }

@@ -110,6 +110,16 @@ for (const dialect of DIALECTS) {
       expectProblem(await exchange(port, request('PROPFIND /v1/widgets HTTP/1.1')), 404, 'not_found')
     })
 
+    it('answers those 405s without a route per method: a path has one OPTIONS route beside its endpoints (issue 7, start-up)', async () => {
+      expect(app.hasRoute({ method: 'OPTIONS', url: '/v1/orders/:order_id/items/:item_id' })).toBe(true)
+      for (const method of ['TRACE', 'PROPFIND', 'POST'] as const) {
+        expect(app.hasRoute({ method, url: '/v1/orders/:order_id/items/:item_id' }), method).toBe(false)
+      }
+      const response = await app.inject({ method: 'POST', url: '/v1/orders/1/items/2' })
+      expect(response.statusCode).toBe(405)
+      expect(response.headers.allow).toBe('GET, HEAD, PUT, PATCH, DELETE, OPTIONS')
+    })
+
     it('accepts only UTF-8 bodies: another declared charset is 415, charset=utf-8 in any case is fine (item 13)', async () => {
       const body = '{"name":"Ada"}'
       const send = (contentType: string) =>

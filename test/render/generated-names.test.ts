@@ -9,7 +9,7 @@ import {
   tableConstantName,
   versionFunctionName,
 } from '../../generator/names/generated-names.js'
-import { findTemplatesDirectory } from '../../generator/render/load-templates.js'
+import { findTemplatesDirectory } from '../../generator/render/find-templates-directory.js'
 
 /**
  * Generated helper names are chosen so that no resource name can spell them;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { findTemplatesDirectory } from '../../generator/render/load-templates.js'
+import { findTemplatesDirectory } from '../../generator/render/find-templates-directory.js'
 import { checkIdentifier, templateHelpers } from '../../generator/render/template-helpers.js'
 
 /**
