@@ -50,8 +50,16 @@ const rows: string[][] = []
 const scratch = mkdtempSync(join(root, 'bench', 'tmp-'))
 try {
   const cases = [
-    { name: 'example (8 resources)', write: (dir: string) => copyFileSync(join(root, 'resources.yaml'), join(dir, 'resources.yaml')), first: '/v1/authors' },
-    { name: 'synthetic (100 resources)', write: (dir: string) => writeFileSync(join(dir, 'resources.yaml'), buildSyntheticManifest(100)), first: '/v1/widget-b-records' },
+    {
+      name: 'example (8 resources)',
+      write: (dir: string) => copyFileSync(join(root, 'resources.yaml'), join(dir, 'resources.yaml')),
+      first: '/v1/authors',
+    },
+    {
+      name: 'synthetic (100 resources)',
+      write: (dir: string) => writeFileSync(join(dir, 'resources.yaml'), buildSyntheticManifest(100)),
+      first: '/v1/widget-b-records',
+    },
   ]
   for (const { name, write, first } of cases) {
     const dir = join(scratch, name.split(' ')[0]!)
@@ -73,10 +81,19 @@ function ms(value: number): string {
   return `${Math.round(value)} ms`
 }
 
-const header = ['manifest', 'cold generate', 'unchanged generate', 'check', 'serve → first 200', 'serve again → first 200']
+const header = [
+  'manifest',
+  'cold generate',
+  'unchanged generate',
+  'check',
+  'serve → first 200',
+  'serve again → first 200',
+]
 const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
 const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`
 console.log(line(header))
 console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`)
 for (const row of rows) console.log(line(row))
-console.log('\nTargets (issue 7): cold ≤ 3000 ms, unchanged ≤ 500 ms, first response ≤ 500 ms (times include Node start-up).')
+console.log(
+  '\nTargets (issue 7): cold ≤ 3000 ms, unchanged ≤ 500 ms, first response ≤ 500 ms (times include Node start-up).',
+)

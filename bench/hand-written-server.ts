@@ -47,7 +47,8 @@ const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/
 const POSITIVE = /^[1-9]\d{0,14}$/
 
 export async function buildHandWrittenServer(database: HandWrittenDatabase): Promise<FastifyInstance> {
-  const queries = database.kind === 'sqlite' ? sqliteQueries(database.file) : postgresQueries(database.url, database.schema)
+  const queries =
+    database.kind === 'sqlite' ? sqliteQueries(database.file) : postgresQueries(database.url, database.schema)
   const app = Fastify({ logger: false })
   app.addHook('onClose', () => queries.close())
 
@@ -207,7 +208,9 @@ function sqliteQueries(file: string): PostQueries {
   const countAll = db.prepare('select count(*) from posts').pluck()
   const countFiltered = db.prepare('select count(*) from posts where price >= ?').pluck()
   const authors = db.prepare(`select ${AUTHOR_COLUMNS} from authors where id in (select value from json_each(?))`)
-  const categories = db.prepare(`select ${CATEGORY_COLUMNS} from categories where id in (select value from json_each(?))`)
+  const categories = db.prepare(
+    `select ${CATEGORY_COLUMNS} from categories where id in (select value from json_each(?))`,
+  )
   return {
     async page(list) {
       const limit = list.perPage + 1
@@ -267,7 +270,10 @@ function postgresQueries(url: string, schema: string): PostQueries {
       const text = pageSql(list.direction, filtered)
       const [rows, counted] = await Promise.all(
         filtered
-          ? [run(name, text, [list.minPrice, limit, offset]), run('posts_count_filtered', countFiltered, [list.minPrice])]
+          ? [
+              run(name, text, [list.minPrice, limit, offset]),
+              run('posts_count_filtered', countFiltered, [list.minPrice]),
+            ]
           : [run(name, text, [limit, offset]), run('posts_count_all', countAll, [])],
       )
       return { rows, total: counted[0]!.total as number }

@@ -76,7 +76,9 @@ console.log(`\nProfile: ${join(profiles, profileFile)}`)
 function summarize(profile: CpuProfile): void {
   // Self time per node from the samples and their time deltas (µs).
   const selfTime = new Map<number, number>()
-  profile.samples.forEach((node, index) => selfTime.set(node, (selfTime.get(node) ?? 0) + (profile.timeDeltas[index] ?? 0)))
+  profile.samples.forEach((node, index) =>
+    selfTime.set(node, (selfTime.get(node) ?? 0) + (profile.timeDeltas[index] ?? 0)),
+  )
   const byFunction = new Map<string, number>()
   const byModule = new Map<string, number>()
   let busy = 0
@@ -96,7 +98,9 @@ function summarize(profile: CpuProfile): void {
         `and µs per request (${requests} requests):`,
     )
     for (const [key, time] of [...map].sort((a, b) => b[1] - a[1]).slice(0, limit)) {
-      console.log(`${((100 * time) / busy).toFixed(1).padStart(5)}% ${(time / requests).toFixed(1).padStart(7)} µs  ${key}`)
+      console.log(
+        `${((100 * time) / busy).toFixed(1).padStart(5)}% ${(time / requests).toFixed(1).padStart(7)} µs  ${key}`,
+      )
     }
   }
   print('Top modules by self time', byModule, 25)

@@ -18,7 +18,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { getJson, measure, PATHS, PER_PAGE, startServer, type Measurement, type RunningServer } from './query-harness.js'
+import {
+  getJson,
+  measure,
+  PATHS,
+  PER_PAGE,
+  startServer,
+  type Measurement,
+  type RunningServer,
+} from './query-harness.js'
 import { dropPostgresSchema, seedPostgres, seedSqlite, type SeedSizes } from './seed-database.js'
 
 const sizes: SeedSizes = { posts: envNumber('BENCH_POSTS', 100_000), authors: 1_000, categories: 50 }
@@ -109,7 +117,11 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
   const byOffset = series('c offset at depth', walker, PATHS.offset(depthPage))
   // Every series once per round, the compared servers right after each other; every other round
   // in the opposite order (A B, B A, A B…), so whichever runs first has no edge in the medians.
-  const groups = [[filteredGenerated, filteredHand], [includedGenerated, includedHand], [first, byCursor, byOffset]]
+  const groups = [
+    [filteredGenerated, filteredHand],
+    [includedGenerated, includedHand],
+    [first, byCursor, byOffset],
+  ]
   const all = groups.flat()
 
   log(`${database}: warming up`)
@@ -120,7 +132,9 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
         entry.runs.push(await measure(entry.server, entry.path, seconds, connections))
       }
     }
-    log(`${database}: round ${round}/${rounds}: ${all.map((entry) => `${entry.name} ${Math.round(entry.runs.at(-1)!.rps)}`).join(', ')}`)
+    log(
+      `${database}: round ${round}/${rounds}: ${all.map((entry) => `${entry.name} ${Math.round(entry.runs.at(-1)!.rps)}`).join(', ')}`,
+    )
   }
 
   await Promise.all([generated.stop(), handWritten.stop(), walker.stop()])
@@ -258,7 +272,7 @@ function printReport(): void {
   )
   console.log(
     '\nRatio: generated req/s ÷ reference req/s, both medians over the rounds. Per-round ratio: the median of ' +
-      'the ratios of the two runs of each round, which ran back to back. CPU/req: the server process\'s CPU ' +
+      "the ratios of the two runs of each round, which ran back to back. CPU/req: the server process's CPU " +
       'time per request (median); CPU ratio: reference ÷ generated, the throughput ratio a CPU-bound server ' +
       'would reach with the CPUs to itself, hardly moved by other load on the machine.',
   )

@@ -44,7 +44,12 @@ function makeRows(sizes: SeedSizes): SeedRows {
   const at = (time: number) => new Date(time).toISOString()
   const authors = Array.from({ length: sizes.authors }, (_, index) => {
     const created = EPOCH + Math.floor(random() * SPAN)
-    return { name: `Author ${index + 1}`, email: `author${index + 1}@example.com`, created_at: at(created), updated_at: at(created) }
+    return {
+      name: `Author ${index + 1}`,
+      email: `author${index + 1}@example.com`,
+      created_at: at(created),
+      updated_at: at(created),
+    }
   })
   const categories = Array.from({ length: sizes.categories }, (_, index) => ({
     name: `Category ${index + 1}`,

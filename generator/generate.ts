@@ -53,13 +53,14 @@ export async function generateFiles(options: {
 
 /** The stages, imported when they run: a cached result needs none of their packages (yaml, ajv, handlebars). */
 async function loadStages() {
-  const [{ loadManifest }, { validateManifest }, { buildModel }, { renderProject }, { formatFiles }] = await Promise.all([
-    import('./manifest/load-manifest.js'),
-    import('./validate/validate-manifest.js'),
-    import('./model/build-model.js'),
-    import('./render/render-project.js'),
-    import('./render/format-files.js'),
-  ])
+  const [{ loadManifest }, { validateManifest }, { buildModel }, { renderProject }, { formatFiles }] =
+    await Promise.all([
+      import('./manifest/load-manifest.js'),
+      import('./validate/validate-manifest.js'),
+      import('./model/build-model.js'),
+      import('./render/render-project.js'),
+      import('./render/format-files.js'),
+    ])
   return { loadManifest, validateManifest, buildModel, renderProject, formatFiles }
 }
 

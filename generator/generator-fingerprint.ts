@@ -18,7 +18,9 @@ export function generatorFingerprint(): string {
   const packageJson = join(packageRoot, 'package.json')
   const code = [generator, join(generator, '..', 'runtime'), templates].flatMap(listFiles)
   const files = hashFiles([...code, join(generator, '..', 'manifest.schema.json'), packageJson], packageRoot)
-  const { dependencies = {} } = JSON.parse(readFileSync(packageJson, 'utf8')) as { dependencies?: Record<string, string> }
+  const { dependencies = {} } = JSON.parse(readFileSync(packageJson, 'utf8')) as {
+    dependencies?: Record<string, string>
+  }
   const versions = Object.keys(dependencies)
     .sort()
     .map((name) => `${name}@${installedVersion(name, packageRoot)}`)

@@ -54,7 +54,8 @@ const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { requestMs: 30_000, headersM
  * existing tables disagree with the manifest.
  */
 export async function buildApiServer(api: ApiDefinition, options: ServerOptions = {}): Promise<FastifyInstance> {
-  const storage = options.storage ?? createStorage(options.db ?? 'sqlite::memory:', api.tables, { schema: options.schema })
+  const storage =
+    options.storage ?? createStorage(options.db ?? 'sqlite::memory:', api.tables, { schema: options.schema })
   const ownsStorage = !options.storage
   try {
     await storage.prepare()
@@ -74,17 +75,27 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
       return sendProblem(request, reply, new ProblemError('bad_request', 'HTTP/1.1 requests need a Host header.'))
     }
     if (countHeader(request.raw.rawHeaders, 'host') > 1) {
-      return sendProblem(request, reply, new ProblemError('bad_request', 'The request has more than one Host header; send one.'))
+      return sendProblem(
+        request,
+        reply,
+        new ProblemError('bad_request', 'The request has more than one Host header; send one.'),
+      )
     }
   })
   app.server.on('connect', refuseTunnel)
   app.server.on('checkExpectation', refuseExpectation)
   if (ownsStorage) app.addHook('onClose', () => storage.close())
   handleErrors(app, api.limits)
-  await app.register(createApiPlugin(api), { storage, ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}) })
+  await app.register(createApiPlugin(api), {
+    storage,
+    ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
+  })
   const latest = api.versions.at(-1)
   if (options.docs !== false && latest) {
-    await app.register(swagger, { mode: 'static', specification: { document: servedDocument(latest.openapi) as never } })
+    await app.register(swagger, {
+      mode: 'static',
+      specification: { document: servedDocument(latest.openapi) as never },
+    })
     await app.register(swaggerUi, { routePrefix: '/docs' })
   }
   await app.ready()

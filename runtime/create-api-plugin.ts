@@ -26,11 +26,17 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true })
 function findUnreadableBody(request: FastifyRequest): ProblemError | undefined {
   const charset = declaredCharset(request.headers['content-type'] ?? '')
   if (charset !== undefined && charset !== 'utf-8') {
-    return new ProblemError('unsupported_media_type', `The body is declared as ${charset}; send it as UTF-8 (charset=utf-8, or no charset).`)
+    return new ProblemError(
+      'unsupported_media_type',
+      `The body is declared as ${charset}; send it as UTF-8 (charset=utf-8, or no charset).`,
+    )
   }
   const coding = request.headers['content-encoding']?.trim().toLowerCase()
   if (coding && coding !== 'identity') {
-    return new ProblemError('unsupported_media_type', `The body is sent with Content-Encoding: ${coding}; send it uncompressed, without Content-Encoding.`)
+    return new ProblemError(
+      'unsupported_media_type',
+      `The body is sent with Content-Encoding: ${coding}; send it uncompressed, without Content-Encoding.`,
+    )
   }
   return undefined
 }
@@ -42,7 +48,9 @@ function findUnreadableBody(request: FastifyRequest): ProblemError | undefined {
 export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPluginOptions> {
   return async (app, options) => {
     const cursors = createCursorCodec(options.cursorSecret ?? process.env.RESTMINT_CURSOR_SECRET)
-    const registerResource = createResourceRegistrar(createRouteFactory(options.storage, api.limits, api.tables, cursors))
+    const registerResource = createResourceRegistrar(
+      createRouteFactory(options.storage, api.limits, api.tables, cursors),
+    )
     for (const version of api.versions) {
       await app.register(
         async (scope) => {
@@ -60,7 +68,9 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
               try {
                 text = UTF8.decode(body)
               } catch {
-                return done(new ProblemError('malformed_body', 'The body is not valid UTF-8; send JSON encoded as UTF-8.'))
+                return done(
+                  new ProblemError('malformed_body', 'The body is not valid UTF-8; send JSON encoded as UTF-8.'),
+                )
               }
               parseJson(request, text, done)
             },

@@ -17,7 +17,10 @@ export async function seedSampleRows(storage: Storage, tables: readonly TableDef
   for (const table of sortTablesByDependency(tables)) {
     const { rows } = await storage.list(table, { scope: {}, limit: ROWS_PER_TABLE, offset: 0 })
     if (rows.length > 0) {
-      ids.set(table.name, rows.map((row) => Number(row.id)))
+      ids.set(
+        table.name,
+        rows.map((row) => Number(row.id)),
+      )
       continue
     }
     const inserted: number[] = []

@@ -19,8 +19,7 @@ const EXIT_USAGE = 2
  */
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   let exitCode = EXIT_OK
-  const manifestOption = () =>
-    new Option('-m, --manifest <file>', 'the manifest to read').default('resources.yaml')
+  const manifestOption = () => new Option('-m, --manifest <file>', 'the manifest to read').default('resources.yaml')
   const outOption = () => new Option('-o, --out <dir>', 'the output directory').default('generated')
   const program = new Command('restmint')
     .description('Generate a Fastify API, JSON Schema validators and OpenAPI documents from resources.yaml.')
@@ -56,9 +55,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .description('Serve the generated API until SIGINT or SIGTERM.')
     .addOption(outOption())
     .addOption(
-      new Option('-m, --manifest <file>', 'the manifest the output must match (no check when it does not exist)').default(
-        'resources.yaml',
-      ),
+      new Option(
+        '-m, --manifest <file>',
+        'the manifest the output must match (no check when it does not exist)',
+      ).default('resources.yaml'),
     )
     .addOption(new Option('--generate', 'regenerate the output first when it does not match the manifest'))
     .addOption(

@@ -33,7 +33,9 @@ export async function runCheck(manifestFile: string, outDir: string, io: CliIo):
   }
   for (const path of plan.leftovers) io.stderr(`leftover: ${join(outDir, path)} (from an interrupted run)\n`)
   if (problems > 0) {
-    io.stderr(`${outDir}/ is stale: ${problems} file${problems === 1 ? ' differs' : 's differ'} from what ${manifestFile} generates.\n`)
+    io.stderr(
+      `${outDir}/ is stale: ${problems} file${problems === 1 ? ' differs' : 's differ'} from what ${manifestFile} generates.\n`,
+    )
   }
   for (const path of plan.missing) io.stderr(`missing: ${join(outDir, path)}\n`)
   for (const [path, contents] of plan.changed) {

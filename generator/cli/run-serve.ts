@@ -38,7 +38,9 @@ export async function runServe(
   const app = await startServer(db, () => server.buildServer({ db, schema, seed: options.seed ?? false, logger }))
   const address = await listen(app, port, options.host)
   const database = db.startsWith('sqlite:') ? db : `${db}, schema ${schema}`
-  io.stdout(`restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${redactCredentials(database)}\n`)
+  io.stdout(
+    `restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${redactCredentials(database)}\n`,
+  )
   await new Promise<void>((done) => {
     const stop = (signal: NodeJS.Signals): void => {
       io.stdout(`restmint: ${signal} received, closing\n`)
@@ -82,7 +84,8 @@ async function startServer(db: string, build: () => Promise<FastifyInstance>): P
     if (!(error instanceof Error)) throw error
     if (USER_FACING_ERRORS.has(error.name)) throw new UserError(error.message)
     // Driver and system errors (ECONNREFUSED, SQLITE_NOTADB, EACCES, TLS…) concern the database, not restmint.
-    if (error.name === 'StorageConnectionError' || (error as NodeJS.ErrnoException).code) throw new UserError(`cannot open the database "${db}": ${error.message}`)
+    if (error.name === 'StorageConnectionError' || (error as NodeJS.ErrnoException).code)
+      throw new UserError(`cannot open the database "${db}": ${error.message}`)
     throw error
   }
 }
@@ -97,10 +100,14 @@ async function listen(app: FastifyInstance, port: number, host: string): Promise
       throw new UserError(`port ${port} on ${host} is already in use; pass another with --port`)
     }
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      throw new UserError(`cannot listen on ${host}: no interface of this machine has that address (${code}); pass another with --host`)
+      throw new UserError(
+        `cannot listen on ${host}: no interface of this machine has that address (${code}); pass another with --host`,
+      )
     }
     if (code === 'EACCES') {
-      throw new UserError(`not allowed to listen on port ${port} of ${host} (EACCES); pass a port above 1023 with --port`)
+      throw new UserError(
+        `not allowed to listen on port ${port} of ${host} (EACCES); pass a port above 1023 with --port`,
+      )
     }
     throw error
   }

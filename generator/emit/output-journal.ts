@@ -155,10 +155,7 @@ function isJournal(value: unknown): value is OutputJournal {
     (phase === 'staging' || phase === 'committing') &&
     Array.isArray(renames) &&
     renames.every(
-      (rename) =>
-        isPathList(rename) &&
-        rename.length === 2 &&
-        targetOfTemporary(rename[0]!) === rename[1],
+      (rename) => isPathList(rename) && rename.length === 2 && targetOfTemporary(rename[0]!) === rename[1],
     ) &&
     isPathList(removals) &&
     isPathList(createdDirectories)

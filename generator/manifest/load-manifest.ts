@@ -42,7 +42,8 @@ export function loadManifest(file: string, text: string): LoadedManifest {
   const report = (problem: YAMLError, severity: Diagnostic['severity']): void => {
     const { start, end, message } = locateYamlError(text, problem, tokens)
     const line = lineCounter.linePos(start).line
-    if (!syntax.has(line)) syntax.set(line, { code: 'YAML_SYNTAX', severity, message: `invalid YAML: ${message}`, file, start, end })
+    if (!syntax.has(line))
+      syntax.set(line, { code: 'YAML_SYNTAX', severity, message: `invalid YAML: ${message}`, file, start, end })
   }
   for (const error of document.errors) report(error, 'error')
   for (const warning of document.warnings) report(warning, 'warning')

@@ -24,21 +24,27 @@ export function locateYamlError(text: string, error: YAMLError, tokens: readonly
     case 'MULTIPLE_DOCS':
       return {
         ...reported,
-        message: 'a manifest is a single YAML document; remove this "---" and what follows, or merge it into the first document',
+        message:
+          'a manifest is a single YAML document; remove this "---" and what follows, or merge it into the first document',
       }
     case 'TAB_AS_INDENT':
       return { ...reported, message: 'tabs are not allowed as indentation; indent with spaces' }
     case 'MISSING_CHAR':
       return /quote/.test(error.message) ? (unclosedQuote(tokens, start) ?? reported) : reported
     case 'BAD_INDENT':
-      if (/end with a [}\]]/.test(error.message)) return unclosedFlowCollection(tokens, start) ?? atLineContent(text, reported)
+      if (/end with a [}\]]/.test(error.message))
+        return unclosedFlowCollection(tokens, start) ?? atLineContent(text, reported)
       if (/same column/.test(error.message)) {
-        return atLineContent(text, { ...reported, message: `${reported.message}; align this key with the other keys of its map` })
+        return atLineContent(text, {
+          ...reported,
+          message: `${reported.message}; align this key with the other keys of its map`,
+        })
       }
       return atLineContent(text, reported)
     case 'BLOCK_AS_IMPLICIT_KEY':
       if (/block sequence/.test(error.message)) {
-        const message = 'a list item ("- ") cannot stand among the keys of a map; nest it under a key that ends with ":"'
+        const message =
+          'a list item ("- ") cannot stand among the keys of a map; nest it under a key that ends with ":"'
         return atLineContent(text, { ...reported, message })
       }
       return nestedMapInValue(text, tokens, start) ?? reported

@@ -6,14 +6,7 @@ import { relationKeyOf } from '../names/relation-key-of.js'
 import { listResourceRoutes } from '../../runtime/contract/resource-routes.js'
 import { orderResourceFields } from '../manifest/order-resource-fields.js'
 import { deriveResourceNames } from '../names/derive-names.js'
-import type {
-  ApiModel,
-  FieldModel,
-  ParentModel,
-  ReferenceModel,
-  ResourceModel,
-  RouteModel,
-} from './api-model.js'
+import type { ApiModel, FieldModel, ParentModel, ReferenceModel, ResourceModel, RouteModel } from './api-model.js'
 import { buildItemQueryParameters, buildListQueryParameters } from './build-query-parameters.js'
 import { buildQueryRules } from './build-query-rules.js'
 import { buildRelations } from './build-relations.js'
@@ -72,9 +65,7 @@ function buildResource(
         onDelete: resource.on_delete ?? 'restrict',
       }
     : null
-  const declared = Object.entries(resource.fields ?? {}).map(([fieldName, field]) =>
-    buildField(fieldName, field),
-  )
+  const declared = Object.entries(resource.fields ?? {}).map(([fieldName, field]) => buildField(fieldName, field))
   const relations = buildRelations(name, resource, manifest.resources, limits.includeItemsMax)
   const fields = orderResourceFields<FieldModel>({
     declared,
@@ -103,10 +94,7 @@ function buildResource(
 }
 
 /** Every foreign key among `resources` that points at resource `name`, in field order. */
-function findReferences(
-  name: string,
-  resources: readonly Pick<ResourceModel, 'name' | 'fields'>[],
-): ReferenceModel[] {
+function findReferences(name: string, resources: readonly Pick<ResourceModel, 'name' | 'fields'>[]): ReferenceModel[] {
   return resources.flatMap((other) =>
     other.fields.flatMap((field) =>
       field.references?.resource === name

@@ -29,12 +29,9 @@ export function buildRelations(
       }
     }
     const links = listInverseLinks(resources, relation.resource, name)
-    const link =
-      relation.via === undefined ? links[0] : links.find((candidate) => candidate.name === relation.via)
+    const link = relation.via === undefined ? links[0] : links.find((candidate) => candidate.name === relation.via)
     if (link === undefined || (relation.via === undefined && links.length > 1)) {
-      throw new Error(
-        `internal error: has-many relation "${relationName}" of "${name}" has no single link back`,
-      )
+      throw new Error(`internal error: has-many relation "${relationName}" of "${name}" has no single link back`)
     }
     return {
       name: relationName,

@@ -11,7 +11,8 @@ export function listIncludedHasMany(resource: ResourceModel, model: ApiModel): R
     let current = resource
     for (const segment of path.split('.')) {
       const relation = current.relations.find((candidate) => candidate.name === segment)
-      if (relation === undefined) throw new Error(`internal error: include path "${path}" of "${resource.name}" names no relation`)
+      if (relation === undefined)
+        throw new Error(`internal error: include path "${path}" of "${resource.name}" names no relation`)
       if (relation.kind === 'has-many') found.add(relation)
       current = findResource(model, relation.resource)
     }

@@ -20,7 +20,10 @@ import { formatSource, PRETTIER_OPTIONS, PRETTIER_VERSION } from './format-sourc
  * which prints what prettier would, ten times faster, and two-space
  * `JSON.stringify` for the rare layout it does not reproduce.
  */
-export async function formatFiles(files: ReadonlyMap<string, string>, cache: ContentCache): Promise<Map<string, string>> {
+export async function formatFiles(
+  files: ReadonlyMap<string, string>,
+  cache: ContentCache,
+): Promise<Map<string, string>> {
   const formatted = new Map<string, string>()
   const pending: { path: string; source: string; parser: string; key: string }[] = []
   for (const [path, source] of files) {

@@ -185,11 +185,7 @@ function bodyFieldSchema(field: FieldModel, describe: DescribeField, withDefault
 }
 
 /** What the manifest implies but the schema keywords cannot say. */
-function describeField(
-  field: FieldModel,
-  resource: ResourceModel,
-  model: ApiModel,
-): { description?: string } {
+function describeField(field: FieldModel, resource: ResourceModel, model: ApiModel): { description?: string } {
   const system = field.readOnly ? SYSTEM_FIELD_DESCRIPTIONS[field.name] : undefined
   if (system) return { description: system }
   if (field.references) {
@@ -269,10 +265,7 @@ const TYPE_SCHEMAS: Record<FieldModel['type'], { type: JsonType; format: string 
 }
 
 /** A closed object: unknown properties (and so read-only ones in bodies) are rejected. */
-function objectSchema(
-  properties: readonly (readonly [string, JsonSchema])[],
-  required: readonly string[],
-): JsonSchema {
+function objectSchema(properties: readonly (readonly [string, JsonSchema])[], required: readonly string[]): JsonSchema {
   return {
     type: 'object',
     properties: Object.fromEntries(properties),

@@ -5,13 +5,7 @@ import { findTemplatesDirectory } from './find-templates-directory.js'
 import { templateHelpers } from './template-helpers.js'
 
 export type TemplateName =
-  | 'schema.ts'
-  | 'server.ts'
-  | 'version-index.ts'
-  | 'routes.ts'
-  | 'types.ts'
-  | 'validators.js'
-  | 'body-validators.d.ts'
+  'schema.ts' | 'server.ts' | 'version-index.ts' | 'routes.ts' | 'types.ts' | 'validators.js' | 'body-validators.d.ts'
 
 export type RenderTemplate = (name: TemplateName, view: object) => string
 

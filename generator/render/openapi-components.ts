@@ -7,18 +7,12 @@ import {
   type ResourceComponentNames,
 } from '../names/generated-names.js'
 import type { JsonSchema, ResourceSchemas } from './json-schemas.js'
-import type {
-  OpenApiComponents,
-  OpenApiHeader,
-  OpenApiReference,
-  OpenApiResponse,
-} from './openapi-objects.js'
+import type { OpenApiComponents, OpenApiHeader, OpenApiReference, OpenApiResponse } from './openapi-objects.js'
 
 export type { ResourceComponentNames } from '../names/generated-names.js'
 
 /** Error responses shared by every operation, by component name. */
-export type ErrorResponseName =
-  'BadRequest' | 'NotFound' | 'Conflict' | 'PayloadTooLarge' | 'UnsupportedMediaType'
+export type ErrorResponseName = 'BadRequest' | 'NotFound' | 'Conflict' | 'PayloadTooLarge' | 'UnsupportedMediaType'
 
 /** The component names of a resource's schemas (names/generated-names.ts). */
 export function nameResourceComponents(resource: ResourceModel): ResourceComponentNames {
@@ -59,11 +53,7 @@ export function buildComponents(
     addComponent(schemas, names.create, resourceSchemas.createBody, resource)
     addComponent(schemas, names.replace, resourceSchemas.replaceBody, resource)
     addComponent(schemas, names.update, resourceSchemas.updateBody, resource)
-    if (
-      resourceSchemas.nestedCreateBody &&
-      resourceSchemas.nestedReplaceBody &&
-      resourceSchemas.nestedUpdateBody
-    ) {
+    if (resourceSchemas.nestedCreateBody && resourceSchemas.nestedReplaceBody && resourceSchemas.nestedUpdateBody) {
       addComponent(schemas, names.nestedCreate, resourceSchemas.nestedCreateBody, resource)
       addComponent(schemas, names.nestedReplace, resourceSchemas.nestedReplaceBody, resource)
       addComponent(schemas, names.nestedUpdate, resourceSchemas.nestedUpdateBody, resource)
@@ -209,7 +199,7 @@ function buildPageMeta(cutsArrays: boolean): JsonSchema {
  */
 const INCLUDE_TRUNCATION: JsonSchema = {
   description:
-    'An embedded array cut at `limits.include_items_max` records, or at its relation\'s `max_items` (the maxItems ' +
+    "An embedded array cut at `limits.include_items_max` records, or at its relation's `max_items` (the maxItems " +
     'of the array): the first ones by id.',
   type: 'object',
   properties: {
@@ -244,10 +234,7 @@ const PAGE_LINKS: JsonSchema = {
     self: linkSchema('This page.', false),
     first: linkSchema('The first page.', false),
     prev: linkSchema('The previous page; null on the first page and on cursor requests.', true),
-    next: linkSchema(
-      'The next page (by `page`, or by `cursor` on cursor requests); null on the last page.',
-      true,
-    ),
+    next: linkSchema('The next page (by `page`, or by `cursor` on cursor requests); null on the last page.', true),
     last: linkSchema('The last page; null on cursor requests.', true),
   },
   required: ['self', 'first', 'prev', 'next', 'last'],
@@ -302,9 +289,7 @@ function buildErrorResponses(model: ApiModel, usesConflict: boolean): Record<str
     NotFound: problem('No record has this identifier (within the parent, on nested paths).'),
     ...(usesConflict
       ? {
-          Conflict: problem(
-            'A unique field already holds this value, or other records still reference this one.',
-          ),
+          Conflict: problem('A unique field already holds this value, or other records still reference this one.'),
         }
       : {}),
     PayloadTooLarge: problem(`The body is larger than ${model.limits.bodyMaxBytes} bytes.`),

@@ -28,8 +28,7 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
     openapi: '3.1.0',
     info: {
       title: model.service.title,
-      description:
-        model.service.description ?? `The ${model.service.title} HTTP interface, version ${version.name}.`,
+      description: model.service.description ?? `The ${model.service.title} HTTP interface, version ${version.name}.`,
       version: version.name,
     },
     servers: [{ url: model.service.baseUrl?.replace(/\/+$/, '') || '/' }],
@@ -49,7 +48,5 @@ function describeTag(resource: ResourceModel, version: VersionModel): string {
 }
 
 function usesResponse(paths: Record<string, OpenApiPathItem>, status: string): boolean {
-  return Object.values(paths).some((item) =>
-    METHODS.some((method) => item[method]?.responses[status] !== undefined),
-  )
+  return Object.values(paths).some((item) => METHODS.some((method) => item[method]?.responses[status] !== undefined))
 }

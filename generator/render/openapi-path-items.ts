@@ -82,8 +82,7 @@ function buildPathParameters({ resource, route, parent }: OperationContext): Ope
 // https://spec.openapis.org/oas/v3.1.0#operation-object
 function buildOperation(method: RouteMethod, context: OperationContext): OpenApiOperation {
   const verb = VERBS[context.route.kind][method]
-  if (!verb)
-    throw new Error(`internal error: no OpenAPI operation for ${method} on a ${context.route.kind} route`)
+  if (!verb) throw new Error(`internal error: no OpenAPI operation for ${method} on a ${context.route.kind} route`)
   const { resource, parent } = context
   const nestedSummary = parent ? ` under one ${words(parent.resource.singular)}` : ''
   return {
@@ -195,14 +194,10 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
   delete: (context) => {
     const { referencedBy } = context.resource
     const restricting = unique(
-      referencedBy
-        .filter((reference) => reference.onDelete === 'restrict')
-        .map((reference) => reference.resource),
+      referencedBy.filter((reference) => reference.onDelete === 'restrict').map((reference) => reference.resource),
     )
     const cascading = unique(
-      referencedBy
-        .filter((reference) => reference.onDelete === 'cascade')
-        .map((reference) => reference.resource),
+      referencedBy.filter((reference) => reference.onDelete === 'cascade').map((reference) => reference.resource),
     )
     return {
       description:
@@ -244,11 +239,7 @@ function updatedResponse(context: OperationContext): OpenApiOperation['responses
  * A GET answer: the body, with `Cache-Control` from the manifest's `cache`
  * and `Vary`. A URL with `include` is a different URL, so it is cached apart.
  */
-function readResponse(
-  { resource }: OperationContext,
-  description: string,
-  schema: JsonSchema,
-): OpenApiResponse {
+function readResponse({ resource }: OperationContext, description: string, schema: JsonSchema): OpenApiResponse {
   return {
     description,
     headers: {

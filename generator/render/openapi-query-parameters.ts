@@ -24,7 +24,12 @@ function buildParameter(resource: ResourceModel, query: QueryParameterModel): Op
   const { name, description } = query
   switch (query.kind) {
     case 'page':
-      return parameter(name, description, { type: 'integer', minimum: 1, maximum: query.maximum, default: query.default })
+      return parameter(name, description, {
+        type: 'integer',
+        minimum: 1,
+        maximum: query.maximum,
+        default: query.default,
+      })
     case 'cursor':
       return parameter(name, description, { type: 'string' })
     case 'sort': {
@@ -32,7 +37,12 @@ function buildParameter(resource: ResourceModel, query: QueryParameterModel): Op
       return listParameter(name, description, { type: 'string', enum: keys }, { uniqueItems: true })
     }
     case 'include':
-      return listParameter(name, description, { type: 'string', enum: query.paths }, { uniqueItems: true, maxItems: query.maxItems })
+      return listParameter(
+        name,
+        description,
+        { type: 'string', enum: query.paths },
+        { uniqueItems: true, maxItems: query.maxItems },
+      )
     case 'filter': {
       const operand = operandSchema(fieldOf(resource, query.field), query.operator)
       return query.operator === 'in'

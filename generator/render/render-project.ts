@@ -81,7 +81,10 @@ function renderVersion(
       })),
     }),
   )
-  const document = { 'x-generated': header.notice, ...shareQueryParameters(buildOpenApiDocument(model, version), model) }
+  const document = {
+    'x-generated': header.notice,
+    ...shareQueryParameters(buildOpenApiDocument(model, version), model),
+  }
   files.set(`${dir}/openapi.json`, JSON.stringify(document))
   if (model.openapiYaml) files.set(`${dir}/openapi.yaml`, `# ${header.notice}\n${toYaml(document, cache)}`)
   for (const resource of model.resources) {
@@ -194,7 +197,8 @@ function member(field: FieldModel, optional: boolean, nullable: boolean): Member
  */
 function buildTypesView(resource: ResourceModel) {
   const writable = resource.fields.filter((field) => !field.readOnly)
-  const create = (fields: readonly FieldModel[]) => fields.map((field) => member(field, !field.required, field.nullable))
+  const create = (fields: readonly FieldModel[]) =>
+    fields.map((field) => member(field, !field.required, field.nullable))
   const update = (fields: readonly FieldModel[]) => fields.map((field) => member(field, true, field.nullable))
   const parent = resource.parent
   const nestedWritable = writable.filter((field) => field.name !== parent?.foreignKey)

@@ -53,7 +53,10 @@ export function shareQueryParameters(document: OpenApiDocument, model: ApiModel)
         Object.entries(item).map(([key, value]) => {
           const operation = METHODS.includes(key as OpenApiMethod) ? (value as OpenApiOperation) : null
           if (!operation?.parameters) return [key, value]
-          return [key, { ...operation, parameters: operation.parameters.map((each) => share(each, operation.tags[0]!)) }]
+          return [
+            key,
+            { ...operation, parameters: operation.parameters.map((each) => share(each, operation.tags[0]!)) },
+          ]
         }),
       ),
     ]),
@@ -64,7 +67,9 @@ export function shareQueryParameters(document: OpenApiDocument, model: ApiModel)
 function listQueryParameters(document: OpenApiDocument): { parameter: OpenApiParameter }[] {
   return Object.values(document.paths).flatMap((item) =>
     METHODS.flatMap((method) =>
-      (item[method]?.parameters ?? []).filter((parameter) => parameter.in === 'query').map((parameter) => ({ parameter })),
+      (item[method]?.parameters ?? [])
+        .filter((parameter) => parameter.in === 'query')
+        .map((parameter) => ({ parameter })),
     ),
   )
 }

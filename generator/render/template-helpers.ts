@@ -19,7 +19,10 @@ export const templateHelpers = {
   /** JavaScript that ajv compiled from the generator's own schemas, inserted as is. */
   compiledCode: (code: unknown): string => String(code),
   /** Text inside a `//` or JSDoc comment: one line, no comment terminator. */
-  comment: (value: unknown): string => String(value).replace(/[\r\n\u2028\u2029]+/g, ' ').replaceAll('*/', '* /'),
+  comment: (value: unknown): string =>
+    String(value)
+      .replace(/[\r\n\u2028\u2029]+/g, ' ')
+      .replaceAll('*/', '* /'),
 }
 
 /**

@@ -31,7 +31,8 @@ export function checkFilters(context: CheckContext, data: unknown): void {
         )
         continue
       }
-      if (typeof type !== 'string' || !Object.hasOwn(OPERATORS_BY_FIELD_TYPE, type) || !Array.isArray(operators)) continue
+      if (typeof type !== 'string' || !Object.hasOwn(OPERATORS_BY_FIELD_TYPE, type) || !Array.isArray(operators))
+        continue
       const allowed: readonly string[] = OPERATORS_BY_FIELD_TYPE[type as FieldType]
       operators.forEach((operator: unknown, index) => {
         if (typeof operator !== 'string' || allowed.includes(operator) || !EVERY_OPERATOR.includes(operator)) return

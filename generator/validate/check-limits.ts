@@ -26,7 +26,13 @@ export function checkLimits(context: CheckContext, data: unknown): void {
 }
 
 /** A cap on embedded records: the rest of a cut array is linked as a page of that size. */
-function checkItemsMax(context: CheckContext, value: unknown, label: string, path: ManifestPath, pageMax: number): void {
+function checkItemsMax(
+  context: CheckContext,
+  value: unknown,
+  label: string,
+  path: ManifestPath,
+  pageMax: number,
+): void {
   if (!isPositiveInteger(value) || value <= pageMax) return
   context.report(
     'LIMITS_RANGE',
@@ -36,11 +42,7 @@ function checkItemsMax(context: CheckContext, value: unknown, label: string, pat
   )
 }
 
-function checkPageDefault(
-  context: CheckContext,
-  declaredDefault: unknown,
-  pageMax: number,
-): void {
+function checkPageDefault(context: CheckContext, declaredDefault: unknown, pageMax: number): void {
   const pageDefault = declaredDefault ?? DEFAULT_LIMITS.per_page_default
   if (!isPositiveInteger(pageDefault) || pageDefault <= pageMax) return
   if (declaredDefault === undefined) {

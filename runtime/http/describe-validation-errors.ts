@@ -15,10 +15,7 @@ export interface ValidationContext {
  * Turns ajv errors of a request body into the `errors` member of a problem:
  * which body pointer is wrong, and what would be right.
  */
-export function describeValidationErrors(
-  errors: readonly ErrorObject[],
-  context: ValidationContext,
-): InvalidParam[] {
+export function describeValidationErrors(errors: readonly ErrorObject[], context: ValidationContext): InvalidParam[] {
   const described = errors.map((error) => describeOne(error, context))
   const seen = new Set<string>()
   return described.filter((item) => {

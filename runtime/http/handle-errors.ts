@@ -27,7 +27,11 @@ export function handleErrors(app: FastifyInstance, options: { bodyMaxBytes: numb
     const problem = toProblemError(error, options.bodyMaxBytes)
     if (!problem) {
       request.log.error({ err: error }, 'unhandled error')
-      return sendProblem(request, reply, new ProblemError('internal_error', 'An unexpected error occurred; it has been logged.'))
+      return sendProblem(
+        request,
+        reply,
+        new ProblemError('internal_error', 'An unexpected error occurred; it has been logged.'),
+      )
     }
     return sendProblem(request, reply, problem)
   })
@@ -50,7 +54,10 @@ export function noRoute(request: FastifyRequest): ProblemError {
 }
 
 function segmentTooLong(): ProblemError {
-  return new ProblemError('uri_too_long', `A path segment is longer than ${MAX_PATH_SEGMENT_LENGTH} characters; no route takes one.`)
+  return new ProblemError(
+    'uri_too_long',
+    `A path segment is longer than ${MAX_PATH_SEGMENT_LENGTH} characters; no route takes one.`,
+  )
 }
 
 /**
@@ -76,7 +83,8 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
 const PARSER_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
   HPE_HEADER_OVERFLOW: {
     code: 'header_fields_too_large',
-    detail: 'The request line and headers exceed the size limit (16 KiB by default); send a shorter URL or fewer headers.',
+    detail:
+      'The request line and headers exceed the size limit (16 KiB by default); send a shorter URL or fewer headers.',
   },
   ERR_HTTP_REQUEST_TIMEOUT: {
     code: 'request_timeout',
@@ -91,8 +99,14 @@ const PARSER_ERRORS: Record<string, { code: ProblemCode; detail: string }> = {
     code: 'bad_request',
     detail: 'The Transfer-Encoding cannot be read: it must end in chunked, and come without Content-Length.',
   },
-  HPE_INVALID_CHUNK_SIZE: { code: 'bad_request', detail: 'A chunk size of the chunked body is not a hexadecimal number.' },
-  HPE_INVALID_HEADER_TOKEN: { code: 'bad_request', detail: 'A header name or value holds a character HTTP does not allow.' },
+  HPE_INVALID_CHUNK_SIZE: {
+    code: 'bad_request',
+    detail: 'A chunk size of the chunked body is not a hexadecimal number.',
+  },
+  HPE_INVALID_HEADER_TOKEN: {
+    code: 'bad_request',
+    detail: 'A header name or value holds a character HTTP does not allow.',
+  },
 }
 
 /**
@@ -133,7 +147,10 @@ export function refuseExpectation(request: IncomingMessage, response: ServerResp
   ).toProblem(requestedPath(request.url ?? '/'))
   const body = JSON.stringify(problem)
   response
-    .writeHead(problem.status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) })
+    .writeHead(problem.status, {
+      'content-type': 'application/problem+json',
+      'content-length': Buffer.byteLength(body),
+    })
     .end(body)
 }
 
@@ -178,7 +195,10 @@ function toProblemError(error: FastifyError, bodyMaxBytes: number): ProblemError
 function malformedBody(message: string): ProblemError {
   // Fastify's parser refuses prototype-poisoning keys with a SyntaxError of its own.
   if (/prototype/.test(message)) {
-    return new ProblemError('malformed_body', 'The body contains a "__proto__" or "constructor.prototype" key, which is not accepted.')
+    return new ProblemError(
+      'malformed_body',
+      'The body contains a "__proto__" or "constructor.prototype" key, which is not accepted.',
+    )
   }
   return new ProblemError('malformed_body', `The body is not valid JSON: ${message}`)
 }

@@ -25,7 +25,8 @@ export function parseInclude(
     errors.push({ in: 'query', name: 'include', detail: `${detail}; allowed paths: ${allowed}` })
     return []
   }
-  if (paths.length > limits.includeMax) return fail(`names ${paths.length} paths, more than the limit of ${limits.includeMax}`)
+  if (paths.length > limits.includeMax)
+    return fail(`names ${paths.length} paths, more than the limit of ${limits.includeMax}`)
   for (const path of paths) {
     if (path.split('.').length > limits.includeDepth) {
       return fail(`${JSON.stringify(path)} is deeper than the limit of ${limits.includeDepth} levels`)
@@ -145,7 +146,12 @@ async function embedRelation(
   }
   const itemsMax = relation.maxItems ?? context.options.itemsMax
   // One more than the limit tells which arrays were cut.
-  const related = await storage.findWhereIn(target, relation.column, distinctIds(rows.map((row) => row.id)), itemsMax + 1)
+  const related = await storage.findWhereIn(
+    target,
+    relation.column,
+    distinctIds(rows.map((row) => row.id)),
+    itemsMax + 1,
+  )
   const byParent = new Map<unknown, Row[]>()
   for (const child of related) {
     const siblings = byParent.get(child[relation.column])
@@ -165,7 +171,13 @@ async function embedRelation(
 }
 
 /** One entry per place the cut array appears, each linking to the page after the embedded records. */
-function reportCut(context: EmbedContext, relation: RelationDefinition, row: Row, path: string, itemsMax: number): void {
+function reportCut(
+  context: EmbedContext,
+  relation: RelationDefinition,
+  row: Row,
+  path: string,
+  itemsMax: number,
+): void {
   const { prefix } = context.options
   let next: string | null = null
   if (relation.listPath !== undefined) {

@@ -11,7 +11,13 @@ export interface PageLinks {
  * to `path` (the route's, see routePath), keeping every other query parameter
  * of the request's `search`, so they work behind any host or proxy.
  */
-export function buildPageLinks(path: string, search: string, page: number, perPage: number, totalPages: number): PageLinks {
+export function buildPageLinks(
+  path: string,
+  search: string,
+  page: number,
+  perPage: number,
+  totalPages: number,
+): PageLinks {
   const lastPage = Math.max(totalPages, 1)
   const at = (target: number): string => {
     const params = new URLSearchParams(search)

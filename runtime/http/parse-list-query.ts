@@ -48,7 +48,10 @@ export function parseListQuery(
   cursors: CursorCodec,
 ): ParsedListQuery {
   const errors: InvalidParam[] = []
-  const filters = [...parseExactFilters(query, table, rules, errors), ...parseOperatorFilters(query.filter, table, rules, errors)]
+  const filters = [
+    ...parseExactFilters(query, table, rules, errors),
+    ...parseOperatorFilters(query.filter, table, rules, errors),
+  ]
   const sort = parseSort(query.sort, rules, errors)
   const shape = JSON.stringify([collectionKey, sort, filters])
   let after: ColumnValue[] | null = null
@@ -68,7 +71,15 @@ export function parseListQuery(
       })
     }
   }
-  return { page: query.cursor === undefined ? (query.page ?? 1) : null, perPage: query.per_page, sort, filters, after, shape, errors }
+  return {
+    page: query.cursor === undefined ? (query.page ?? 1) : null,
+    perPage: query.per_page,
+    sort,
+    filters,
+    after,
+    shape,
+    errors,
+  }
 }
 
 function parseExactFilters(
@@ -98,17 +109,29 @@ function parseOperatorFilters(
   for (const [field, operators] of Object.entries(filter)) {
     const allowed = filterOperators(rules, field)
     if (!allowed) {
-      errors.push({ in: 'query', name: `filter[${field}]`, detail: `is not filterable; filterable: ${describeFilters(rules)}` })
+      errors.push({
+        in: 'query',
+        name: `filter[${field}]`,
+        detail: `is not filterable; filterable: ${describeFilters(rules)}`,
+      })
       continue
     }
     if (typeof operators !== 'object' || operators === null || Array.isArray(operators)) {
-      errors.push({ in: 'query', name: `filter[${field}]`, detail: `needs an operator: filter[${field}][${allowed[0]}]=…; allowed: ${allowed.join(', ')}` })
+      errors.push({
+        in: 'query',
+        name: `filter[${field}]`,
+        detail: `needs an operator: filter[${field}][${allowed[0]}]=…; allowed: ${allowed.join(', ')}`,
+      })
       continue
     }
     for (const [operator, raw] of Object.entries(operators)) {
       const name = `filter[${field}][${operator}]`
       if (!allowed.includes(operator as FilterOperator)) {
-        errors.push({ in: 'query', name, detail: `operator ${operator} is not allowed on ${field}; allowed: ${allowed.join(', ')}` })
+        errors.push({
+          in: 'query',
+          name,
+          detail: `operator ${operator} is not allowed on ${field}; allowed: ${allowed.join(', ')}`,
+        })
         continue
       }
       const value = parseOperand(name, operator as FilterOperator, raw, columnOf(table, field), errors)
@@ -182,7 +205,11 @@ function parseSort(raw: string | undefined, rules: QueryRules, errors: InvalidPa
             ? `names ${column} twice`
             : null
     if (problem) {
-      errors.push({ in: 'query', name: 'sort', detail: `${problem}; sortable fields: ${rules.sortable.join(', ')} (prefix - for descending)` })
+      errors.push({
+        in: 'query',
+        name: 'sort',
+        detail: `${problem}; sortable fields: ${rules.sortable.join(', ')} (prefix - for descending)`,
+      })
       return []
     }
     keys.push({ column, direction: descending ? 'desc' : 'asc' })
@@ -220,5 +247,7 @@ function fitsColumn(value: ColumnValue, column: ColumnDefinition): boolean {
 
 function describeFilters(rules: QueryRules): string {
   const entries = Object.entries(rules.filters)
-  return entries.length === 0 ? 'none' : entries.map(([field, operators]) => `${field} (${operators.join(', ')})`).join(', ')
+  return entries.length === 0
+    ? 'none'
+    : entries.map(([field, operators]) => `${field} (${operators.join(', ')})`).join(', ')
 }

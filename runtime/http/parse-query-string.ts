@@ -33,10 +33,16 @@ export function parseQueryString(url: string): QueryObject {
   const query: QueryObject = Object.create(null)
   const search = url.indexOf('?')
   if (search === -1) return query
-  const pairs = url.slice(search + 1).split('&').filter((pair) => pair !== '')
+  const pairs = url
+    .slice(search + 1)
+    .split('&')
+    .filter((pair) => pair !== '')
   if (pairs.length > QUERY_PARAMETER_LIMIT) {
     throw validationFailed('query', [
-      { in: 'query', detail: `the query string has ${pairs.length} parameters; at most ${QUERY_PARAMETER_LIMIT} are accepted` },
+      {
+        in: 'query',
+        detail: `the query string has ${pairs.length} parameters; at most ${QUERY_PARAMETER_LIMIT} are accepted`,
+      },
     ])
   }
   const errors: InvalidParam[] = []

@@ -57,4 +57,3 @@ function parseByType(raw: string, type: FieldType): { value: ColumnValue } | { p
       return { value: raw }
   }
 }
-

@@ -120,7 +120,14 @@ export function createRouteFactory(
         const totalPages = Math.ceil(total / parsed.perPage)
         return {
           data: rows,
-          meta: { page: parsed.page, per_page: parsed.perPage, total, total_pages: totalPages, next_cursor: nextCursor, ...cut },
+          meta: {
+            page: parsed.page,
+            per_page: parsed.perPage,
+            total,
+            total_pages: totalPages,
+            next_cursor: nextCursor,
+            ...cut,
+          },
           links: buildPageLinks(path, search, parsed.page, parsed.perPage, totalPages),
         }
       })
@@ -145,7 +152,10 @@ export function createRouteFactory(
             throw error
           }
         })
-        return reply.code(201).header('location', `${routePath(request)}/${row.id}`).send({ data: row })
+        return reply
+          .code(201)
+          .header('location', `${routePath(request)}/${row.id}`)
+          .send({ data: row })
       })
     },
 
@@ -243,7 +253,8 @@ function validateParams(request: FastifyRequest): Record<string, number> {
     if (value === '') throw noRoute(request)
     const id = Number(value)
     if (!CANONICAL_ID.test(value)) errors.push({ in: 'path', name, detail: 'must be a positive integer' })
-    else if (id > Number.MAX_SAFE_INTEGER) errors.push({ in: 'path', name, detail: `must be <= ${Number.MAX_SAFE_INTEGER}` })
+    else if (id > Number.MAX_SAFE_INTEGER)
+      errors.push({ in: 'path', name, detail: `must be <= ${Number.MAX_SAFE_INTEGER}` })
     else params[name] = id
   }
   if (errors.length > 0) throw validationFailed('path', errors)
@@ -256,7 +267,9 @@ function bodyContext(options: RouteOptions): () => ValidationContext {
   const pathKey = options.scope?.column
   return () => ({
     table: options.table,
-    known: options.table.columns.filter((column) => !column.readOnly && column.name !== pathKey).map((column) => column.name),
+    known: options.table.columns
+      .filter((column) => !column.readOnly && column.name !== pathKey)
+      .map((column) => column.name),
     ...(pathKey ? { pathKey } : {}),
   })
 }
@@ -290,7 +303,9 @@ function describePageNumber(value: string): string | undefined {
 }
 
 function knownListParameters(rules: QueryRules): string[] {
-  const exact = Object.entries(rules.filters).filter(([, operators]) => operators.includes('eq')).map(([field]) => field)
+  const exact = Object.entries(rules.filters)
+    .filter(([, operators]) => operators.includes('eq'))
+    .map(([field]) => field)
   const reserved = RESERVED_QUERY_NAMES.filter((name) => name !== 'include' || rules.includes.length > 0)
   return [...reserved, ...exact]
 }
@@ -300,9 +315,13 @@ function rejectInvalid(errors: readonly InvalidParam[]): void {
   if (errors.length === 0) return
   const cursorOnly = errors.every((error) => error.name === 'cursor')
   if (!cursorOnly) throw validationFailed('query', [...errors])
-  throw new ProblemError('invalid_cursor', 'The cursor is malformed, edited, or was issued for another collection, sort or filters.', {
-    errors: [...errors],
-  })
+  throw new ProblemError(
+    'invalid_cursor',
+    'The cursor is malformed, edited, or was issued for another collection, sort or filters.',
+    {
+      errors: [...errors],
+    },
+  )
 }
 
 /** Endpoints without query parameters still reject unknown ones, as collections do (and parse them alike). */
@@ -349,7 +368,9 @@ async function updateOrFail(
   values: Row,
 ): Promise<Row> {
   const scope = await resolveScope(storage, options, params)
-  const row = await write(options.table, tablesByName, () => storage.update(options.table, params[options.idParam]!, values, scope))
+  const row = await write(options.table, tablesByName, () =>
+    storage.update(options.table, params[options.idParam]!, values, scope),
+  )
   if (!row) throw notFound(options, params)
   return row
 }

@@ -159,8 +159,7 @@ export class KyselyStorage implements Storage {
     for (let index = 0; index < filters.length; index++) {
       const { operator, value } = filters[index]!
       if (operator === 'null') continue
-      args[filterName(index)] =
-        isTextMatchOperator(operator) ? likePattern(value, operator) : value
+      args[filterName(index)] = isTextMatchOperator(operator) ? likePattern(value, operator) : value
     }
     args[LIMIT] = options.limit
     if (after === undefined) args[OFFSET] = options.offset ?? 0

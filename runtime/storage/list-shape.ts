@@ -1,4 +1,9 @@
-import { FILTER_OPERATORS, isTextMatchOperator, type FilterOperator, type TextMatchOperator } from '../contract/filter-operator.js'
+import {
+  FILTER_OPERATORS,
+  isTextMatchOperator,
+  type FilterOperator,
+  type TextMatchOperator,
+} from '../contract/filter-operator.js'
 import type { ColumnDefinition, ColumnValue, TableDefinition } from '../table-definition.js'
 import type { Filter, SortKey } from './storage.js'
 

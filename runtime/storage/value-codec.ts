@@ -31,7 +31,8 @@ export const VALUE_REASONS = {
   number: 'must be a finite number',
   string: 'must be a string',
   nul: 'must not contain NUL characters (U+0000)',
-  surrogate: 'must not contain unpaired surrogates (U+D800–U+DFFF, such as a lone "\\ud800" escape): only Unicode text is stored',
+  surrogate:
+    'must not contain unpaired surrogates (U+D800–U+DFFF, such as a lone "\\ud800" escape): only Unicode text is stored',
   boolean: 'must be true or false',
 } as const
 

@@ -97,7 +97,10 @@ describe('an interrupted or concurrent restmint generate', () => {
       })
       await Promise.all(runs)
     }
-    const kills = outcomes.filter(({ killed }) => killed).map(({ step }) => step).sort((a, b) => a - b)
+    const kills = outcomes
+      .filter(({ killed }) => killed)
+      .map(({ step }) => step)
+      .sort((a, b) => a - b)
     // Lock, journal, 2 staged files, journal, 2 renames, 1 removal, journal, lock: 10 steps.
     expect(kills).toEqual(Array.from({ length: 10 }, (_, index) => index + 1))
   }, 120_000)
@@ -109,7 +112,9 @@ describe('an interrupted or concurrent restmint generate', () => {
     writeFileSync(lock, `${process.ppid}\n`)
     const refused = await runCli(project, 'generate')
     expect(refused.exitCode).toBe(1)
-    expect(refused.stderr).toContain(`another restmint generate (process ${process.ppid}) is writing to this output directory`)
+    expect(refused.stderr).toContain(
+      `another restmint generate (process ${process.ppid}) is writing to this output directory`,
+    )
     expect(refused.stderr).toContain(`If no such process exists, delete ${lock}`)
     expect(readTree(join(project, 'generated'))).toEqual(new Map([...old, ['.restmint-lock', `${process.ppid}\n`]]))
 
@@ -138,7 +143,9 @@ describe('an interrupted or concurrent restmint generate', () => {
     expect(check.exitCode).toBe(1)
     expect(check.stderr).toContain('leftover: generated/v1/routes/corpora.ts.restmint-12345.tmp')
     const run = await runCli(project, 'generate')
-    expect(run.stdout).toContain('removed  generated/v1/routes/corpora.ts.restmint-12345.tmp (left by an interrupted run)')
+    expect(run.stdout).toContain(
+      'removed  generated/v1/routes/corpora.ts.restmint-12345.tmp (left by an interrupted run)',
+    )
     expect(readTree(join(project, 'generated'))).toEqual(fresh)
     expect(readFileSync(join(project, 'resources.yaml'), 'utf8')).toBe(MANIFEST)
   })
@@ -147,4 +154,3 @@ describe('an interrupted or concurrent restmint generate', () => {
 function sameTree(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
   return a.size === b.size && [...a].every(([path, contents]) => b.get(path) === contents)
 }
-

@@ -64,7 +64,9 @@ describe('restmint generate never writes through a symlink that leaves the outpu
     symlinkSync(join(outside, 'not-yet'), join(project, 'generated', 'v1'))
     const run = await runCli(project, 'generate')
     expect(run.exitCode).toBe(1)
-    expect(run.stderr).toContain(`generated/v1 -> ${join(outside, 'not-yet')}, generated/old -> ${join(outside, 'routes')}.`)
+    expect(run.stderr).toContain(
+      `generated/v1 -> ${join(outside, 'not-yet')}, generated/old -> ${join(outside, 'routes')}.`,
+    )
     expect(readTree(outside)).toEqual(new Map([['routes/old.ts', 'precious']]))
   })
 

@@ -42,14 +42,18 @@ describe.concurrent('restmint serve explains what it cannot open or listen on, i
     withTls.searchParams.set('sslmode', 'verify-full')
     const run = await runCli(REPO, 'serve', '--db', withTls.href, '--port', '0')
     expect(run.exitCode, run.stderr).toBe(1)
-    expect(run.stderr).toMatch(/^restmint: cannot open the database "[^"]*\*\*\*[^"]*": The server does not support SSL connections\n$/)
+    expect(run.stderr).toMatch(
+      /^restmint: cannot open the database "[^"]*\*\*\*[^"]*": The server does not support SSL connections\n$/,
+    )
     expect(run.stderr).not.toContain(secret)
   })
 
   it.each(['10.255.255.1', 'nonexistent.invalid'])('a --host this machine has no interface for: %s', async (host) => {
     const run = await runCli(REPO, 'serve', '--db', 'sqlite::memory:', '--host', host, '--port', '0')
     expect(run.exitCode, run.stderr).toBe(1)
-    expect(run.stderr).toMatch(new RegExp(`^restmint: cannot listen on ${host.replaceAll('.', '\\.')}: .*pass another with --host\\n$`))
+    expect(run.stderr).toMatch(
+      new RegExp(`^restmint: cannot listen on ${host.replaceAll('.', '\\.')}: .*pass another with --host\\n$`),
+    )
   })
 })
 
@@ -113,7 +117,10 @@ describe.skipIf(POSTGRES_OFF)('restmint serve --schema', { concurrent: true }, (
 
   it('refuses an empty schema name, saying what to pass', async () => {
     const run = await runCli(REPO, 'serve', '--db', POSTGRES_URL, '--schema', '', '--port', '0')
-    expect(run).toMatchObject({ exitCode: 1, stderr: 'restmint: --schema must name a PostgreSQL schema, e.g. --schema public\n' })
+    expect(run).toMatchObject({
+      exitCode: 1,
+      stderr: 'restmint: --schema must name a PostgreSQL schema, e.g. --schema public\n',
+    })
   })
 })
 

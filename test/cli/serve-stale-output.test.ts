@@ -32,7 +32,9 @@ describe('restmint serve and a stale generated/', () => {
   }
 
   it('records the manifest hash in .restmint-files', () => {
-    expect(readFileSync(join(project, 'generated', '.restmint-files'), 'utf8')).toMatch(/^# manifest sha256: [0-9a-f]{64}$/m)
+    expect(readFileSync(join(project, 'generated', '.restmint-files'), 'utf8')).toMatch(
+      /^# manifest sha256: [0-9a-f]{64}$/m,
+    )
   })
 
   it('serves output generated from the manifest as it is', async () => {
@@ -63,13 +65,17 @@ describe('restmint serve and a stale generated/', () => {
     const unknown = await runCli(project, 'serve', ...BAD_PORT)
     expect(unknown.stderr).toContain('restmint: generated/ records no manifest hash (an older restmint wrote it)')
     const missing = await runCli(project, 'serve', '--out', 'elsewhere', ...BAD_PORT)
-    expect(missing.stderr).toContain('restmint: elsewhere/ holds no output generated from resources.yaml; run restmint generate')
+    expect(missing.stderr).toContain(
+      'restmint: elsewhere/ holds no output generated from resources.yaml; run restmint generate',
+    )
   })
 
   it('checks against --manifest, and serves without a check when the manifest file is absent', async () => {
     cpSync(join(project, 'resources.yaml'), join(project, 'api.yaml'))
     editManifest()
-    expect(await runCli(project, 'serve', '--manifest', 'api.yaml', ...BAD_PORT)).toMatchObject({ stderr: PAST_THE_CHECK })
+    expect(await runCli(project, 'serve', '--manifest', 'api.yaml', ...BAD_PORT)).toMatchObject({
+      stderr: PAST_THE_CHECK,
+    })
     rmSync(join(project, 'resources.yaml'))
     expect(await runCli(project, 'serve', ...BAD_PORT)).toMatchObject({ stderr: PAST_THE_CHECK })
   })

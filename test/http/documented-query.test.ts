@@ -77,7 +77,9 @@ function urlOf(path: string): string {
 }
 
 const gets = Object.entries(document.paths).flatMap(([path, item]) =>
-  item.get ? [{ path, parameters: (item.get.parameters ?? []).map(resolve).filter((each) => each.in === 'query') }] : [],
+  item.get
+    ? [{ path, parameters: (item.get.parameters ?? []).map(resolve).filter((each) => each.in === 'query') }]
+    : [],
 )
 
 /**
@@ -123,9 +125,12 @@ for (const dialect of DIALECTS) {
           if (schema.type === 'array') {
             const items = schema.items!
             await accepted(path, `${encoded}=${encodeURIComponent(validValue(items))}`)
-            for (const [, value] of invalidValues(items)) await refused(path, `${encoded}=${encodeURIComponent(value)}`, name)
+            for (const [, value] of invalidValues(items))
+              await refused(path, `${encoded}=${encodeURIComponent(value)}`, name)
             if (schema.uniqueItems && items.enum) {
-              const twice = [items.enum[0], items.enum[0]].map((value) => `${encoded}=${encodeURIComponent(String(value))}`)
+              const twice = [items.enum[0], items.enum[0]].map(
+                (value) => `${encoded}=${encodeURIComponent(String(value))}`,
+              )
               await refused(path, twice.join('&'), name)
             }
             if (schema.maxItems !== undefined && items.enum && items.enum.length > schema.maxItems) {
@@ -139,7 +144,8 @@ for (const dialect of DIALECTS) {
           await accepted(path, `${encoded}=${encodeURIComponent(validValue(schema))}`)
           if (schema.minimum !== undefined) await accepted(path, `${encoded}=${schema.minimum}`)
           if (schema.maximum !== undefined) await accepted(path, `${encoded}=${schema.maximum}`)
-          for (const [, value] of invalidValues(schema)) await refused(path, `${encoded}=${encodeURIComponent(value)}`, name)
+          for (const [, value] of invalidValues(schema))
+            await refused(path, `${encoded}=${encodeURIComponent(value)}`, name)
         }
       }
     })
@@ -148,9 +154,7 @@ for (const dialect of DIALECTS) {
       for (const { path, parameters } of gets) {
         const documented = new Set(parameters.map((parameter) => parameter.name))
         await refused(path, 'undocumented=1', 'undocumented')
-        const fields = new Set(
-          [...documented].flatMap((name) => /^filter\[(\w+)\]/.exec(name)?.[1] ?? []),
-        )
+        const fields = new Set([...documented].flatMap((name) => /^filter\[(\w+)\]/.exec(name)?.[1] ?? []))
         for (const field of fields) {
           for (const operator of FILTER_OPERATORS) {
             const name = `filter[${field}][${operator}]`

@@ -68,7 +68,9 @@ for (const dialect of DIALECTS) {
       expect(response.body.type).toMatch(/^https:\/\//)
       const pointers = response.body.errors.map((error: { pointer: string }) => error.pointer).sort()
       expect(pointers).toEqual(['/colour', '/id', '/order_id', '/quantity'])
-      const byPointer = Object.fromEntries(response.body.errors.map((error: { pointer: string; detail: string }) => [error.pointer, error.detail]))
+      const byPointer = Object.fromEntries(
+        response.body.errors.map((error: { pointer: string; detail: string }) => [error.pointer, error.detail]),
+      )
       expect(byPointer['/id']).toMatch(/read-only/)
       expect(byPointer['/colour']).toMatch(/not a field of items/)
       expect(byPointer['/order_id']).toBe('is required')
@@ -89,10 +91,20 @@ for (const dialect of DIALECTS) {
     })
 
     it('answers 415 for a non-JSON body, 400 for malformed JSON, 413 over the body limit', async () => {
-      const text = await call({ method: 'POST', url: '/v1/authors', payload: 'name=Ada', headers: { 'content-type': 'text/plain' } })
+      const text = await call({
+        method: 'POST',
+        url: '/v1/authors',
+        payload: 'name=Ada',
+        headers: { 'content-type': 'text/plain' },
+      })
       expect(text.status).toBe(415)
       expect(text.body.code).toBe('unsupported_media_type')
-      const malformed = await call({ method: 'POST', url: '/v1/authors', payload: '{"name":', headers: { 'content-type': 'application/json' } })
+      const malformed = await call({
+        method: 'POST',
+        url: '/v1/authors',
+        payload: '{"name":',
+        headers: { 'content-type': 'application/json' },
+      })
       expect(malformed.status).toBe(400)
       expect(malformed.body.code).toBe('malformed_body')
       const huge = await post('/v1/authors', { name: 'x'.repeat(1_100_000) })
@@ -113,7 +125,8 @@ for (const dialect of DIALECTS) {
         {
           in: 'query',
           name: 'colour',
-          detail: 'is not a known query parameter; allowed: page, per_page, cursor, sort, include, filter, id, name, email, created_at, updated_at',
+          detail:
+            'is not a known query parameter; allowed: page, per_page, cursor, sort, include, filter, id, name, email, created_at, updated_at',
         },
       ])
       for (const query of ['per_page=101', 'per_page=0', 'page=0', 'page=x', 'page=1e1', 'per_page=0x10']) {
@@ -123,16 +136,24 @@ for (const dialect of DIALECTS) {
       }
       expect((await call({ method: 'GET', url: '/v1/authors/1?x=1' })).status).toBe(400)
       const repeated = await call({ method: 'GET', url: '/v1/authors?page=1&page=2' })
-      expect(repeated.body.errors).toEqual([{ in: 'query', name: 'page', detail: 'is given more than once; give it once' }])
+      expect(repeated.body.errors).toEqual([
+        { in: 'query', name: 'page', detail: 'is given more than once; give it once' },
+      ])
     })
 
     it('paginates by page and per_page, with a page past the end empty', async () => {
       for (let index = 0; index < 25; index++) await post('/v1/categories', { name: `category ${index}` })
       const page = await call({ method: 'GET', url: '/v1/categories?page=3&per_page=10' })
       expect(page.status).toBe(200)
-      expect(page.body.data.map((row: { name: string }) => row.name)).toEqual([20, 21, 22, 23, 24].map((index) => `category ${index}`))
+      expect(page.body.data.map((row: { name: string }) => row.name)).toEqual(
+        [20, 21, 22, 23, 24].map((index) => `category ${index}`),
+      )
       expect(page.body.meta).toEqual({ page: 3, per_page: 10, total: 25, total_pages: 3, next_cursor: null })
-      expect(page.body.links).toMatchObject({ prev: '/v1/categories?page=2&per_page=10', next: null, last: '/v1/categories?page=3&per_page=10' })
+      expect(page.body.links).toMatchObject({
+        prev: '/v1/categories?page=2&per_page=10',
+        next: null,
+        last: '/v1/categories?page=3&per_page=10',
+      })
       const past = await call({ method: 'GET', url: '/v1/categories?page=9&per_page=10' })
       expect(past.status).toBe(200)
       expect(past.body.data).toEqual([])
@@ -142,13 +163,28 @@ for (const dialect of DIALECTS) {
 
     it('replaces with PUT: omitted optional fields reset, missing required fields are 400', async () => {
       const category = (await post('/v1/categories', { name: 'Replacements' })).body.data
-      const created = (await post('/v1/posts', { title: 'Hello', body: 'text', status: 'published', category_id: category.id })).body.data
-      const replaced = await call({ method: 'PUT', url: `/v1/posts/${created.id}`, payload: { title: 'Hi', category_id: category.id } })
+      const created = (
+        await post('/v1/posts', { title: 'Hello', body: 'text', status: 'published', category_id: category.id })
+      ).body.data
+      const replaced = await call({
+        method: 'PUT',
+        url: `/v1/posts/${created.id}`,
+        payload: { title: 'Hi', category_id: category.id },
+      })
       expect(replaced.status).toBe(200)
-      expect(replaced.body.data).toMatchObject({ id: created.id, title: 'Hi', body: null, status: 'draft', published_at: null })
+      expect(replaced.body.data).toMatchObject({
+        id: created.id,
+        title: 'Hi',
+        body: null,
+        status: 'draft',
+        published_at: null,
+      })
       expect(replaced.body.data.created_at).toBe(created.created_at)
       expect((await call({ method: 'PUT', url: `/v1/posts/${created.id}`, payload: { body: 'x' } })).status).toBe(400)
-      expect((await call({ method: 'PUT', url: '/v1/posts/999999', payload: { title: 'x', category_id: category.id } })).status).toBe(404)
+      expect(
+        (await call({ method: 'PUT', url: '/v1/posts/999999', payload: { title: 'x', category_id: category.id } }))
+          .status,
+      ).toBe(404)
     })
 
     it('patches only the fields present, with application/json and merge-patch; null clears nullables', async () => {
@@ -167,7 +203,12 @@ for (const dialect of DIALECTS) {
       const invalid = await call({ method: 'PATCH', url: `/v1/items/${item.id}`, payload: { quantity: null } })
       expect(invalid.status).toBe(400)
       expect(invalid.body.errors[0].pointer).toBe('/quantity')
-      const mergeOnPost = await call({ method: 'POST', url: '/v1/orders', payload: '{}', headers: { 'content-type': 'application/merge-patch+json' } })
+      const mergeOnPost = await call({
+        method: 'POST',
+        url: '/v1/orders',
+        payload: '{}',
+        headers: { 'content-type': 'application/merge-patch+json' },
+      })
       expect(mergeOnPost.status).toBe(415)
     })
 
@@ -181,10 +222,18 @@ for (const dialect of DIALECTS) {
 
     it('answers 400, never 500, for values the database cannot hold', async () => {
       const category = (await post('/v1/categories', { name: 'Values' })).body.data
-      const leap = await post('/v1/posts', { title: 't', category_id: category.id, published_at: '2016-12-31T23:59:60Z' })
+      const leap = await post('/v1/posts', {
+        title: 't',
+        category_id: category.id,
+        published_at: '2016-12-31T23:59:60Z',
+      })
       expect(leap.status).toBe(400)
       expect(leap.body.errors[0].pointer).toBe('/published_at')
-      const overflow = await post('/v1/posts', { title: 't', category_id: category.id, published_at: '9999-12-31T23:59:59-23:59' })
+      const overflow = await post('/v1/posts', {
+        title: 't',
+        category_id: category.id,
+        published_at: '9999-12-31T23:59:59-23:59',
+      })
       expect(overflow.status).toBe(400)
       const nul = await post('/v1/authors', { name: 'nul \u0000 inside' })
       expect(nul.status).toBe(400)
@@ -216,7 +265,10 @@ for (const dialect of DIALECTS) {
       expect((await post('/v1/orders/999999/items', { quantity: 1 })).status).toBe(404)
       const withKey = await post(`/v1/orders/${first.id}/items`, { quantity: 1, order_id: second.id })
       expect(withKey.status).toBe(400)
-      expect(withKey.body.errors[0]).toMatchObject({ pointer: '/order_id', detail: expect.stringMatching(/comes from the path/) })
+      expect(withKey.body.errors[0]).toMatchObject({
+        pointer: '/order_id',
+        detail: expect.stringMatching(/comes from the path/),
+      })
       const listed = await call({ method: 'GET', url: `/v1/orders/${first.id}/items` })
       expect(listed.body.data.map((row: { id: number }) => row.id)).toEqual([item])
       expect((await call({ method: 'GET', url: '/v1/orders/999999/items' })).status).toBe(404)

@@ -34,20 +34,97 @@ const PATHS = [
 
 /** Names a client might send, known or not, prototype names and bracket shapes included. */
 const PARAMETER_NAMES = [
-  'page', 'per_page', 'cursor', 'sort', 'include', 'status', 'price', 'title', 'author_id', 'id', 'name',
-  'filter[price][gte]', 'filter[price][lte]', 'filter[price][eq]', 'filter[status][in]', 'filter[status][ne]',
-  'filter[title][contains]', 'filter[title][starts_with]', 'filter[published_at][null]', 'filter[published_at][gte]',
-  'filter[author_id][in]', 'filter[id][gt]', 'filter[price]', 'filter', 'filter[]', 'filter[price][gte][x]',
-  'filter[__proto__][x]', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'sort[]', 'include[0]',
-  'filter[a][b][c][d][e]', 'page[]', '', '%', '%zz', 'per_page%5B%5D',
+  'page',
+  'per_page',
+  'cursor',
+  'sort',
+  'include',
+  'status',
+  'price',
+  'title',
+  'author_id',
+  'id',
+  'name',
+  'filter[price][gte]',
+  'filter[price][lte]',
+  'filter[price][eq]',
+  'filter[status][in]',
+  'filter[status][ne]',
+  'filter[title][contains]',
+  'filter[title][starts_with]',
+  'filter[published_at][null]',
+  'filter[published_at][gte]',
+  'filter[author_id][in]',
+  'filter[id][gt]',
+  'filter[price]',
+  'filter',
+  'filter[]',
+  'filter[price][gte][x]',
+  'filter[__proto__][x]',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'sort[]',
+  'include[0]',
+  'filter[a][b][c][d][e]',
+  'page[]',
+  '',
+  '%',
+  '%zz',
+  'per_page%5B%5D',
 ]
 
 const VALUE_PIECES = [
-  '', '0', '1', '-1', '2', '20', '100', '101', '1e3', '0x10', '01', '9007199254740993', '1000000000', 'NaN',
-  'true', 'false', 'null', 'draft', 'published', 'nope', 'author', 'category', 'comments', 'items.product',
-  '-price', 'title', '-created_at', 'price,title', ',', ',,', 'a,b', '%00', '%ff', '%E9cole', '%C3%89COLE',
-  '%ED%A0%80', '2026-01-01', '2026-13-45', '2026-01-01T00:00:00Z', '\u00e9', '%25', '_', '..', '.', '[', ']',
-  'eyJhIjoxfQ', 'W1siW1wiLS1cIl0iLFtudWxsLDFdXSxudWxsXQ.AAAA', 'x'.repeat(300),
+  '',
+  '0',
+  '1',
+  '-1',
+  '2',
+  '20',
+  '100',
+  '101',
+  '1e3',
+  '0x10',
+  '01',
+  '9007199254740993',
+  '1000000000',
+  'NaN',
+  'true',
+  'false',
+  'null',
+  'draft',
+  'published',
+  'nope',
+  'author',
+  'category',
+  'comments',
+  'items.product',
+  '-price',
+  'title',
+  '-created_at',
+  'price,title',
+  ',',
+  ',,',
+  'a,b',
+  '%00',
+  '%ff',
+  '%E9cole',
+  '%C3%89COLE',
+  '%ED%A0%80',
+  '2026-01-01',
+  '2026-13-45',
+  '2026-01-01T00:00:00Z',
+  '\u00e9',
+  '%25',
+  '_',
+  '..',
+  '.',
+  '[',
+  ']',
+  'eyJhIjoxfQ',
+  'W1siW1wiLS1cIl0iLFtudWxsLDFdXSxudWxsXQ.AAAA',
+  'x'.repeat(300),
 ]
 
 const queryValue = fc.oneof(
@@ -60,12 +137,51 @@ const queryString = fc
   .array(fc.tuple(fc.constantFrom(...PARAMETER_NAMES), queryValue), { maxLength: 6 })
   .map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join('&'))
 
-const FIELD_NAMES = ['title', 'body', 'price', 'status', 'name', 'email', 'quantity', 'note', 'author_id', 'category_id',
-  'published_at', 'placed_on', 'in_stock', 'id', 'created_at', 'order_id', 'product_id', '__proto__', 'constructor']
+const FIELD_NAMES = [
+  'title',
+  'body',
+  'price',
+  'status',
+  'name',
+  'email',
+  'quantity',
+  'note',
+  'author_id',
+  'category_id',
+  'published_at',
+  'placed_on',
+  'in_stock',
+  'id',
+  'created_at',
+  'order_id',
+  'product_id',
+  '__proto__',
+  'constructor',
+]
 
 const fieldValue = fc.oneof(
-  fc.constantFrom(null, true, false, 0, -1, 1, 1.5, 1e308, -0, 2 ** 53, 'draft', 'published', 'x', '', '\u0000',
-    '\ud800', '2026-01-01', '2026-01-01T00:00:00Z', 'not-an-email', 'a@b.co'),
+  fc.constantFrom(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1,
+    1.5,
+    1e308,
+    -0,
+    2 ** 53,
+    'draft',
+    'published',
+    'x',
+    '',
+    '\u0000',
+    '\ud800',
+    '2026-01-01',
+    '2026-01-01T00:00:00Z',
+    'not-an-email',
+    'a@b.co',
+  ),
   fc.string({ maxLength: 30 }),
   fc.integer(),
   fc.double(),
@@ -80,10 +196,27 @@ const body = fc.oneof(
   fc.constantFrom('', '{', '{"title":', 'null', '[]', '{"__proto__":{"x":1}}', '{"title":"a","title":"b"}'),
 )
 
-const CONTENT_TYPES = ['application/json', 'application/merge-patch+json', 'text/plain', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded', '']
+const CONTENT_TYPES = [
+  'application/json',
+  'application/merge-patch+json',
+  'text/plain',
+  'application/json; charset=utf-8',
+  'application/x-www-form-urlencoded',
+  '',
+]
 
 const queryRequest = fc.record({
-  method: fc.constantFrom<InjectOptions['method']>('GET', 'GET', 'GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'LOCK'),
+  method: fc.constantFrom<InjectOptions['method']>(
+    'GET',
+    'GET',
+    'GET',
+    'HEAD',
+    'DELETE',
+    'OPTIONS',
+    'TRACE',
+    'PROPFIND',
+    'LOCK',
+  ),
   path: fc.constantFrom(...PATHS),
   query: queryString,
 })
@@ -96,7 +229,13 @@ const bodyRequest = fc.record({
   contentType: fc.constantFrom(...CONTENT_TYPES),
 })
 
-type FuzzedRequest = { method: InjectOptions['method']; path: string; query: string; payload?: string; contentType?: string }
+type FuzzedRequest = {
+  method: InjectOptions['method']
+  path: string
+  query: string
+  payload?: string
+  contentType?: string
+}
 
 /** Sends one request and checks the answer; fails with the request in the message. */
 async function expectNoServerError(app: FastifyInstance, generated: FuzzedRequest): Promise<void> {

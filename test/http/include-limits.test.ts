@@ -30,7 +30,8 @@ for (const dialect of DIALECTS) {
       expect(response.statusCode, `GET ${url}: ${response.body}`).toBe(200)
       return response.json()
     }
-    const insert = async (table: TableDefinition, values: Row) => (await storage.storage.insert(table, values)).id as number
+    const insert = async (table: TableDefinition, values: Row) =>
+      (await storage.storage.insert(table, values)).id as number
 
     beforeAll(async () => {
       storage = await openTestStorage(dialect)
@@ -41,14 +42,22 @@ for (const dialect of DIALECTS) {
       category = await insert(categoriesTable, { name: 'News' })
       author = await insert(authorsTable, { name: 'Ada' })
       for (const count of [0, ITEMS_MAX, ITEMS_MAX + 2]) {
-        const post = await insert(postsTable, { title: `${count} comments`, category_id: category, author_id: author, status: 'draft' })
+        const post = await insert(postsTable, {
+          title: `${count} comments`,
+          category_id: category,
+          author_id: author,
+          status: 'draft',
+        })
         posts.push(post)
         const ids: number[] = []
-        for (let index = 0; index < count; index++) ids.push(await insert(commentsTable, { post_id: post, body: `c${index}` }))
+        for (let index = 0; index < count; index++)
+          ids.push(await insert(commentsTable, { post_id: post, body: `c${index}` }))
         comments.set(post, ids)
       }
       // One more post by the author, so the author's posts are cut too.
-      posts.push(await insert(postsTable, { title: 'fourth', category_id: category, author_id: author, status: 'draft' }))
+      posts.push(
+        await insert(postsTable, { title: 'fourth', category_id: category, author_id: author, status: 'draft' }),
+      )
     })
     afterAll(async () => {
       await app.close()
@@ -78,13 +87,20 @@ for (const dialect of DIALECTS) {
       const atLimit = await get(`/v1/posts/${posts[1]}?include=comments`)
       expect(Object.keys(atLimit)).toEqual(['data'])
       expect(atLimit.data.comments).toHaveLength(ITEMS_MAX)
-      expect(await get('/v1/posts?per_page=10')).toMatchObject({ meta: expect.not.objectContaining({ truncated: expect.anything() }) })
+      expect(await get('/v1/posts?per_page=10')).toMatchObject({
+        meta: expect.not.objectContaining({ truncated: expect.anything() }),
+      })
     })
 
     it('points at each cut array of a page by its index, in offset and cursor pages', async () => {
       const offset = await get('/v1/posts?include=comments,author&per_page=10')
       const index = offset.data.findIndex((row: Row) => row.id === posts[2])
-      expect(offset.data.map((row: { comments: unknown[] }) => row.comments.length)).toEqual([0, ITEMS_MAX, ITEMS_MAX, 0])
+      expect(offset.data.map((row: { comments: unknown[] }) => row.comments.length)).toEqual([
+        0,
+        ITEMS_MAX,
+        ITEMS_MAX,
+        0,
+      ])
       const entry = {
         pointer: `/data/${index}/comments`,
         relation: 'comments',
@@ -127,7 +143,10 @@ for (const dialect of DIALECTS) {
     })
 
     it("cuts at a relation's own maxItems rather than the API-wide limit", async () => {
-      const posts1 = { ...postsTable, relations: postsTable.relations!.map((relation) => ({ ...relation, maxItems: 1 })) }
+      const posts1 = {
+        ...postsTable,
+        relations: postsTable.relations!.map((relation) => ({ ...relation, maxItems: 1 })),
+      }
       const tables = new Map(allTables.map((table) => [table.name, table.name === 'posts' ? posts1 : table]))
       const row = (await storage.storage.find(postsTable, posts[1]!))!
       const truncated = await includeRelations(storage.storage, tables, posts1, [row], ['comments'], {
@@ -135,9 +154,16 @@ for (const dialect of DIALECTS) {
         itemsMax: ITEMS_MAX,
         prefix: '/v1',
       })
-      expect((row.comments as unknown as Row[]).map((comment) => comment.id)).toEqual(comments.get(posts[1]!)!.slice(0, 1))
+      expect((row.comments as unknown as Row[]).map((comment) => comment.id)).toEqual(
+        comments.get(posts[1]!)!.slice(0, 1),
+      )
       expect(truncated).toEqual([
-        { pointer: '/data/comments', relation: 'comments', returned: 1, next: `/v1/posts/${posts[1]}/comments?page=2&per_page=1` },
+        {
+          pointer: '/data/comments',
+          relation: 'comments',
+          returned: 1,
+          next: `/v1/posts/${posts[1]}/comments?page=2&per_page=1`,
+        },
       ])
     })
 
@@ -168,12 +194,20 @@ for (const dialect of DIALECTS) {
       try {
         expect(api.limits.includeItemsMax).toBe(50)
         const category = (await storage.storage.insert(categoriesTable, { name: 'x' })).id!
-        const post = (await storage.storage.insert(postsTable, { title: 'busy', category_id: category, status: 'draft' })).id!
-        for (let index = 0; index < 51; index++) await storage.storage.insert(commentsTable, { post_id: post, body: `c${index}` })
+        const post = (
+          await storage.storage.insert(postsTable, { title: 'busy', category_id: category, status: 'draft' })
+        ).id!
+        for (let index = 0; index < 51; index++)
+          await storage.storage.insert(commentsTable, { post_id: post, body: `c${index}` })
         const body = (await app.inject({ method: 'GET', url: `/v1/posts/${post}?include=comments` })).json()
         expect(body.data.comments).toHaveLength(50)
         expect(body.meta.truncated).toEqual([
-          { pointer: '/data/comments', relation: 'comments', returned: 50, next: `/v1/posts/${post}/comments?page=2&per_page=50` },
+          {
+            pointer: '/data/comments',
+            relation: 'comments',
+            returned: 50,
+            next: `/v1/posts/${post}/comments?page=2&per_page=50`,
+          },
         ])
       } finally {
         await app.close()

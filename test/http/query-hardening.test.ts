@@ -18,7 +18,8 @@ for (const dialect of DIALECTS) {
     const get = async (url: string) => {
       const response = await app.inject({ method: 'GET', url })
       expect(response.statusCode, `GET ${url} must never be a 5xx`).toBeLessThan(500)
-      if (response.statusCode >= 400) expect(response.headers['content-type'], url).toContain('application/problem+json')
+      if (response.statusCode >= 400)
+        expect(response.headers['content-type'], url).toContain('application/problem+json')
       return { status: response.statusCode, body: JSON.parse(response.body) }
     }
     const post = async (url: string, payload: object) => {
@@ -82,16 +83,24 @@ for (const dialect of DIALECTS) {
       })
 
       it('continues from a NULL position in the documented order (NULL last descending, first ascending)', async () => {
-        const all = (await get('/v1/posts?sort=-price&per_page=100')).body.data as { id: number; price: number | null }[]
+        const all = (await get('/v1/posts?sort=-price&per_page=100')).body.data as {
+          id: number
+          price: number | null
+        }[]
         const firstNull = all.findIndex((row) => row.price === null)
         const cursor = (await get('/v1/posts?sort=-price&per_page=1')).body.meta.next_cursor as string
         const page = await get(`/v1/posts?sort=-price&per_page=100&cursor=${forge(cursor, [null, all[firstNull]!.id])}`)
         expect(page.status).toBe(200)
         expect(ids(page.body)).toEqual(all.slice(firstNull + 1).map((row) => row.id))
-        const ascending = (await get('/v1/posts?sort=price&per_page=100')).body.data as { id: number; price: number | null }[]
+        const ascending = (await get('/v1/posts?sort=price&per_page=100')).body.data as {
+          id: number
+          price: number | null
+        }[]
         const ascendingCursor = (await get('/v1/posts?sort=price&per_page=1')).body.meta.next_cursor as string
         const lastNull = ascending.map((row) => row.price).lastIndexOf(null)
-        const after = await get(`/v1/posts?sort=price&per_page=100&cursor=${forge(ascendingCursor, [null, ascending[lastNull]!.id])}`)
+        const after = await get(
+          `/v1/posts?sort=price&per_page=100&cursor=${forge(ascendingCursor, [null, ascending[lastNull]!.id])}`,
+        )
         expect(ids(after.body)).toEqual(ascending.slice(lastNull + 1).map((row) => row.id))
       })
 
@@ -114,12 +123,17 @@ for (const dialect of DIALECTS) {
       it('accepts only cursors signed with its secret, so every instance needs the same one', async () => {
         const cursor = (await get('/v1/posts?per_page=1')).body.meta.next_cursor as string
         const [body] = cursor.split('.')
-        const [shape, position] = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8')) as [string, ColumnValue[]]
+        const [shape, position] = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8')) as [
+          string,
+          ColumnValue[],
+        ]
         const other = createCursorCodec('another secret').encode(shape, position)
         expect((await get(`/v1/posts?per_page=1&cursor=${other}`)).body.code).toBe('invalid_cursor')
         const sibling = await buildServer({ storage: storage.storage, docs: false, cursorSecret: SECRET })
         try {
-          expect((await sibling.inject({ method: 'GET', url: `/v1/posts?per_page=1&cursor=${cursor}` })).statusCode).toBe(200)
+          expect(
+            (await sibling.inject({ method: 'GET', url: `/v1/posts?per_page=1&cursor=${cursor}` })).statusCode,
+          ).toBe(200)
         } finally {
           await sibling.close()
         }
@@ -133,7 +147,9 @@ for (const dialect of DIALECTS) {
         const many = Array.from({ length: 201 }, (_, index) => `filter[price][gte]=${index}`).join('&')
         const response = await get(`/v1/posts?${many}`)
         expect(response.status).toBe(400)
-        expect(response.body.errors).toEqual([{ in: 'query', detail: 'the query string has 201 parameters; at most 200 are accepted' }])
+        expect(response.body.errors).toEqual([
+          { in: 'query', detail: 'the query string has 201 parameters; at most 200 are accepted' },
+        ])
       })
 
       it('refuses brackets nested too deep, malformed names and malformed percent-encoding', async () => {
@@ -162,7 +178,13 @@ for (const dialect of DIALECTS) {
           const created = await app.inject({ method: 'POST', url: `/v1/categories?${query}`, payload: { name: query } })
           expect(created.statusCode, query).toBe(400)
         }
-        for (const query of ['filter[__proto__][x]=1', 'filter[constructor][eq]=1', 'filter[toString]=1', 'filter[price][__proto__]=1', 'filter[price][constructor]=1']) {
+        for (const query of [
+          'filter[__proto__][x]=1',
+          'filter[constructor][eq]=1',
+          'filter[toString]=1',
+          'filter[price][__proto__]=1',
+          'filter[price][constructor]=1',
+        ]) {
           const response = await get(`/v1/posts?${query}`)
           expect(response.status, query).toBe(400)
           expect(response.body.errors[0].name, query).toMatch(/^filter\[(__proto__|constructor|toString|price)\]/)
@@ -185,10 +207,14 @@ for (const dialect of DIALECTS) {
         ] as const) {
           const response = await get(url)
           expect(response.status, url).toBe(400)
-          expect(response.body.errors, url).toEqual([{ in: 'query', name, detail: expect.stringMatching(/^must be one of "/) }])
+          expect(response.body.errors, url).toEqual([
+            { in: 'query', name, detail: expect.stringMatching(/^must be one of "/) },
+          ])
         }
         const email = await get('/v1/authors?email=not-an-email')
-        expect(email.body.errors).toEqual([{ in: 'query', name: 'email', detail: 'must be a valid email; got "not-an-email"' }])
+        expect(email.body.errors).toEqual([
+          { in: 'query', name: 'email', detail: 'must be a valid email; got "not-an-email"' },
+        ])
         expect((await get('/v1/authors?filter[email][contains]=not-an-email')).status).toBe(200)
         expect((await get('/v1/authors?email=ada@example.com')).status).toBe(200)
         expect((await get('/v1/posts?status=draft')).status).toBe(200)
@@ -200,7 +226,10 @@ for (const dialect of DIALECTS) {
       it('refuses a value listed twice in an in list, as the document declares its items unique', async () => {
         const response = await get('/v1/posts?filter[status][in]=draft,draft')
         expect(response.status).toBe(400)
-        expect(response.body.errors[0]).toMatchObject({ name: 'filter[status][in]', detail: expect.stringContaining('twice') })
+        expect(response.body.errors[0]).toMatchObject({
+          name: 'filter[status][in]',
+          detail: expect.stringContaining('twice'),
+        })
       })
 
       it('accepts every page number the document allows, and refuses those past it', async () => {
@@ -221,8 +250,14 @@ for (const dialect of DIALECTS) {
           ['include=author&include=category', 'include=author,category'],
           ['include=author,category&include=comments', 'include=author,category,comments'],
           ['sort=-price&sort=title', 'sort=-price,title'],
-          ['filter[status][in]=draft&filter[status][in]=published&sort=-id', 'filter[status][in]=draft,published&sort=-id'],
-          ['filter[category_id][in]=' + categoryIds[0] + '&filter[category_id][in]=' + categoryIds[1], `filter[category_id][in]=${categoryIds.join(',')}`],
+          [
+            'filter[status][in]=draft&filter[status][in]=published&sort=-id',
+            'filter[status][in]=draft,published&sort=-id',
+          ],
+          [
+            'filter[category_id][in]=' + categoryIds[0] + '&filter[category_id][in]=' + categoryIds[1],
+            `filter[category_id][in]=${categoryIds.join(',')}`,
+          ],
         ]
         for (const [repeated, comma] of pairs) {
           const [a, b] = [await get(`/v1/posts?${repeated}&per_page=100`), await get(`/v1/posts?${comma}&per_page=100`)]
@@ -236,7 +271,12 @@ for (const dialect of DIALECTS) {
 
       it('still refuses other parameters given twice', async () => {
         const cursor = (await get('/v1/posts?per_page=1')).body.meta.next_cursor as string
-        for (const query of ['per_page=1&per_page=2', `cursor=${cursor}&cursor=${cursor}`, 'status=draft&status=published', 'filter[price][gte]=1&filter[price][gte]=2']) {
+        for (const query of [
+          'per_page=1&per_page=2',
+          `cursor=${cursor}&cursor=${cursor}`,
+          'status=draft&status=published',
+          'filter[price][gte]=1&filter[price][gte]=2',
+        ]) {
           const response = await get(`/v1/posts?${query}`)
           expect(response.status, query).toBe(400)
           expect(response.body.code, query).toBe('validation_failed')
@@ -245,8 +285,14 @@ for (const dialect of DIALECTS) {
     })
 
     it('says "1 character", not "1 characters" (item 24)', async () => {
-      const response = await app.inject({ method: 'POST', url: '/v1/posts', payload: { title: '', category_id: categoryIds[0] } })
-      expect(JSON.parse(response.body).errors).toEqual([{ in: 'body', pointer: '/title', detail: 'must be at least 1 character long' }])
+      const response = await app.inject({
+        method: 'POST',
+        url: '/v1/posts',
+        payload: { title: '', category_id: categoryIds[0] },
+      })
+      expect(JSON.parse(response.body).errors).toEqual([
+        { in: 'body', pointer: '/title', detail: 'must be at least 1 character long' },
+      ])
     })
   })
 }

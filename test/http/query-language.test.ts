@@ -27,7 +27,11 @@ for (const dialect of DIALECTS) {
     const call = async (options: InjectOptions) => {
       const response = await app.inject(options)
       expect(response.statusCode, `${options.method} ${options.url} must never be a 500`).toBeLessThan(500)
-      return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : null }
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body: response.body ? JSON.parse(response.body) : null,
+      }
     }
     const get = (url: string) => call({ method: 'GET', url })
     const post = async (url: string, payload: object) => {
@@ -84,22 +88,33 @@ for (const dialect of DIALECTS) {
         const published = await get('/v1/posts?status=published&per_page=100')
         expect(ids(published.body.data)).toEqual(ids(posts.filter((row) => row.status === 'published')))
         const both = await get(`/v1/posts?status=published&author_id=${authors[0]}&per_page=100`)
-        expect(ids(both.body.data)).toEqual(ids(posts.filter((row) => row.status === 'published' && row.author_id === authors[0])))
+        expect(ids(both.body.data)).toEqual(
+          ids(posts.filter((row) => row.status === 'published' && row.author_id === authors[0])),
+        )
         expect(both.body.meta.total).toBe(both.body.data.length)
       })
 
       it('applies range, list, text and null operators', async () => {
         const cases: [string, (row: Post) => boolean][] = [
           ['filter[price][gte]=50', (row) => row.price !== null && row.price >= 50],
-          ['filter[price][gte]=20&filter[price][lte]=60', (row) => row.price !== null && row.price >= 20 && row.price <= 60],
+          [
+            'filter[price][gte]=20&filter[price][lte]=60',
+            (row) => row.price !== null && row.price >= 20 && row.price <= 60,
+          ],
           ['filter[status][in]=draft,published', () => true],
-          [`filter[author_id][in]=${authors[0]},${authors[2]}`, (row) => row.author_id === authors[0] || row.author_id === authors[2]],
+          [
+            `filter[author_id][in]=${authors[0]},${authors[2]}`,
+            (row) => row.author_id === authors[0] || row.author_id === authors[2],
+          ],
           ['filter[title][contains]=ALPHA', (row) => row.title.toLowerCase().includes('alpha')],
           ['filter[title][contains]=100%25', (row) => row.title.includes('100%')],
           ['filter[title][contains]=a_r', (row) => row.title.toLowerCase().includes('a_r')],
           ['filter[title][starts_with]=e', (row) => row.title.toLowerCase().startsWith('e')],
           ['filter[published_at][null]=true', (row) => row.published_at === null],
-          ['filter[published_at][null]=false&filter[published_at][gte]=2026-05-01T00:00:00Z', (row) => row.published_at !== null && row.published_at >= '2026-05-01'],
+          [
+            'filter[published_at][null]=false&filter[published_at][gte]=2026-05-01T00:00:00Z',
+            (row) => row.published_at !== null && row.published_at >= '2026-05-01',
+          ],
         ]
         for (const [query, keep] of cases) {
           const response = await get(`/v1/posts?${query}&per_page=100`)
@@ -116,9 +131,19 @@ for (const dialect of DIALECTS) {
         ])
         const operator = await get('/v1/posts?filter[price][contains]=1')
         expect(operator.body.errors).toEqual([
-          { in: 'query', name: 'filter[price][contains]', detail: 'operator contains is not allowed on price; allowed: eq, gte, lte' },
+          {
+            in: 'query',
+            name: 'filter[price][contains]',
+            detail: 'operator contains is not allowed on price; allowed: eq, gte, lte',
+          },
         ])
-        for (const query of ['filter[price][gte]=cheap', 'price=1e', 'filter[published_at][gte]=yesterday', 'filter[published_at][null]=maybe', `filter[author_id][in]=1,x`]) {
+        for (const query of [
+          'filter[price][gte]=cheap',
+          'price=1e',
+          'filter[published_at][gte]=yesterday',
+          'filter[published_at][null]=maybe',
+          `filter[author_id][in]=1,x`,
+        ]) {
           const response = await get(`/v1/posts?${query}`)
           expect(response.status, query).toBe(400)
           expect(response.body.errors[0].name, query).toBe(query.split('=')[0])
@@ -140,14 +165,20 @@ for (const dialect of DIALECTS) {
         for (const sort of ['colour', 'body', 'price,', '-', 'price,-price']) {
           const response = await get(`/v1/posts?sort=${sort}`)
           expect(response.status, sort).toBe(400)
-          expect(response.body.errors[0]).toMatchObject({ name: 'sort', detail: expect.stringContaining('sortable fields: ') })
+          expect(response.body.errors[0]).toMatchObject({
+            name: 'sort',
+            detail: expect.stringContaining('sortable fields: '),
+          })
         }
       })
     })
 
     describe('pagination', () => {
       it('cuts the filtered, sorted set into pages', async () => {
-        const expected = ordered(posts.filter((row) => row.status === 'draft'), ['title', -1])
+        const expected = ordered(
+          posts.filter((row) => row.status === 'draft'),
+          ['title', -1],
+        )
         const page = await get('/v1/posts?status=draft&sort=-title&page=2&per_page=5')
         expect(ids(page.body.data)).toEqual(ids(expected.slice(5, 10)))
         expect(page.body.meta).toMatchObject({ page: 2, per_page: 5, total: expected.length })
@@ -165,10 +196,15 @@ for (const dialect of DIALECTS) {
             expect(response.status, url).toBe(200)
             if (!first) expect(response.body.meta).not.toHaveProperty('total')
             seen.push(...ids(response.body.data))
-            url = response.body.links.next && response.body.meta.next_cursor ? `/v1/posts?sort=${sort}&per_page=7&cursor=${response.body.meta.next_cursor}` : null
+            url =
+              response.body.links.next && response.body.meta.next_cursor
+                ? `/v1/posts?sort=${sort}&per_page=7&cursor=${response.body.meta.next_cursor}`
+                : null
             first = false
           }
-          const keys = sort.split(',').map((key): [keyof Post, 1 | -1] => (key.startsWith('-') ? [key.slice(1), -1] : [key, 1]))
+          const keys = sort
+            .split(',')
+            .map((key): [keyof Post, 1 | -1] => (key.startsWith('-') ? [key.slice(1), -1] : [key, 1]))
           expect(seen, sort).toEqual(ids(ordered(posts, ...keys)))
         }
       })
@@ -195,12 +231,15 @@ for (const dialect of DIALECTS) {
       it('visits every row that existed throughout exactly once while others insert and delete', async () => {
         const category = categories[0]!
         const made: number[] = []
-        for (let index = 0; index < 20; index++) made.push((await post('/v1/posts', { title: `walk ${index}`, price: index % 4, category_id: category })).id)
+        for (let index = 0; index < 20; index++)
+          made.push((await post('/v1/posts', { title: `walk ${index}`, price: index % 4, category_id: category })).id)
         const seen: number[] = []
         let cursor: string | null = null
         let round = 0
         do {
-          const response = await get(`/v1/posts?filter[title][starts_with]=walk&sort=-price&per_page=3${cursor ? `&cursor=${cursor}` : ''}`)
+          const response = await get(
+            `/v1/posts?filter[title][starts_with]=walk&sort=-price&per_page=3${cursor ? `&cursor=${cursor}` : ''}`,
+          )
           seen.push(...ids(response.body.data))
           cursor = response.body.meta.next_cursor
           // Another client: one new row and one deleted row per page.
@@ -209,7 +248,11 @@ for (const dialect of DIALECTS) {
           if (victim !== undefined) await call({ method: 'DELETE', url: `/v1/posts/${victim}` })
           round++
         } while (cursor)
-        for (const id of made) expect(seen.filter((seenId) => seenId === id), `post ${id}`).toHaveLength(1)
+        for (const id of made)
+          expect(
+            seen.filter((seenId) => seenId === id),
+            `post ${id}`,
+          ).toHaveLength(1)
         expect(new Set(seen).size).toBe(seen.length)
       })
     })
@@ -219,7 +262,9 @@ for (const dialect of DIALECTS) {
         const plain = await get('/v1/posts?per_page=100')
         expect(plain.body.data[0]).not.toHaveProperty('author')
         const included = await get('/v1/posts?include=author,category,comments&per_page=100')
-        const original = (included.body.data as Post[]).filter((row) => posts.some((candidate) => candidate.id === row.id))
+        const original = (included.body.data as Post[]).filter((row) =>
+          posts.some((candidate) => candidate.id === row.id),
+        )
         expect(original).toHaveLength(posts.length)
         for (const row of original) {
           const source = posts.find((candidate) => candidate.id === row.id)!
@@ -228,7 +273,10 @@ for (const dialect of DIALECTS) {
           expect(Array.isArray(row.comments)).toBe(true)
         }
         const withComments = (included.body.data as Post[]).find((row) => row.id === posts[0]!.id)!
-        expect((withComments.comments as { body: string }[]).map((comment) => comment.body)).toEqual(['first', 'second'])
+        expect((withComments.comments as { body: string }[]).map((comment) => comment.body)).toEqual([
+          'first',
+          'second',
+        ])
         const single = await get(`/v1/posts/${posts[1]!.id}?include=category`)
         expect(single.body.data.category).toMatchObject({ id: posts[1]!.category_id })
       })
@@ -239,7 +287,9 @@ for (const dialect of DIALECTS) {
         await post(`/v1/orders/${order.id}/items`, { quantity: 2, product_id: product.id })
         await post(`/v1/orders/${order.id}/items`, { quantity: 1 })
         const response = await get(`/v1/orders/${order.id}?include=items.product`)
-        expect(response.body.data.items.map((item: { product: { title: string } | null }) => item.product?.title ?? null)).toEqual(['Pen', null])
+        expect(
+          response.body.data.items.map((item: { product: { title: string } | null }) => item.product?.title ?? null),
+        ).toEqual(['Pen', null])
         const nested = await get(`/v1/orders/${order.id}/items?include=product`)
         expect(nested.body.data[0].product).toMatchObject({ id: product.id })
       })
@@ -248,7 +298,10 @@ for (const dialect of DIALECTS) {
         for (const include of ['editor', 'author.posts', 'author,category,comments,author', 'items.product.category']) {
           const response = await get(`/v1/posts?include=${include}`)
           expect(response.status, include).toBe(400)
-          expect(response.body.errors[0]).toMatchObject({ name: 'include', detail: expect.stringContaining('allowed paths: author, category, comments') })
+          expect(response.body.errors[0]).toMatchObject({
+            name: 'include',
+            detail: expect.stringContaining('allowed paths: author, category, comments'),
+          })
         }
         expect((await get('/v1/categories?include=posts')).status).toBe(400)
       })
@@ -269,7 +322,10 @@ for (const dialect of DIALECTS) {
     })
 
     it('combines filters, sort, pagination and include in one request', async () => {
-      const expected = ordered(posts.filter((row) => row.price !== null && row.price >= 20), ['price', -1])
+      const expected = ordered(
+        posts.filter((row) => row.price !== null && row.price >= 20),
+        ['price', -1],
+      )
       const response = await get('/v1/posts?filter[price][gte]=20&sort=-price&page=2&per_page=4&include=author')
       expect(ids(response.body.data)).toEqual(ids(expected.slice(4, 8)))
       expect(response.body.data[0]).toHaveProperty('author')

@@ -76,10 +76,34 @@ for (const dialect of DIALECTS) {
 
       it('answers requests the HTTP parser refuses with a complete response, then closes', async () => {
         const cases: [string, string, number, string][] = [
-          ['headers over the limit', request('GET /v1/authors HTTP/1.1', [`X-Big: ${'a'.repeat(20_000)}`]), 431, 'header_fields_too_large'],
-          ['a URL over the limit', request(`GET /v1/authors?name=${'a'.repeat(20_000)} HTTP/1.1`), 431, 'header_fields_too_large'],
-          ['Content-Length and Transfer-Encoding', request('POST /v1/authors HTTP/1.1', ['Content-Length: 5', 'Transfer-Encoding: chunked'], '0\r\n\r\n'), 400, 'bad_request'],
-          ['a bad chunk size', request('POST /v1/authors HTTP/1.1', ['Content-Type: application/json', 'Transfer-Encoding: chunked'], 'zz\r\n{}\r\n0\r\n\r\n'), 400, 'bad_request'],
+          [
+            'headers over the limit',
+            request('GET /v1/authors HTTP/1.1', [`X-Big: ${'a'.repeat(20_000)}`]),
+            431,
+            'header_fields_too_large',
+          ],
+          [
+            'a URL over the limit',
+            request(`GET /v1/authors?name=${'a'.repeat(20_000)} HTTP/1.1`),
+            431,
+            'header_fields_too_large',
+          ],
+          [
+            'Content-Length and Transfer-Encoding',
+            request('POST /v1/authors HTTP/1.1', ['Content-Length: 5', 'Transfer-Encoding: chunked'], '0\r\n\r\n'),
+            400,
+            'bad_request',
+          ],
+          [
+            'a bad chunk size',
+            request(
+              'POST /v1/authors HTTP/1.1',
+              ['Content-Type: application/json', 'Transfer-Encoding: chunked'],
+              'zz\r\n{}\r\n0\r\n\r\n',
+            ),
+            400,
+            'bad_request',
+          ],
           ['an unknown method', request('FOO /v1/authors HTTP/1.1'), 400, 'bad_request'],
           ['a NUL in a header', request('GET /v1/authors HTTP/1.1', ['X-A: a\0b']), 400, 'bad_request'],
         ]
@@ -103,7 +127,14 @@ for (const dialect of DIALECTS) {
         const collection = await exchange(port, request(`${method} /v1/authors HTTP/1.1`))
         expectProblem(collection, 405, 'method_not_allowed')
         expect(collection.headers.allow, method).toBe('GET, HEAD, POST, OPTIONS')
-        const item = await exchange(port, request(`${method} /v1/orders/1/items/2 HTTP/1.1`, ['Content-Type: application/xml', 'Content-Length: 4'], '<a/>'))
+        const item = await exchange(
+          port,
+          request(
+            `${method} /v1/orders/1/items/2 HTTP/1.1`,
+            ['Content-Type: application/xml', 'Content-Length: 4'],
+            '<a/>',
+          ),
+        )
         expectProblem(item, 405, 'method_not_allowed')
         expect(item.headers.allow, method).toBe('GET, HEAD, PUT, PATCH, DELETE, OPTIONS')
       }
@@ -123,18 +154,46 @@ for (const dialect of DIALECTS) {
     it('accepts only UTF-8 bodies: another declared charset is 415, charset=utf-8 in any case is fine (item 13)', async () => {
       const body = '{"name":"Ada"}'
       const send = (contentType: string) =>
-        exchange(port, request('POST /v1/authors HTTP/1.1', [`Content-Type: ${contentType}`, `Content-Length: ${body.length}`], body))
-      for (const contentType of ['application/json; charset=utf-16', 'application/json;charset="ISO-8859-1"', 'application/json; charset=latin1']) {
+        exchange(
+          port,
+          request(
+            'POST /v1/authors HTTP/1.1',
+            [`Content-Type: ${contentType}`, `Content-Length: ${body.length}`],
+            body,
+          ),
+        )
+      for (const contentType of [
+        'application/json; charset=utf-16',
+        'application/json;charset="ISO-8859-1"',
+        'application/json; charset=latin1',
+      ]) {
         expectProblem(await send(contentType), 415, 'unsupported_media_type')
       }
-      for (const contentType of ['application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json;charset="Utf-8"', 'application/json']) {
+      for (const contentType of [
+        'application/json; charset=utf-8',
+        'application/json; charset=UTF-8',
+        'application/json;charset="Utf-8"',
+        'application/json',
+      ]) {
         expect((await send(contentType)).status, contentType).toBe(201)
       }
     })
 
     it('reads bodies as sent: a content coding is 415, bytes that are not UTF-8 are malformed, never replaced', async () => {
       const post = (headers: string[], body: Buffer) =>
-        exchange(port, Buffer.concat([Buffer.from(request('POST /v1/authors HTTP/1.1', ['Content-Type: application/json', `Content-Length: ${body.length}`, ...headers])), body]))
+        exchange(
+          port,
+          Buffer.concat([
+            Buffer.from(
+              request('POST /v1/authors HTTP/1.1', [
+                'Content-Type: application/json',
+                `Content-Length: ${body.length}`,
+                ...headers,
+              ]),
+            ),
+            body,
+          ]),
+        )
       const plain = Buffer.from('{"name":"plain"}')
       for (const coding of ['gzip', 'br', 'deflate']) {
         const problem = expectProblem(await post([`Content-Encoding: ${coding}`], plain), 415, 'unsupported_media_type')
@@ -150,13 +209,27 @@ for (const dialect of DIALECTS) {
 
     it('answers what Node would answer on its own as problems: Expect, CONNECT, several Host or Content-Length headers', async () => {
       const body = '{"name":"Ada"}'
-      const expectation = await exchange(port, request('POST /v1/authors HTTP/1.1', ['Content-Type: application/json', `Content-Length: ${body.length}`, 'Expect: 100-banana'], body))
+      const expectation = await exchange(
+        port,
+        request(
+          'POST /v1/authors HTTP/1.1',
+          ['Content-Type: application/json', `Content-Length: ${body.length}`, 'Expect: 100-banana'],
+          body,
+        ),
+      )
       expect(expectProblem(expectation, 417, 'expectation_failed').detail).toContain('100-banana')
       const tunnel = await exchange(port, 'CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n')
       expect(expectProblem(tunnel, 400, 'bad_request').detail).toMatch(/CONNECT/)
       const hosts = await exchange(port, request('GET /v1/authors HTTP/1.1', ['Host: evil.example']))
       expect(expectProblem(hosts, 400, 'bad_request').detail).toMatch(/more than one Host/)
-      const lengths = await exchange(port, request('POST /v1/authors HTTP/1.1', ['Content-Type: application/json', 'Content-Length: 14', 'Content-Length: 14'], body))
+      const lengths = await exchange(
+        port,
+        request(
+          'POST /v1/authors HTTP/1.1',
+          ['Content-Type: application/json', 'Content-Length: 14', 'Content-Length: 14'],
+          body,
+        ),
+      )
       expect(expectProblem(lengths, 400, 'bad_request').detail).toMatch(/more than one Content-Length/)
     })
 
@@ -164,7 +237,11 @@ for (const dialect of DIALECTS) {
       const body = '{"name":"Ada"}'
       const created = await exchange(
         port,
-        request('POST http://evil.example/v1/authors HTTP/1.1', ['Content-Type: application/json', `Content-Length: ${body.length}`], body),
+        request(
+          'POST http://evil.example/v1/authors HTTP/1.1',
+          ['Content-Type: application/json', `Content-Length: ${body.length}`],
+          body,
+        ),
       )
       expect(created.status).toBe(201)
       const id = (JSON.parse(created.body) as { data: { id: number } }).data.id
@@ -174,12 +251,19 @@ for (const dialect of DIALECTS) {
       for (const link of Object.values(links)) if (link !== null) expect(link).toMatch(/^\/v1\/authors\?/)
       const cursor = (JSON.parse(listed.body) as { meta: { next_cursor: string | null } }).meta.next_cursor
       if (cursor) {
-        const walked = await exchange(port, request(`GET http://evil.example/v1/authors?per_page=1&cursor=${cursor} HTTP/1.1`))
+        const walked = await exchange(
+          port,
+          request(`GET http://evil.example/v1/authors?per_page=1&cursor=${cursor} HTTP/1.1`),
+        )
         for (const link of Object.values((JSON.parse(walked.body) as { links: Record<string, string | null> }).links)) {
           if (link !== null) expect(link).toMatch(/^\/v1\/authors/)
         }
       }
-      for (const target of ['http://evil.example/v1/authors/999999', 'http://evil.example/v1/nope', 'http://evil.example/v1/authors?colour=red']) {
+      for (const target of [
+        'http://evil.example/v1/authors/999999',
+        'http://evil.example/v1/nope',
+        'http://evil.example/v1/authors?colour=red',
+      ]) {
         const response = await exchange(port, request(`GET ${target} HTTP/1.1`))
         expect(response.status, target).toBeGreaterThanOrEqual(400)
         expect(response.body, target).not.toContain('evil.example')
@@ -214,7 +298,10 @@ describe('timeouts (item 10)', () => {
       await app.listen({ port: 0, host: '127.0.0.1' })
       const port = (app.server.address() as AddressInfo).port
       // Declares 100 bytes, sends 4, then waits: only the timeout ends the exchange.
-      const response = await exchange(port, request('POST /v1/authors HTTP/1.1', ['Content-Type: application/json', 'Content-Length: 100'], '{"na'))
+      const response = await exchange(
+        port,
+        request('POST /v1/authors HTTP/1.1', ['Content-Type: application/json', 'Content-Length: 100'], '{"na'),
+      )
       expect(response.headers.connection).toBe('close')
       expectProblem(response, 408, 'request_timeout')
       const headers = await exchange(port, 'GET /v1/authors HTTP/1.1\r\nHost: 127.0.0.1\r\n')

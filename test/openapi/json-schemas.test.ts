@@ -3,11 +3,7 @@ import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { buildModel } from '../../generator/model/build-model.js'
 import { findResource } from '../../generator/model/find-resource.js'
-import {
-  buildParamsSchema,
-  buildResourceSchemas,
-  type JsonSchema,
-} from '../../generator/render/json-schemas.js'
+import { buildParamsSchema, buildResourceSchemas, type JsonSchema } from '../../generator/render/json-schemas.js'
 import { buildShopModel } from './shop-model.js'
 
 const model = buildShopModel()
@@ -35,10 +31,7 @@ describe('JSON Schemas', () => {
       for (const [name, schema] of Object.entries(schemas)) {
         if (schema === null) continue
         expect(JSON.stringify(schema), `${resource.name}.${name}`).not.toContain('$ref')
-        expect(
-          () => compile(schema, { coerce: name.endsWith('Query') }),
-          `${resource.name}.${name}`,
-        ).not.toThrow()
+        expect(() => compile(schema, { coerce: name.endsWith('Query') }), `${resource.name}.${name}`).not.toThrow()
       }
       for (const route of resource.routes) {
         expect(() => compile(buildParamsSchema(route), { coerce: true }), route.path).not.toThrow()
@@ -175,9 +168,7 @@ describe('JSON Schemas', () => {
   })
 
   it('coerce path parameters to positive integers', () => {
-    const route = findResource(model, 'items').routes.find((candidate) =>
-      candidate.path.endsWith('{item_id}'),
-    )!
+    const route = findResource(model, 'items').routes.find((candidate) => candidate.path.endsWith('{item_id}'))!
     const params = compile(buildParamsSchema(route), { coerce: true })
     const good: Record<string, unknown> = { order_id: '3', item_id: '4' }
     expect(params(good)).toBe(true)

@@ -53,7 +53,9 @@ for (const dialect of DIALECTS) {
         expect(response.body).toBe('')
         return undefined
       }
-      expect(response.headers['content-type']).toMatch(status < 400 ? /^application\/json/ : /^application\/problem\+json/)
+      expect(response.headers['content-type']).toMatch(
+        status < 400 ? /^application\/json/ : /^application\/problem\+json/,
+      )
       const body = response.json()
       const validate = ajv.getSchema(responseSchemaRef(template, method, status))!
       expect(validate(body) ? [] : validate.errors, `${options.method} ${options.url}`).toEqual([])
@@ -71,15 +73,26 @@ for (const dialect of DIALECTS) {
       ids.category = await create('/v1/categories', '/v1/categories', { name: 'News' })
       ids.author = await create('/v1/authors', '/v1/authors', { name: 'Ada', email: 'ada@example.com' })
       for (const title of ['one', 'two', 'three']) {
-        ids.post = await create('/v1/posts', '/v1/posts', { title, category_id: ids.category, author_id: ids.author, price: 5 })
+        ids.post = await create('/v1/posts', '/v1/posts', {
+          title,
+          category_id: ids.category,
+          author_id: ids.author,
+          price: 5,
+        })
       }
       for (const body of ['a', 'b', 'c']) {
-        await create('/v1/posts/{post_id}/comments', `/v1/posts/${ids.post}/comments`, { body, author_email: 'x@example.com' })
+        await create('/v1/posts/{post_id}/comments', `/v1/posts/${ids.post}/comments`, {
+          body,
+          author_email: 'x@example.com',
+        })
       }
       ids.product = await create('/v1/products', '/v1/products', { title: 'Pen', price: 2 })
       ids.order = await create('/v1/orders', '/v1/orders', {})
       for (const quantity of [1, 2, 3]) {
-        await create('/v1/orders/{order_id}/items', `/v1/orders/${ids.order}/items`, { quantity, product_id: ids.product })
+        await create('/v1/orders/{order_id}/items', `/v1/orders/${ids.order}/items`, {
+          quantity,
+          product_id: ids.product,
+        })
       }
     })
     afterAll(async () => {
@@ -115,25 +128,53 @@ for (const dialect of DIALECTS) {
     })
 
     it('reads, replaces and updates one record, with and without cut includes', async () => {
-      const post = await call('/v1/posts/{id}', { method: 'GET', url: `/v1/posts/${ids.post}?include=comments,author` }, 200)
+      const post = await call(
+        '/v1/posts/{id}',
+        { method: 'GET', url: `/v1/posts/${ids.post}?include=comments,author` },
+        200,
+      )
       expect(post.meta.truncated[0].next).toBe(`/v1/posts/${ids.post}/comments?page=2&per_page=2`)
       await call('/v1/posts/{post_id}/comments', { method: 'GET', url: post.meta.truncated[0].next }, 200)
       await call('/v1/orders/{id}', { method: 'GET', url: `/v1/orders/${ids.order}?include=items.product` }, 200)
-      await call('/v1/orders/{order_id}/items', { method: 'GET', url: `/v1/orders/${ids.order}/items?include=product` }, 200)
+      await call(
+        '/v1/orders/{order_id}/items',
+        { method: 'GET', url: `/v1/orders/${ids.order}/items?include=product` },
+        200,
+      )
       await call('/v1/products/{id}', { method: 'GET', url: `/v1/products/${ids.product}` }, 200)
-      await call('/v1/products/{id}', { method: 'PUT', url: `/v1/products/${ids.product}`, payload: { title: 'Pencil', price: 1 } }, 200)
-      await call('/v1/products/{id}', { method: 'PATCH', url: `/v1/products/${ids.product}`, payload: { in_stock: false } }, 200)
+      await call(
+        '/v1/products/{id}',
+        { method: 'PUT', url: `/v1/products/${ids.product}`, payload: { title: 'Pencil', price: 1 } },
+        200,
+      )
+      await call(
+        '/v1/products/{id}',
+        { method: 'PATCH', url: `/v1/products/${ids.product}`, payload: { in_stock: false } },
+        200,
+      )
     })
 
     it('answers problems the document declares', async () => {
       await call('/v1/posts/{id}', { method: 'GET', url: '/v1/posts/999999' }, 404)
       await call('/v1/posts', { method: 'GET', url: '/v1/posts?sort=nope' }, 400)
       await call('/v1/posts', { method: 'GET', url: '/v1/posts?cursor=forged' }, 400)
-      await call('/v1/authors', { method: 'POST', url: '/v1/authors', payload: { name: 'Ada', email: 'ada@example.com' } }, 409)
+      await call(
+        '/v1/authors',
+        { method: 'POST', url: '/v1/authors', payload: { name: 'Ada', email: 'ada@example.com' } },
+        409,
+      )
       await call('/v1/authors', { method: 'POST', url: '/v1/authors', payload: { name: 7 } }, 400)
       await call('/v1/orders/{id}', { method: 'DELETE', url: `/v1/orders/${ids.order}` }, 409)
-      await call('/v1/categories', { method: 'POST', url: '/v1/categories', payload: 'x', headers: { 'content-type': 'text/plain' } }, 415)
-      const comment = await call('/v1/posts/{post_id}/comments', { method: 'GET', url: `/v1/posts/${ids.post}/comments?per_page=1` }, 200)
+      await call(
+        '/v1/categories',
+        { method: 'POST', url: '/v1/categories', payload: 'x', headers: { 'content-type': 'text/plain' } },
+        415,
+      )
+      const comment = await call(
+        '/v1/posts/{post_id}/comments',
+        { method: 'GET', url: `/v1/posts/${ids.post}/comments?per_page=1` },
+        200,
+      )
       await call('/v1/comments/{id}', { method: 'DELETE', url: `/v1/comments/${comment.data[0].id}` }, 204)
     })
   })

@@ -49,9 +49,7 @@ describe('OpenAPI document: independent checks', () => {
     spectral.setRuleset({ extends: [[oas as RulesetDefinition, ruleset]] })
     const results = await spectral.run(new Document(JSON.stringify(target, null, 2), Json))
     const severities = ['error', 'warning', 'info', 'hint']
-    return results.map(
-      (result) => `${severities[result.severity]} ${result.code} at ${result.path.join('.')}`,
-    )
+    return results.map((result) => `${severities[result.severity]} ${result.code} at ${result.path.join('.')}`)
   }
 
   // The manifest has no contact or license to publish, and inventing one would be worse.
@@ -200,13 +198,10 @@ describe('OpenAPI document: paths and operations', () => {
         if (Number(status) < 400) continue
         const name = (response as OpenApiReference).$ref.replace('#/components/responses/', '')
         const content = document.components.responses[name]?.content
-        expect(Object.keys(content ?? {}), `${operation.operationId} ${status}`).toEqual([
-          'application/problem+json',
-        ])
+        expect(Object.keys(content ?? {}), `${operation.operationId} ${status}`).toEqual(['application/problem+json'])
       }
     }
-    const statuses = (path: string, method: OpenApiMethod) =>
-      Object.keys(document.paths[path]![method]!.responses)
+    const statuses = (path: string, method: OpenApiMethod) => Object.keys(document.paths[path]![method]!.responses)
     expect(statuses('/v1/authors', 'get')).toEqual(['200', '400'])
     expect(statuses('/v1/orders/{order_id}/items', 'get')).toEqual(['200', '400', '404'])
     expect(statuses('/v1/authors', 'post')).toEqual(['201', '400', '409', '413', '415']) // email is unique
@@ -316,7 +311,9 @@ describe('OpenAPI document: query parameters and caching', () => {
       items: { type: 'string', enum: statuses },
       uniqueItems: true,
     })
-    expect(schemaOf('/v1/adjustments', 'filter[rating][in]')).toMatchObject({ items: { type: 'integer', enum: [1, 2, 3] } })
+    expect(schemaOf('/v1/adjustments', 'filter[rating][in]')).toMatchObject({
+      items: { type: 'integer', enum: [1, 2, 3] },
+    })
     const safe = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }
     expect(schemaOf('/v1/items/{item_id}/adjustments', 'rating')).toEqual({ type: 'integer', ...safe, enum: [1, 2, 3] })
     for (const operator of ['gt', 'gte', 'lt', 'lte', 'contains', 'starts_with']) {
@@ -335,7 +332,9 @@ describe('OpenAPI document: query parameters and caching', () => {
     }
     // Filter values are checked against the field's format (runtime/http/parse-query-value.ts), so it is claimed.
     expect(schemaOf('/v1/authors', 'filter[email][eq]')).toEqual({ type: 'string', format: 'email' })
-    expect(schemaOf('/v1/categories', 'filter[website][in]')).toMatchObject({ items: { type: 'string', format: 'uri' } })
+    expect(schemaOf('/v1/categories', 'filter[website][in]')).toMatchObject({
+      items: { type: 'string', format: 'uri' },
+    })
     expect(schemaOf('/v1/comments', 'filter[token][eq]')).toEqual({ type: 'string', format: 'uuid' })
     expect(schemaOf('/v1/orders', 'filter[placed_on][gte]')).toEqual({ type: 'string', format: 'date' })
     // Integers: the range both databases hold alike, which the storage enforces; not the declared minimum.
@@ -360,7 +359,8 @@ describe('OpenAPI document: query parameters and caching', () => {
     for (const resource of model.resources) {
       for (const filter of resource.filters) {
         const field = resource.fields.find((candidate) => candidate.name === filter.field)!
-        if (!field.storedNullable) expect(operators(`/v1/${resource.name}`, field.name), `${resource.name}.${field.name}`).not.toContain('null')
+        if (!field.storedNullable)
+          expect(operators(`/v1/${resource.name}`, field.name), `${resource.name}.${field.name}`).not.toContain('null')
       }
     }
   })
@@ -455,7 +455,14 @@ describe('OpenAPI document: components', () => {
     const meta = document.components.schemas.PageMeta!
     expect(meta.required).toEqual(['per_page', 'next_cursor'])
     expect(meta.properties!.next_cursor).toMatchObject({ type: ['string', 'null'] })
-    expect(Object.keys(meta.properties!)).toEqual(['page', 'per_page', 'total', 'total_pages', 'next_cursor', 'truncated'])
+    expect(Object.keys(meta.properties!)).toEqual([
+      'page',
+      'per_page',
+      'total',
+      'total_pages',
+      'next_cursor',
+      'truncated',
+    ])
   })
 
   it('shows relations as optional members of the record: an array, a record, or a record or null', () => {
@@ -502,7 +509,9 @@ describe('OpenAPI document: components', () => {
     // Without an include that embeds an array, the envelope is `{ data }` alone.
     expect(Object.keys(itemEnvelope('/v1/items/{id}').properties!)).toEqual(['data'])
     expect(Object.keys(itemEnvelope('/v1/products/{id}').properties!)).toEqual(['data'])
-    expect(document.paths['/v1/posts']!.get!.description).toContain('Embedded arrays hold at most 50 records, the first')
+    expect(document.paths['/v1/posts']!.get!.description).toContain(
+      'Embedded arrays hold at most 50 records, the first',
+    )
 
     const small = buildShopModel({ limits: { per_page_max: 10, per_page_default: 5 } })
     expect(small.limits.includeItemsMax).toBe(10)

@@ -189,7 +189,10 @@ describe('a typed client generated from generated/v1/openapi.json', () => {
 
   it('rejects at compile time what the server rejects: unknown includes, enum values, sort keys, paths, missing fields', () => {
     const errors = typecheck().filter((diagnostic) => diagnostic.file === 'misuse.ts')
-    expect(errors.map((error) => error.line), JSON.stringify(errors, null, 2)).toEqual([7, 8, 9, 10, 11])
+    expect(
+      errors.map((error) => error.line),
+      JSON.stringify(errors, null, 2),
+    ).toEqual([7, 8, 9, 10, 11])
   })
 
   it('sends lists the way the document declares them: the parameter repeated (style form, explode true)', () => {

@@ -37,7 +37,13 @@ async function betterSqlitePrebuild(directory: string): Promise<NodeJS.ProcessEn
   const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string }
   const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`
   await mkdir(directory, { recursive: true })
-  await promisify(execFile)('tar', ['-czf', join(directory, name), '-C', installed, 'build/Release/better_sqlite3.node'])
+  await promisify(execFile)('tar', [
+    '-czf',
+    join(directory, name),
+    '-C',
+    installed,
+    'build/Release/better_sqlite3.node',
+  ])
   return { npm_config_better_sqlite3_local_prebuilds: directory }
 }
 
@@ -132,14 +138,21 @@ describe('the npm package', () => {
         2,
       )}\n`,
     )
-    const install = await runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], project, {
-      timeout: INSTALL_TIMEOUT_MS,
-      env: prebuildEnv,
-    })
+    const install = await runCommand(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball],
+      project,
+      {
+        timeout: INSTALL_TIMEOUT_MS,
+        env: prebuildEnv,
+      },
+    )
     expectSuccess(install, 'npm install <tarball>')
     const addon = join(project, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node')
     if (!existsSync(addon)) {
-      throw new Error(`better-sqlite3 was installed without its native addon (install script blocked?)\n${install.stderr}`)
+      throw new Error(
+        `better-sqlite3 was installed without its native addon (install script blocked?)\n${install.stderr}`,
+      )
     }
     await writeFile(join(project, 'resources.yaml'), MANIFEST)
   }, INSTALL_TIMEOUT_MS)

@@ -33,7 +33,9 @@ describe('generated names', () => {
     const nested = listGeneratedNames(names, true).map((generated) => generated.name)
     expect(plain).toEqual(expect.arrayContaining(['orderItemsTable', 'OrderItem', 'OrderItemPage', 'listOrderItems']))
     expect(plain).not.toContain('OrderItemNestedCreate')
-    expect(nested).toEqual(expect.arrayContaining(['OrderItemNestedCreate', 'OrderItemNestedReplace', 'OrderItemNestedUpdate']))
+    expect(nested).toEqual(
+      expect.arrayContaining(['OrderItemNestedCreate', 'OrderItemNestedReplace', 'OrderItemNestedUpdate']),
+    )
   })
 })
 

@@ -116,7 +116,10 @@ describe('table definitions: relations', () => {
       return findResource(built, 'authors').relations.map((relation) => relation.listPath)
     }
     expect(listPaths({ author_id: ['eq', 'in'] })).toEqual(['/posts?author_id={id}', '/authors/{id}/notes'])
-    expect(listPaths({ author_id: ['in'] })).toEqual(['/posts?filter%5Bauthor_id%5D%5Bin%5D={id}', '/authors/{id}/notes'])
+    expect(listPaths({ author_id: ['in'] })).toEqual([
+      '/posts?filter%5Bauthor_id%5D%5Bin%5D={id}',
+      '/authors/{id}/notes',
+    ])
     expect(listPaths({ author_id: ['null'] })).toEqual([null, '/authors/{id}/notes'])
     expect(listPaths({})).toEqual([null, '/authors/{id}/notes'])
   })

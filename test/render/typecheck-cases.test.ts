@@ -14,7 +14,9 @@ import { runCli } from '../support/run-cli.js'
  */
 const root = join(import.meta.dirname, '../..')
 const casesDirectory = join(root, 'test/cases')
-const goodCases = readdirSync(casesDirectory).filter((name) => name.endsWith('-good')).sort()
+const goodCases = readdirSync(casesDirectory)
+  .filter((name) => name.endsWith('-good'))
+  .sort()
 
 describe('generated code of the end-to-end cases', () => {
   let scratch: string
@@ -50,7 +52,11 @@ describe('generated code of the end-to-end cases', () => {
     expect(parsed.errors.map((error) => ts.flattenDiagnosticMessageText(error.messageText, '\n'))).toEqual([])
     expect(parsed.options.strict).toBe(true)
     expect(parsed.options.customConditions).toEqual(['restmint-source'])
-    expect(parsed.fileNames.some((file) => file.includes(`${sep}hostile-names-good${sep}`) || file.includes('/hostile-names-good/'))).toBe(true)
+    expect(
+      parsed.fileNames.some(
+        (file) => file.includes(`${sep}hostile-names-good${sep}`) || file.includes('/hostile-names-good/'),
+      ),
+    ).toBe(true)
     const program = ts.createProgram(parsed.fileNames, parsed.options)
     // Errors inside runtime/ are the repo typecheck's business; here only the generated trees count.
     const inCases = (diagnostic: ts.Diagnostic) =>

@@ -37,7 +37,9 @@ describe('writeOutput', () => {
     const out = join(scratch, 'existing')
     mkdirSync(join(out, 'v1'), { recursive: true })
     writeFileSync(join(out, 'v1', 'index.ts'), 'previous')
-    expect(() => withOutputLock(out, () => writeOutput(out, planOf({ 'v1/routes/a.ts': 'x', [unwritable]: 'y' })))).toThrow()
+    expect(() =>
+      withOutputLock(out, () => writeOutput(out, planOf({ 'v1/routes/a.ts': 'x', [unwritable]: 'y' }))),
+    ).toThrow()
     expect(readdirSync(out)).toEqual(['v1'])
     expect(readdirSync(join(out, 'v1'))).toEqual(['index.ts'])
   })

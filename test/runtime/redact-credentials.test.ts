@@ -7,7 +7,10 @@ describe('redactCredentials', () => {
   const cases: [given: string, want: string][] = [
     ['postgres://ada:s3cret@db:5432/shop', 'postgres://ada:***@db:5432/shop'],
     ['postgresql://ada:p@ss:w0rd@db/shop', 'postgresql://ada:***@db/shop'],
-    ['cannot open "postgres://ada:s3cret@db/shop": ECONNREFUSED', 'cannot open "postgres://ada:***@db/shop": ECONNREFUSED'],
+    [
+      'cannot open "postgres://ada:s3cret@db/shop": ECONNREFUSED',
+      'cannot open "postgres://ada:***@db/shop": ECONNREFUSED',
+    ],
     ['postgres://ada@db/shop?password=s3cret&sslmode=require', 'postgres://ada@db/shop?password=***&sslmode=require'],
     ['postgres://db/shop?sslpassword=s3cret', 'postgres://db/shop?sslpassword=***'],
     ['host=db user=ada password=s3cret dbname=shop', 'host=db user=ada password=*** dbname=shop'],

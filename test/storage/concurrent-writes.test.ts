@@ -56,7 +56,9 @@ for (const dialect of DIALECTS) {
         const post = await createPost(api)
         await api.post(`/v1/posts/${post.id}/comments`, { body: 'cascaded' })
         const responses = await Promise.all(
-          Array.from({ length: CONCURRENT_REQUESTS }, () => api.call({ method: 'DELETE', url: `/v1/posts/${post.id}` })),
+          Array.from({ length: CONCURRENT_REQUESTS }, () =>
+            api.call({ method: 'DELETE', url: `/v1/posts/${post.id}` }),
+          ),
         )
         expect(tally(responses.map((response) => response.status))).toEqual({ 204: 1, 404: CONCURRENT_REQUESTS - 1 })
         for (const response of responses.filter((response) => response.status === 404)) {

@@ -17,7 +17,15 @@ for (const dialect of DIALECTS) {
       await storage.storage.prepare()
       const category = await storage.storage.insert(categoriesTable, { name: 'News' })
       for (const price of [null, 1, null, 2]) {
-        await storage.storage.insert(postsTable, { title: `costs ${price}`, body: null, price, status: 'draft', published_at: null, author_id: null, category_id: category.id! })
+        await storage.storage.insert(postsTable, {
+          title: `costs ${price}`,
+          body: null,
+          price,
+          status: 'draft',
+          published_at: null,
+          author_id: null,
+          category_id: category.id!,
+        })
       }
     })
     afterAll(() => storage.dispose())
@@ -31,7 +39,14 @@ for (const dialect of DIALECTS) {
     })
 
     it('continues after a NULL on a descending key with the rows after it among the NULLs', async () => {
-      const all = (await storage.storage.list(postsTable, { scope: {}, sort: [{ column: 'price', direction: 'desc' }], limit: 10, count: false })).rows
+      const all = (
+        await storage.storage.list(postsTable, {
+          scope: {},
+          sort: [{ column: 'price', direction: 'desc' }],
+          limit: 10,
+          count: false,
+        })
+      ).rows
       expect(all.map((row) => row.price)).toEqual([2, 1, null, null])
       const after = await list([{ column: 'price', direction: 'desc' }], [null, all[2]!.id!])
       expect(after.rows.map((row) => row.id)).toEqual([all[3]!.id])

@@ -49,7 +49,8 @@ async function startInstance(database: TestDatabase): Promise<Instance> {
 async function expectPrepared(database: TestDatabase): Promise<void> {
   const storage = database.open(allTables)
   await storage.prepare()
-  for (const table of allTables) expect(await storage.list(table, { scope: {}, limit: 1 })).toEqual({ rows: [], total: 0 })
+  for (const table of allTables)
+    expect(await storage.list(table, { scope: {}, limit: 1 })).toEqual({ rows: [], total: 0 })
 }
 
 for (const dialect of DIALECTS) {

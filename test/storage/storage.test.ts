@@ -650,7 +650,12 @@ for (const dialect of DIALECTS) {
         for (const lone of ['\ud800', 'x\udfff', '\ude00\ud83d', 'Ada \ud83d']) {
           const { surrogate } = VALUE_REASONS
           await expectInvalid(storage.insert(authors, { name: lone }), 'authors', 'name', surrogate)
-          await expectInvalid(storage.update(authors, emoji.id as number, { email: lone }), 'authors', 'email', surrogate)
+          await expectInvalid(
+            storage.update(authors, emoji.id as number, { email: lone }),
+            'authors',
+            'email',
+            surrogate,
+          )
           for (const filter of [
             { column: 'name', operator: 'eq', value: lone },
             { column: 'name', operator: 'contains', value: lone },

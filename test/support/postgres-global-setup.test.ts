@@ -8,7 +8,9 @@ describe('the PostgreSQL probe run before the tests', () => {
     await expect(probe).rejects.toThrow(
       'PostgreSQL is not reachable at postgres://postgres:***@127.0.0.1:44098/test (connect ECONNREFUSED 127.0.0.1:44098).',
     )
-    await expect(probe).rejects.toThrow(/start PostgreSQL there[\s\S]*RESTMINT_TEST_POSTGRES=off to run the SQLite tests only/)
+    await expect(probe).rejects.toThrow(
+      /start PostgreSQL there[\s\S]*RESTMINT_TEST_POSTGRES=off to run the SQLite tests only/,
+    )
     await expect(probe).rejects.not.toThrow(/n0t-f0r-y0ur-eyes/)
   })
 })

@@ -58,7 +58,8 @@ export function spawnCli(cwd: string, args: readonly string[], env: NodeJS.Proce
         if (child.exitCode !== null || child.signalCode !== null) {
           throw new Error(`restmint ${args.join(' ')} exited before printing ${pattern}\n${describe()}`)
         }
-        if (Date.now() > deadline) throw new Error(`restmint ${args.join(' ')} printed no ${pattern} within ${ms} ms\n${describe()}`)
+        if (Date.now() > deadline)
+          throw new Error(`restmint ${args.join(' ')} printed no ${pattern} within ${ms} ms\n${describe()}`)
         await new Promise((done) => setTimeout(done, 50))
       }
       return stdout
@@ -72,7 +73,11 @@ export function spawnCli(cwd: string, args: readonly string[], env: NodeJS.Proce
 }
 
 /** Runs `restmint <args>` in `cwd` to its end: for what only a real process shows (being killed, racing another run). */
-export async function runCliProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<FinishedCliProcess> {
+export async function runCliProcess(
+  cwd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<FinishedCliProcess> {
   const cli = spawnCli(cwd, args, env)
   const { code, signal } = await cli.exited()
   return { exitCode: code, signal, ...cli.output() }

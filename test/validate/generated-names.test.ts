@@ -109,7 +109,7 @@ describe('NAME_COLLISION', () => {
     ['problems', 'the OpenAPI schema "Problem" (its record type), which is restmint\'s schema of the problem details'],
     ['page-metas', 'the OpenAPI schema "PageMeta" (its record type)'],
     ['page-links', null],
-  ])('%s against restmint\'s own schemas', (name, message) => {
+  ])("%s against restmint's own schemas", (name, message) => {
     if (message === null) expect(codesAt(resources(name))).toEqual([])
     else expectOnlyDiagnostic(resources(name), 'NAME_COLLISION 7:3', message)
   })
@@ -135,7 +135,9 @@ describe('NAME_COLLISION', () => {
     )
     const reversed = diagnose(resources(other, 'books'))
     expect(reversed.map(({ code, line }) => `${code} ${line}`)).toEqual(['NAME_COLLISION 8'])
-    expect(reversed[0]?.message).toContain(`resource "books" would generate the OpenAPI schema "${schema}" (its ${ownerRole})`)
+    expect(reversed[0]?.message).toContain(
+      `resource "books" would generate the OpenAPI schema "${schema}" (its ${ownerRole})`,
+    )
   })
 
   it('counts nested bodies only for resources with a parent', () => {

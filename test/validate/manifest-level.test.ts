@@ -51,12 +51,9 @@ describe('LIMITS_RANGE', () => {
     // The default include_items_max (50) follows a smaller per_page_max.
     '  per_page_default: 10\n  per_page_max: 10\n  include_max: 1\n',
     '  include_items_max: 100\n',
-  ])(
-    'accepts %j',
-    (limits) => {
-      expect(codesAt(manifest({ limits }))).toEqual([])
-    },
-  )
+  ])('accepts %j', (limits) => {
+    expect(codesAt(manifest({ limits }))).toEqual([])
+  })
 })
 
 describe('collecting every problem', () => {

@@ -22,15 +22,22 @@ export async function readPostgresTables(
   db: Kysely<any>,
   schema: string,
 ): Promise<ExistingTable[]> {
-  const columns = await runRawQuery(executor, db, sql<{ table: string; column: string; type: string; not_null: boolean }>`
+  const columns = await runRawQuery(
+    executor,
+    db,
+    sql<{ table: string; column: string; type: string; not_null: boolean }>`
     select c.relname as "table", a.attname as "column", t.typname as "type", a.attnotnull as "not_null"
     from pg_catalog.pg_attribute a
     join pg_catalog.pg_class c on a.attrelid = c.oid
     join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
     join pg_catalog.pg_type t on a.atttypid = t.oid
     where ns.nspname = ${schema} and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
-    order by c.relname, a.attnum`)
-  const uniques = await runRawQuery(executor, db, sql<UniqueRow>`
+    order by c.relname, a.attnum`,
+  )
+  const uniques = await runRawQuery(
+    executor,
+    db,
+    sql<UniqueRow>`
     select c.relname as "table", i.relname as "name", ix.indpred is not null as "partial", a.attname as "column"
     from pg_catalog.pg_index ix
     join pg_catalog.pg_class c on ix.indrelid = c.oid
@@ -39,15 +46,19 @@ export async function readPostgresTables(
     cross join lateral unnest(ix.indkey::int2[]) with ordinality as k(attnum, position)
     left join pg_catalog.pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum and k.attnum > 0
     where ns.nspname = ${schema} and ix.indisunique and not ix.indisprimary and k.position <= ix.indnkeyatts
-    order by c.relname, i.relname, k.position`)
-  const foreignKeys = await runRawQuery(executor, db, sql<{
-    table: string
-    name: string
-    column: string
-    referenced_table: string
-    referenced_column: string
-    on_delete: string
-  }>`
+    order by c.relname, i.relname, k.position`,
+  )
+  const foreignKeys = await runRawQuery(
+    executor,
+    db,
+    sql<{
+      table: string
+      name: string
+      column: string
+      referenced_table: string
+      referenced_column: string
+      on_delete: string
+    }>`
     select c.relname as "table", con.conname as "name", a.attname as "column",
       case when fns.nspname = ${schema} then f.relname::text else fns.nspname || '.' || f.relname end
         as "referenced_table",
@@ -61,7 +72,8 @@ export async function readPostgresTables(
     join pg_catalog.pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum
     join pg_catalog.pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = k.referenced_attnum
     where ns.nspname = ${schema} and con.contype = 'f'
-    order by c.relname, con.conname, k.position`)
+    order by c.relname, con.conname, k.position`,
+  )
   return assembleExistingTables(
     columns.map((row): ColumnRow => ({
       table: row.table,

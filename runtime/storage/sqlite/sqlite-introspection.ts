@@ -15,29 +15,41 @@ import type { ExistingTable, ForeignKeyAction, SqlExecutor } from '../storage-di
  * statements through the pragma table-valued functions, run by `executor`.
  */
 export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): Promise<ExistingTable[]> {
-  const columns = await runRawQuery(executor, db, sql<{ table: string; column: string; type: string; not_null: number }>`
+  const columns = await runRawQuery(
+    executor,
+    db,
+    sql<{ table: string; column: string; type: string; not_null: number }>`
     select m.name as "table", c.name as "column", c.type as "type", c."notnull" as "not_null"
     from sqlite_master m join pragma_table_info(m.name) c
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
-    order by m.name, c.cid`)
-  const uniques = await runRawQuery(executor, db, sql<{ table: string; name: string; partial: number; column: string | null }>`
+    order by m.name, c.cid`,
+  )
+  const uniques = await runRawQuery(
+    executor,
+    db,
+    sql<{ table: string; name: string; partial: number; column: string | null }>`
     select m.name as "table", il.name as "name", il.partial as "partial", ii.name as "column"
     from sqlite_master m join pragma_index_list(m.name) il join pragma_index_info(il.name) ii
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\' and il."unique" = 1 and il.origin <> 'pk'
-    order by m.name, il.name, ii.seqno`)
-  const foreignKeys = await runRawQuery(executor, db, sql<{
-    table: string
-    id: number
-    referenced_table: string
-    column: string
-    referenced_column: string | null
-    on_delete: string
-  }>`
+    order by m.name, il.name, ii.seqno`,
+  )
+  const foreignKeys = await runRawQuery(
+    executor,
+    db,
+    sql<{
+      table: string
+      id: number
+      referenced_table: string
+      column: string
+      referenced_column: string | null
+      on_delete: string
+    }>`
     select m.name as "table", fk.id as "id", fk."table" as "referenced_table", fk."from" as "column",
       fk."to" as "referenced_column", fk.on_delete as "on_delete"
     from sqlite_master m join pragma_foreign_key_list(m.name) fk
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
-    order by m.name, fk.id, fk.seq`)
+    order by m.name, fk.id, fk.seq`,
+  )
   return assembleExistingTables(
     columns.map((row): ColumnRow => ({
       table: row.table,
