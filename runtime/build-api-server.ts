@@ -64,7 +64,13 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     if (ownsStorage) await storage.close()
     throw error
   }
-  const app = Fastify({ logger: options.logger ?? false, ...apiServerOptions(options.timeouts) })
+  const serverOptions = apiServerOptions(options.timeouts)
+  const app = Fastify({
+    logger: options.logger ?? false,
+    ...serverOptions,
+    // Every route here reads its query string with parseQueryString; Fastify's own parse would be wasted work.
+    routerOptions: { ...serverOptions.routerOptions, querystringParser: () => ({}) },
+  })
   // Known methods route like any other, so a known path answers 405 with Allow to TRACE, PROPFIND, LOCK…
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method)

@@ -31,12 +31,15 @@ export async function loadGeneratedServer(entry: string, cache: ContentCache): P
     .map((file) => new URL(`../../runtime/${file}`, import.meta.url))
     .find((url) => existsSync(url))!.href
   const tree = dirname(resolve(entry))
-  const key = `${hashKey('serve-bundle', BUNDLER_FINGERPRINT, runtimeUrl, resolve(entry), hashFiles(listFiles(tree), tree))}.mjs`
+  const keyOf = (): string =>
+    `${hashKey('serve-bundle', BUNDLER_FINGERPRINT, runtimeUrl, resolve(entry), hashFiles(listFiles(tree), tree))}.mjs`
+  const key = keyOf()
   const cached = cache.pathOf(key)
   if (cached !== null) return (await import(pathToFileURL(cached).href)) as GeneratedServerModule
   const { code, inputs } = await bundle(entry, runtimeUrl)
-  // A bundle that read a file from outside the tree would not be covered by the key: built every time instead.
-  if (inputs.every((input) => !relative(tree, resolve(input)).startsWith('..'))) {
+  // A bundle that read a file from outside the tree would not be covered by the key, nor one built while
+  // the tree changed (a generate running meanwhile): those are built every time instead.
+  if (inputs.every((input) => !relative(tree, resolve(input)).startsWith('..')) && keyOf() === key) {
     cache.write(key, code)
     const written = cache.pathOf(key)
     if (written !== null) return (await import(pathToFileURL(written).href)) as GeneratedServerModule

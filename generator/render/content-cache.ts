@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { temporaryPathOf } from '../emit/temporary-path.js'
 
@@ -41,10 +41,20 @@ export function hashFiles(files: readonly string[], base: string): string {
   return hash.digest('hex')
 }
 
-/** A cache in `directory`, or one that stores nothing when it is null. */
+const NO_CACHE: ContentCache = { read: () => null, write: () => {}, pathOf: () => null }
+
+/**
+ * A cache in `directory`, or one that stores nothing when it is null or
+ * cannot be used (a read-only or full disk, a file in the way): a cache only
+ * ever saves time, so its failures never fail the command.
+ */
 export function createContentCache(directory: string | null): ContentCache {
-  if (!directory) return { read: () => null, write: () => {}, pathOf: () => null }
-  mkdirSync(directory, { recursive: true })
+  if (!directory) return NO_CACHE
+  try {
+    mkdirSync(directory, { recursive: true })
+  } catch {
+    return NO_CACHE
+  }
   return {
     read(key) {
       try {
@@ -56,8 +66,13 @@ export function createContentCache(directory: string | null): ContentCache {
     write(key, value) {
       // Staged and renamed into place, so a concurrent run never reads half an entry.
       const path = join(directory, key)
-      writeFileSync(temporaryPathOf(path), value)
-      renameSync(temporaryPathOf(path), path)
+      const staged = temporaryPathOf(path)
+      try {
+        writeFileSync(staged, value)
+        renameSync(staged, path)
+      } catch {
+        rmSync(staged, { force: true })
+      }
     },
     pathOf(key) {
       const path = join(directory, key)

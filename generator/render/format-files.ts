@@ -61,7 +61,7 @@ const FORMAT_JSON_FINGERPRINT = hashKey(readFileSync(fileURLToPath(FORMAT_JSON_U
 
 /** A large OpenAPI document takes ~0.2 s to lay out; reuse the layout while the document is unchanged. */
 async function layOutJson(source: string, cache: ContentCache): Promise<string> {
-  const key = hashKey('json', FORMAT_JSON_FINGERPRINT, String(PRINT_WIDTH), source)
+  const key = hashKey('json', FORMAT_JSON_FINGERPRINT, PRETTIER_VERSION, String(PRINT_WIDTH), source)
   const cached = cache.read(key)
   if (cached !== null) return cached
   const { formatJson } = await import('./format-json.js')

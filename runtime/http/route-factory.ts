@@ -336,13 +336,12 @@ function rejectMergePatch(request: FastifyRequest): void {
   }
 }
 
-/** A nested route acts only inside an existing parent: its key becomes a storage scope. */
 /** The rows a nested route sees: those whose parent key is the path's parent id. */
 function scopeOf(options: RouteOptions, params: Record<string, number>): Scope {
   return options.scope ? { [options.scope.column]: params[options.scope.param]! } : {}
 }
 
-/** scopeOf, once the parent is known to exist (else 404). */
+/** scopeOf, once the parent is known to exist (else 404): a nested route acts only inside an existing parent. */
 async function resolveScope(storage: Storage, options: RouteOptions, params: Record<string, number>): Promise<Scope> {
   const scope = options.scope
   if (!scope) return {}

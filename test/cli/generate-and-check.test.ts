@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -14,6 +14,16 @@ describe('restmint generate and check', () => {
     cpSync(exampleManifest, join(project, 'resources.yaml'))
   })
   afterEach(() => rmSync(project, { recursive: true, force: true }))
+
+  it('works without its cache when the cache directory cannot be made (a file in the way)', async () => {
+    mkdirSync(join(project, 'node_modules'))
+    writeFileSync(join(project, 'node_modules', '.cache'), 'not a directory')
+    const generated = await runCli(project, 'generate')
+    expect(generated.stderr).toBe('')
+    expect(generated.exitCode).toBe(0)
+    const checked = await runCli(project, 'check')
+    expect(checked.exitCode, checked.stderr).toBe(0)
+  })
 
   it('generates byte-identical files twice, and reports the second run as unchanged', async () => {
     const first = await runCli(project, 'generate')
