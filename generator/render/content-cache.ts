@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { temporaryPathOf } from '../emit/temporary-path.js'
 
@@ -43,18 +43,24 @@ export function hashFiles(files: readonly string[], base: string): string {
 
 const NO_CACHE: ContentCache = { read: () => null, write: () => {}, pathOf: () => null }
 
+/** What the cache may hold before its oldest entries go: whole results and bundles are megabytes each. */
+export const CACHE_MAX_BYTES = 256 * 1024 * 1024
+
 /**
  * A cache in `directory`, or one that stores nothing when it is null or
  * cannot be used (a read-only or full disk, a file in the way): a cache only
- * ever saves time, so its failures never fail the command.
+ * ever saves time, so its failures never fail the command. The first write of
+ * a process trims the directory to `maxBytes`, oldest entries first (an entry
+ * removed is only computed again).
  */
-export function createContentCache(directory: string | null): ContentCache {
+export function createContentCache(directory: string | null, maxBytes = CACHE_MAX_BYTES): ContentCache {
   if (!directory) return NO_CACHE
   try {
     mkdirSync(directory, { recursive: true })
   } catch {
     return NO_CACHE
   }
+  let trimmed = false
   return {
     read(key) {
       try {
@@ -68,6 +74,8 @@ export function createContentCache(directory: string | null): ContentCache {
       const path = join(directory, key)
       const staged = temporaryPathOf(path)
       try {
+        if (!trimmed) trimCache(directory, maxBytes)
+        trimmed = true
         writeFileSync(staged, value)
         renameSync(staged, path)
       } catch {
@@ -78,6 +86,24 @@ export function createContentCache(directory: string | null): ContentCache {
       const path = join(directory, key)
       return existsSync(path) ? path : null
     },
+  }
+}
+
+/** Removes the oldest entries until what is left takes at most three quarters of `maxBytes`. */
+function trimCache(directory: string, maxBytes: number): void {
+  const entries = readdirSync(directory, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const path = join(directory, entry.name)
+      const { size, mtimeMs } = statSync(path)
+      return { path, size, mtimeMs }
+    })
+  let total = entries.reduce((sum, entry) => sum + entry.size, 0)
+  if (total <= maxBytes) return
+  for (const entry of entries.sort((a, b) => a.mtimeMs - b.mtimeMs)) {
+    if (total <= maxBytes * 0.75) return
+    rmSync(entry.path, { force: true })
+    total -= entry.size
   }
 }
 
