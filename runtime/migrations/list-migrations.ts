@@ -1,0 +1,55 @@
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { MIGRATION_DIRECTORY } from './migration-files.js'
+
+/** One migration directory: `0002_add_posts_summary`. */
+export interface MigrationEntry {
+  /** The 4-digit number: `0002`. */
+  readonly id: string
+  /** The directory name: `0002_add_posts_summary`. */
+  readonly name: string
+  /** Its path. */
+  readonly directory: string
+}
+
+/** A migrations directory whose layout restmint cannot read; the message says which entry and how to fix it. */
+export class MigrationDirectoryError extends Error {
+  override readonly name = 'MigrationDirectoryError'
+}
+
+/**
+ * The migrations in `directory`, in order, or null when the directory does
+ * not exist. Plain files (a README) are ignored; a subdirectory whose name is
+ * not `NNNN_slug`, or two sharing a number (two branches each created one),
+ * is an error rather than a migration silently skipped or applied twice.
+ */
+export function listMigrations(directory: string): MigrationEntry[] | null {
+  let names: string[]
+  try {
+    names = readdirSync(directory, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+  const entries: MigrationEntry[] = []
+  for (const name of names.sort()) {
+    const match = MIGRATION_DIRECTORY.exec(name)
+    if (match === null) {
+      throw new MigrationDirectoryError(
+        `${join(directory, name)}: not a migration directory name; ` +
+          `name it NNNN_slug (4 digits, then lower-case words joined by _), e.g. 0002_add_posts_summary, or move it out of ${directory}`,
+      )
+    }
+    const previous = entries.at(-1)
+    if (previous !== undefined && previous.id === match[1]) {
+      throw new MigrationDirectoryError(
+        `${directory}: two migrations are numbered ${previous.id} (${previous.name}, ${name}); ` +
+          `renumber the one created later after the last migration and check its SQL still applies`,
+      )
+    }
+    entries.push({ id: match[1]!, name, directory: join(directory, name) })
+  }
+  return entries
+}
