@@ -3,26 +3,29 @@ import { join } from 'node:path'
 import Handlebars from 'handlebars'
 import { findTemplatesDirectory } from './find-templates-directory.js'
 import { templateHelpers } from './template-helpers.js'
+import type { TemplateName, TemplateViews } from './template-views.js'
 
-export type TemplateName =
-  'schema.ts' | 'server.ts' | 'version-index.ts' | 'routes.ts' | 'types.ts' | 'validators.js' | 'body-validators.d.ts'
-
-export type RenderTemplate = (name: TemplateName, view: object) => string
+/** Renders a template with its view (template-views.ts), so a view missing or misnaming a field fails to compile. */
+export type RenderTemplate = <N extends TemplateName>(name: N, view: TemplateViews[N]) => string
 
 /**
  * Compiles templates/*.hbs once per process. HTML escaping is off: values go
- * through the helpers in template-helpers.ts. `strict` makes a missing view
- * field an error instead of an empty string.
+ * through the helpers in template-helpers.ts. A view field a template reads
+ * but its view lacks is an error, not an empty string: `strict` covers bare
+ * reads, and the helpers refuse `undefined`, which Handlebars passes them for
+ * a missing field.
  */
 export function loadTemplates(): RenderTemplate {
   const directory = findTemplatesDirectory()
   const handlebars = Handlebars.create()
-  handlebars.registerHelper(templateHelpers)
+  for (const [name, helper] of Object.entries(templateHelpers)) {
+    handlebars.registerHelper(name, refuseUndefined(name, helper))
+  }
   const partials = join(directory, 'partials')
   for (const file of readdirSync(partials)) {
     handlebars.registerPartial(file.replace(/\.hbs$/, ''), readFileSync(join(partials, file), 'utf8'))
   }
-  const compiled = new Map<string, Handlebars.TemplateDelegate>()
+  const compiled = new Map<TemplateName, Handlebars.TemplateDelegate>()
   return (name, view) => {
     let template = compiled.get(name)
     if (!template) {
@@ -30,6 +33,21 @@ export function loadTemplates(): RenderTemplate {
       template = handlebars.compile(source, { noEscape: true, strict: true })
       compiled.set(name, template)
     }
-    return template(view)
+    return template(view, { data: { template: name } })
+  }
+}
+
+/** `helper`, throwing when a template passes it a field its view does not have. */
+function refuseUndefined(name: string, helper: (...values: never[]) => string): Handlebars.HelperDelegate {
+  return (...args: unknown[]) => {
+    const options = args.at(-1) as Handlebars.HelperOptions & { loc: { start: { line: number; column: number } } }
+    if (args.slice(0, -1).includes(undefined)) {
+      const { line, column } = options.loc.start
+      throw new Error(
+        `internal error: ${String(options.data.template)}.hbs:${line}:${column + 1}: {{${name}}} got undefined; ` +
+          'the template reads a field its view (template-views.ts) does not have',
+      )
+    }
+    return (helper as (...values: unknown[]) => string)(...args)
   }
 }

@@ -16,6 +16,17 @@ import { buildResourceSchemas } from './json-schemas.js'
 import { compileValidators } from './compile-validators.js'
 import { hashKey, type ContentCache } from './content-cache.js'
 import { loadTemplates, type RenderTemplate } from './load-templates.js'
+import type {
+  BodyValidatorsView,
+  HeaderView,
+  MemberView,
+  RoutesView,
+  SchemaView,
+  ServerView,
+  TypesView,
+  VersionIndexView,
+} from './template-views.js'
+import type { QueryRules } from '../../runtime/http/query-rules.js'
 import { buildTableDefinition } from './build-table-definition.js'
 import { findResource } from '../model/find-resource.js'
 
@@ -25,35 +36,9 @@ import { findResource } from '../model/find-resource.js'
  */
 export function renderProject(model: ApiModel, cache: ContentCache): Map<string, string> {
   const render = loadTemplates()
-  const header = headerView(model)
   const files = new Map<string, string>()
-  files.set(
-    'schema.ts',
-    render('schema.ts', {
-      ...header,
-      listName: TABLE_LIST_NAME,
-      tables: model.resources.map((resource) => ({
-        constant: tableConstantName(resource.identifier),
-        resource: resource.name,
-        definition: buildTableDefinition(resource, model),
-      })),
-    }),
-  )
-  files.set(
-    'server.ts',
-    render('server.ts', {
-      ...header,
-      title: model.service.title,
-      limits: model.limits,
-      tableList: TABLE_LIST_NAME,
-      versions: model.versions.map((version) => ({
-        name: version.name,
-        prefix: version.prefix,
-        functionName: versionFunctionName(version.name),
-        openapiName: versionOpenApiName(version.name),
-      })),
-    }),
-  )
+  files.set('schema.ts', render('schema.ts', buildSchemaView(model)))
+  files.set('server.ts', render('server.ts', buildServerView(model)))
   for (const version of model.versions) {
     renderVersion(model, version, render, cache, files)
   }
@@ -69,18 +54,7 @@ function renderVersion(
 ): void {
   const header = headerView(model)
   const dir = version.name
-  files.set(
-    `${dir}/index.ts`,
-    render('version-index.ts', {
-      ...header,
-      version: version.name,
-      functionName: versionFunctionName(version.name),
-      resources: model.resources.map((resource) => ({
-        fileName: resource.name,
-        functionName: routesFunctionName(resource.typeName),
-      })),
-    }),
-  )
+  files.set(`${dir}/index.ts`, render('version-index.ts', buildVersionIndexView(model, version)))
   const document = {
     'x-generated': header.notice,
     ...shareQueryParameters(buildOpenApiDocument(model, version), model),
@@ -88,17 +62,9 @@ function renderVersion(
   files.set(`${dir}/openapi.json`, JSON.stringify(document))
   if (model.openapiYaml) files.set(`${dir}/openapi.yaml`, `# ${header.notice}\n${toYaml(document, cache)}`)
   for (const resource of model.resources) {
-    const view = { ...header, resource: resource.name, fileName: resource.name }
-    const types = buildTypesView(resource)
-    files.set(`${dir}/types/${resource.name}.ts`, render('types.ts', { ...view, ...types }))
-    files.set(
-      `${dir}/routes/${resource.name}.ts`,
-      render('routes.ts', {
-        ...view,
-        functionName: routesFunctionName(resource.typeName),
-        ...buildRoutesView(model, resource, version),
-      }),
-    )
+    const types = buildTypesView(model, resource)
+    files.set(`${dir}/types/${resource.name}.ts`, render('types.ts', types))
+    files.set(`${dir}/routes/${resource.name}.ts`, render('routes.ts', buildRoutesView(model, resource, version)))
     const schemas = buildResourceSchemas(resource, model)
     const bodies = new Map<string, object>([
       ['createBody', schemas.createBody],
@@ -111,27 +77,67 @@ function renderVersion(
       bodies.set('nestedUpdateBody', schemas.nestedUpdateBody)
     }
     const validators = `${dir}/validators/${resource.name}`
-    files.set(`${validators}-bodies.js`, render('validators.js', { ...header, ...compileValidators(bodies, cache) }))
+    const compiled = compileValidators(bodies, cache)
     files.set(
-      `${validators}-bodies.d.ts`,
-      render('body-validators.d.ts', {
-        ...view,
-        types: types.types,
-        nested: types.nested && { parentResource: types.nested.parentResource, parentKey: types.nested.parentKey },
-      }),
+      `${validators}-bodies.js`,
+      render('validators.js', { ...header, code: compiled.code, aliases: compiled.aliases }),
     )
+    files.set(`${validators}-bodies.d.ts`, render('body-validators.d.ts', buildBodyValidatorsView(types, resource)))
   }
 }
 
-/** What every template's do-not-edit header (partials/header.hbs) reads. */
-function headerView(model: ApiModel) {
-  return { manifestFile: model.manifestFile, notice: doNotEditNotice(model.manifestFile) }
+function headerView(model: ApiModel): HeaderView {
+  return { notice: doNotEditNotice(model.manifestFile) }
+}
+
+function buildSchemaView(model: ApiModel): SchemaView {
+  return {
+    ...headerView(model),
+    listName: TABLE_LIST_NAME,
+    tables: model.resources.map((resource) => ({
+      constant: tableConstantName(resource.identifier),
+      resource: resource.name,
+      definition: buildTableDefinition(resource, model),
+    })),
+  }
+}
+
+function buildServerView(model: ApiModel): ServerView {
+  return {
+    ...headerView(model),
+    manifestFile: model.manifestFile,
+    title: model.service.title,
+    limits: model.limits,
+    tableList: TABLE_LIST_NAME,
+    versions: model.versions.map((version) => ({
+      name: version.name,
+      prefix: version.prefix,
+      functionName: versionFunctionName(version.name),
+      openapiName: versionOpenApiName(version.name),
+    })),
+  }
+}
+
+function buildVersionIndexView(model: ApiModel, version: VersionModel): VersionIndexView {
+  return {
+    ...headerView(model),
+    version: version.name,
+    functionName: versionFunctionName(version.name),
+    resources: model.resources.map((resource) => ({
+      fileName: resource.name,
+      functionName: routesFunctionName(resource.typeName),
+    })),
+  }
 }
 
 /** What routes.ts.hbs declares for registerResource: the table, rules and, when nested, the parent. */
-function buildRoutesView(model: ApiModel, resource: ResourceModel, version: VersionModel) {
+function buildRoutesView(model: ApiModel, resource: ResourceModel, version: VersionModel): RoutesView {
   const nested = resource.routes.find((route) => route.nestedUnder !== null)?.nestedUnder ?? null
   return {
+    ...headerView(model),
+    resource: resource.name,
+    fileName: resource.name,
+    functionName: routesFunctionName(resource.typeName),
     table: tableConstantName(resource.identifier),
     rules: buildRuntimeRules(resource),
     paths: resource.routes.map((route) => `${version.prefix}${route.path}`),
@@ -143,27 +149,14 @@ function buildRoutesView(model: ApiModel, resource: ResourceModel, version: Vers
   }
 }
 
-/** The runtime's QueryRules of a resource (restmint/runtime), as routes files declare them. */
-function buildRuntimeRules(resource: ResourceModel) {
+/** The runtime's QueryRules of a resource, as routes files declare them. */
+function buildRuntimeRules(resource: ResourceModel): QueryRules {
   return {
     sortable: resource.sortable,
     filters: Object.fromEntries(resource.filters.map((filter) => [filter.field, filter.operators])),
     includes: resource.includes,
     cacheControl: resource.cacheControl,
   }
-}
-
-/** One member of a generated TypeScript interface, with its type in pieces the template joins. */
-interface MemberView {
-  readonly name: string
-  readonly readOnly: boolean
-  readonly optional: boolean
-  /** `string`, `number` or `boolean`; null when `enumValues` lists the values instead. */
-  readonly primitive: string | null
-  /** The literal values of an enum field, written as a union of literal types. */
-  readonly enumValues: readonly (string | number)[] | null
-  /** Adds `| null`. */
-  readonly nullable: boolean
 }
 
 const PRIMITIVES: Readonly<Record<FieldModel['type'], string>> = {
@@ -187,15 +180,15 @@ function member(field: FieldModel, optional: boolean, nullable: boolean): Member
 }
 
 /**
- * What types.ts.hbs and body-validators.d.ts.hbs write: the type names and,
- * per interface, its members. Records show every field (nullable when NULL
- * may be stored); create bodies the writable ones (optional unless
- * required); update bodies the writable ones, all optional. Nested bodies
- * leave out the parent key, which comes from the path. Every interface is
- * spelled out, so no global generic (`Partial`, `Omit`) is needed, which a
- * resource named `partials` or `omits` would shadow.
+ * What types.ts.hbs writes: the type names and, per interface, its members.
+ * Records show every field (nullable when NULL may be stored); create bodies
+ * the writable ones (optional unless required); update bodies the writable
+ * ones, all optional. Nested bodies leave out the parent key, which comes
+ * from the path. Every interface is spelled out, so no global generic
+ * (`Partial`, `Omit`) is needed, which a resource named `partials` or `omits`
+ * would shadow.
  */
-function buildTypesView(resource: ResourceModel) {
+function buildTypesView(model: ApiModel, resource: ResourceModel): TypesView {
   const writable = resource.fields.filter((field) => !field.readOnly)
   const create = (fields: readonly FieldModel[]) =>
     fields.map((field) => member(field, !field.required, field.nullable))
@@ -204,6 +197,8 @@ function buildTypesView(resource: ResourceModel) {
   const nestedWritable = writable.filter((field) => field.name !== parent?.foreignKey)
   const nestedRoutes = resource.routes.filter((route) => route.nestedUnder !== null)
   return {
+    ...headerView(model),
+    resource: resource.name,
     types: nameResourceComponents(resource.typeName),
     record: resource.fields.map((field) => member(field, false, field.storedNullable)),
     create: create(writable),
@@ -216,6 +211,16 @@ function buildTypesView(resource: ResourceModel) {
       create: create(nestedWritable),
       update: update(nestedWritable),
     },
+  }
+}
+
+/** What body-validators.d.ts.hbs declares: the validators, typed by the interfaces of the resource's types file. */
+function buildBodyValidatorsView(types: TypesView, resource: ResourceModel): BodyValidatorsView {
+  return {
+    notice: types.notice,
+    fileName: resource.name,
+    types: types.types,
+    nested: types.nested && { parentResource: types.nested.parentResource, parentKey: types.nested.parentKey },
   }
 }
 

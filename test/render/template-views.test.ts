@@ -1,0 +1,126 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import Handlebars from 'handlebars'
+import { describe, expect, it, vi } from 'vitest'
+import { buildModel } from '../../generator/model/build-model.js'
+import { createContentCache } from '../../generator/render/content-cache.js'
+import { findTemplatesDirectory } from '../../generator/render/find-templates-directory.js'
+import { renderProject } from '../../generator/render/render-project.js'
+import { templateHelpers } from '../../generator/render/template-helpers.js'
+
+/** Every (template, view) pair renderProject renders, as the real view builders made them. */
+const rendered = vi.hoisted(() => [] as { name: string; view: object }[])
+vi.mock(import('../../generator/render/load-templates.js'), async (importOriginal) => {
+  const original = await importOriginal()
+  return {
+    ...original,
+    loadTemplates: () => {
+      const render = original.loadTemplates()
+      return (name, view) => {
+        rendered.push({ name, view })
+        return render(name, view)
+      }
+    },
+  }
+})
+
+/** Helpers a mustache or block may name: the house's own and Handlebars' built-in ones. */
+const HELPERS = new Set([...Object.keys(templateHelpers), 'each', 'if', 'unless', 'with', 'lookup', 'log'])
+/** Block helpers whose block runs in another context (an item, a member), not the view. */
+const CONTEXT_CHANGING = new Set(['each', 'with'])
+
+type Node = hbs.AST.Node
+
+/**
+ * The names of the view fields a template reads directly (`types` of
+ * `{{ident types.create}}`, `tables` of `{{#each tables}}`), partials
+ * included; reads inside `#each`/`#with` blocks are of another context.
+ */
+function readViewFields(program: hbs.AST.Program, partials: ReadonlyMap<string, hbs.AST.Program>): Set<string> {
+  const fields = new Set<string>()
+  const visitAll = (nodes: readonly Node[], depth: number): void => nodes.forEach((node) => visit(node, depth))
+  const visitArguments = (node: { params: Node[]; hash?: hbs.AST.Hash }, depth: number): void => {
+    visitAll(node.params, depth)
+    visitAll(node.hash?.pairs.map((pair) => pair.value) ?? [], depth)
+  }
+  const visit = (node: Node, depth: number): void => {
+    switch (node.type) {
+      case 'Program':
+        return visitAll((node as hbs.AST.Program).body, depth)
+      case 'PathExpression': {
+        const path = node as hbs.AST.PathExpression
+        if (!path.data && path.depth === depth && path.parts[0] !== undefined) fields.add(path.parts[0])
+        return
+      }
+      case 'MustacheStatement':
+      case 'SubExpression': {
+        const call = node as hbs.AST.MustacheStatement
+        if (!(call.path.type === 'PathExpression' && HELPERS.has((call.path as hbs.AST.PathExpression).original))) {
+          visit(call.path, depth)
+        }
+        return visitArguments(call, depth)
+      }
+      case 'BlockStatement': {
+        const block = node as hbs.AST.BlockStatement
+        visitArguments(block, depth)
+        visit(block.program, CONTEXT_CHANGING.has(block.path.original) ? depth + 1 : depth)
+        if (block.inverse) visit(block.inverse, depth)
+        return
+      }
+      case 'PartialStatement': {
+        const partial = node as hbs.AST.PartialStatement
+        visitArguments(partial, depth)
+        const name = (partial.name as hbs.AST.PathExpression).original
+        const body = partials.get(name)
+        expect(body, `partial ${name}`).toBeDefined()
+        // With a context argument the partial reads that value, not the view; hash arguments it reads are given.
+        if (depth > 0 || partial.params.length > 0) return
+        const given = new Set(partial.hash?.pairs.map((pair) => pair.key))
+        for (const field of readViewFields(body!, partials)) if (!given.has(field)) fields.add(field)
+        return
+      }
+    }
+  }
+  visit(program, 0)
+  return fields
+}
+
+/** A small API that takes every branch of every template: an enum, a nullable field, a nested resource. */
+const model = buildModel(
+  {
+    restmint: 1,
+    service: { title: 'Views' },
+    versions: { v1: {} },
+    resources: {
+      orders: { fields: { status: { type: 'string', enum: ['pending', 'paid'], default: 'pending' } } },
+      items: {
+        parent: 'orders',
+        fields: { quantity: { type: 'integer', required: true }, note: { type: 'string', nullable: true } },
+      },
+    },
+  },
+  'resources.yaml',
+)
+
+describe('template views', () => {
+  const directory = findTemplatesDirectory()
+  const parse = (file: string) => Handlebars.parse(readFileSync(join(directory, file), 'utf8'))
+  const partials = new Map(
+    readdirSync(join(directory, 'partials')).map((file) => [file.replace(/\.hbs$/, ''), parse(`partials/${file}`)]),
+  )
+  const templates = readdirSync(directory)
+    .filter((file) => file.endsWith('.hbs'))
+    .map((file) => file.replace(/\.hbs$/, ''))
+  renderProject(model, createContentCache(null))
+
+  it('renders every template', () => {
+    expect(new Set(rendered.map(({ name }) => name))).toEqual(new Set(templates))
+  })
+
+  it.each(templates)('%s reads exactly the fields of its view', (name) => {
+    const reads = readViewFields(parse(`${name}.hbs`), partials)
+    const views = rendered.filter((render) => render.name === name)
+    expect(views.length).toBeGreaterThan(0)
+    for (const { view } of views) expect([...reads].sort()).toEqual(Object.keys(view).sort())
+  })
+})
