@@ -14,6 +14,8 @@ import { spawnCli } from '../support/spawn-cli.js'
 import { POSTGRES_OFF, POSTGRES_URL } from '../support/test-postgres.js'
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+/** What `serve` serves: the shop API fixture rather than the example, which people edit. */
+const SHOP_API = resolve(REPO, 'test/fixtures/shop-api')
 const SECRET = 'n0t-f0r-y0ur-eyes'
 // In this project's range, with nothing listening: connecting is refused at once.
 const CLOSED_PORT = 44099
@@ -40,7 +42,7 @@ describe.concurrent('restmint serve explains what it cannot open or listen on, i
     const { url, secret } = postgresUrlWithPassword()
     const withTls = new URL(url)
     withTls.searchParams.set('sslmode', 'verify-full')
-    const run = await runCli(REPO, 'serve', '--db', withTls.href, '--port', '0')
+    const run = await runCli(SHOP_API, 'serve', '--db', withTls.href, '--port', '0')
     expect(run.exitCode, run.stderr).toBe(1)
     expect(run.stderr).toMatch(
       /^restmint: cannot open the database "[^"]*\*\*\*[^"]*": The server does not support SSL connections\n$/,
@@ -49,7 +51,7 @@ describe.concurrent('restmint serve explains what it cannot open or listen on, i
   })
 
   it.each(['10.255.255.1', 'nonexistent.invalid'])('a --host this machine has no interface for: %s', async (host) => {
-    const run = await runCli(REPO, 'serve', '--db', 'sqlite::memory:', '--host', host, '--port', '0')
+    const run = await runCli(SHOP_API, 'serve', '--db', 'sqlite::memory:', '--host', host, '--port', '0')
     expect(run.exitCode, run.stderr).toBe(1)
     expect(run.stderr).toMatch(
       new RegExp(`^restmint: cannot listen on ${host.replaceAll('.', '\\.')}: .*pass another with --host\\n$`),
@@ -64,7 +66,7 @@ describe.concurrent('restmint serve never prints a database password', () => {
     ['a keyword/value connection string', `host=127.0.0.1 port=${CLOSED_PORT} password=${SECRET}`],
   ]
   it.each(unreachable)('when the database cannot be opened: %s', async (_form, db) => {
-    const run = await runCli(REPO, 'serve', '--db', db, '--port', '0')
+    const run = await runCli(SHOP_API, 'serve', '--db', db, '--port', '0')
     expect(run.exitCode, run.stderr).toBe(1)
     expect(run.stderr).toMatch(/^restmint: (cannot open the database|Unsupported database URL) "[^"]*\*\*\*/)
     expect(run.stdout + run.stderr).not.toContain(SECRET)
@@ -73,7 +75,7 @@ describe.concurrent('restmint serve never prints a database password', () => {
   it.skipIf(POSTGRES_OFF)('when serving: the "serving" line shows the URL without its password', async () => {
     const { url, secret } = postgresUrlWithPassword()
     const schema = `restmint_test_${randomBytes(6).toString('hex')}`
-    const cli = spawnCli(REPO, ['serve', '--db', url, '--schema', schema, '--port', '0'])
+    const cli = spawnCli(SHOP_API, ['serve', '--db', url, '--schema', schema, '--port', '0'])
     try {
       const stdout = await cli.waitForStdout(/serving .*\n/)
       expect(stdout).toMatch(new RegExp(`database postgres://[^@\\s]*:\\*\\*\\*@[^,]+, schema ${schema}\\n`))
@@ -90,7 +92,7 @@ describe.concurrent('restmint serve never prints a database password', () => {
 describe.skipIf(POSTGRES_OFF)('restmint serve --schema', { concurrent: true }, () => {
   it('keeps the tables in the schema named by DATABASE_SCHEMA (or --schema)', async () => {
     const schema = `restmint_test_${randomBytes(6).toString('hex')}`
-    const cli = spawnCli(REPO, ['serve', '--db', POSTGRES_URL, '--port', '0'], { DATABASE_SCHEMA: schema })
+    const cli = spawnCli(SHOP_API, ['serve', '--db', POSTGRES_URL, '--port', '0'], { DATABASE_SCHEMA: schema })
     try {
       const stdout = await cli.waitForStdout(/serving .*\n/)
       const base = /at (http:\/\/\S+) /.exec(stdout)![1]!
@@ -116,7 +118,7 @@ describe.skipIf(POSTGRES_OFF)('restmint serve --schema', { concurrent: true }, (
   })
 
   it('refuses an empty schema name, saying what to pass', async () => {
-    const run = await runCli(REPO, 'serve', '--db', POSTGRES_URL, '--schema', '', '--port', '0')
+    const run = await runCli(SHOP_API, 'serve', '--db', POSTGRES_URL, '--schema', '', '--port', '0')
     expect(run).toMatchObject({
       exitCode: 1,
       stderr: 'restmint: --schema must name a PostgreSQL schema, e.g. --schema public\n',

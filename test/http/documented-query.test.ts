@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildServer } from '../../generated/server.js'
+import { buildServer } from '../fixtures/shop-api/generated/server.js'
 import { FILTER_OPERATORS } from '../../runtime/contract/filter-operator.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 
@@ -25,7 +25,9 @@ interface Operation {
   parameters?: (Parameter | { $ref: string })[]
 }
 
-const document = JSON.parse(readFileSync(join(import.meta.dirname, '../../generated/v1/openapi.json'), 'utf8')) as {
+const document = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../fixtures/shop-api/generated/v1/openapi.json'), 'utf8'),
+) as {
   paths: Record<string, { get?: Operation }>
   components: { parameters: Record<string, Parameter> }
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildServer } from '../../generated/server.js'
+import { buildServer } from '../fixtures/shop-api/generated/server.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 
-/** HTTP behaviour of the generated example API (generated/), on every database. */
+/** HTTP behaviour of the generated shop API (test/fixtures/shop-api), on every database. */
 for (const dialect of DIALECTS) {
-  describe(`${dialect}: generated example API`, () => {
+  describe(`${dialect}: generated shop API`, () => {
     let app: FastifyInstance
     let storage: TestStorage
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildServer } from '../../generated/server.js'
+import { buildServer } from '../fixtures/shop-api/generated/server.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 
 /**
- * Random bodies and query strings against the example API, on every database:
+ * Random bodies and query strings against the shop API (test/fixtures/shop-api), on every database:
  * whatever arrives, the answer is never a 5xx, and every error is an
  * application/problem+json document whose `status` is the response status.
  * Bounded and seeded, so a failure replays exactly.

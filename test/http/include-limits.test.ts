@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, buildServer } from '../../generated/server.js'
-import { allTables, authorsTable, categoriesTable, commentsTable, postsTable } from '../../generated/schema.js'
+import { api, buildServer } from '../fixtures/shop-api/generated/server.js'
+import {
+  allTables,
+  authorsTable,
+  categoriesTable,
+  commentsTable,
+  postsTable,
+} from '../fixtures/shop-api/generated/schema.js'
 import { buildApiServer } from '../../runtime/index.js'
 import { includeRelations } from '../../runtime/http/include-relations.js'
 import type { Row, TableDefinition } from '../../runtime/table-definition.js'
@@ -11,7 +17,7 @@ import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-sto
  * Issue 6, item 11: a has-many include embeds at most `limits.include_items_max`
  * records per record (the first by id), says in `meta.truncated` which arrays
  * were cut and links to the rest, still with one statement per relation.
- * The example API with the limit lowered to 3, so a handful of rows shows it.
+ * The shop API (test/fixtures/shop-api) with the limit lowered to 3, so a handful of rows shows it.
  */
 const ITEMS_MAX = 3
 

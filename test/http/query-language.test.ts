@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildServer } from '../../generated/server.js'
+import { buildServer } from '../fixtures/shop-api/generated/server.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 
 interface Post {
@@ -15,7 +15,7 @@ interface Post {
   [member: string]: unknown
 }
 
-/** Filters, sort, offset and cursor pagination, includes and caching on the generated example API (issue #3). */
+/** Filters, sort, offset and cursor pagination, includes and caching on the generated shop API (test/fixtures/shop-api; issue #3). */
 for (const dialect of DIALECTS) {
   describe(`${dialect}: query language`, () => {
     let app: FastifyInstance

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { categoriesTable, postsTable } from '../../generated/schema.js'
+import { categoriesTable, postsTable } from '../fixtures/shop-api/generated/schema.js'
 import type { ColumnValue, SortKey } from '../../runtime/index.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { allTables } from '../../generated/schema.js'
+import { allTables } from '../fixtures/shop-api/generated/schema.js'
 import { createStorage } from '../../runtime/storage/create-storage.js'
 import { createTestDatabases, DIALECTS, POSTGRES_URL, type TestDatabase } from './storage-fixtures.js'
 

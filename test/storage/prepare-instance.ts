@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline'
-import { allTables } from '../../generated/schema.js'
+import { allTables } from '../fixtures/shop-api/generated/schema.js'
 import { createStorage } from '../../runtime/storage/create-storage.js'
 
 /**

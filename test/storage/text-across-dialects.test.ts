@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { buildServer } from '../../generated/server.js'
+import { buildServer } from '../fixtures/shop-api/generated/server.js'
 import { createStorage } from '../../runtime/storage/create-storage.js'
 import { foldCase } from '../../runtime/storage/fold-case.js'
 import { StorageUrlError } from '../../runtime/storage/storage-errors.js'

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import pg from 'pg'
 import { createStorage, type Storage } from '../../runtime/index.js'
-import { allTables } from '../../generated/schema.js'
+import { allTables } from '../fixtures/shop-api/generated/schema.js'
 import { POSTGRES_URL, type Dialect } from './test-postgres.js'
 
 export { DIALECTS, POSTGRES_URL, type Dialect } from './test-postgres.js'
@@ -13,7 +13,7 @@ export interface TestStorage {
   dispose(): Promise<void>
 }
 
-/** A fresh database for the example API: in-memory SQLite, or a throwaway PostgreSQL schema. */
+/** A fresh database for the shop API (test/fixtures/shop-api): in-memory SQLite, or a throwaway PostgreSQL schema. */
 export async function openTestStorage(dialect: Dialect, tables = allTables): Promise<TestStorage> {
   let statements = 0
   const onStatement = (): void => void statements++
