@@ -7,6 +7,8 @@ import { createContentCache } from '../../generator/render/content-cache.js'
 import { findTemplatesDirectory } from '../../generator/render/find-templates-directory.js'
 import { renderProject } from '../../generator/render/render-project.js'
 import { templateHelpers } from '../../generator/render/template-helpers.js'
+import type { TypesView } from '../../generator/render/template-views.js'
+import type { ResourceComponentNames } from '../../generator/names/generated-names.js'
 
 /** Every (template, view) pair renderProject renders, as the real view builders made them. */
 const rendered = vi.hoisted(() => [] as { name: string; view: object }[])
@@ -73,7 +75,7 @@ function readViewFields(program: hbs.AST.Program, partials: ReadonlyMap<string, 
         const name = (partial.name as hbs.AST.PathExpression).original
         const body = partials.get(name)
         expect(body, `partial ${name}`).toBeDefined()
-        // With a context argument the partial reads that value, not the view; hash arguments it reads are given.
+        // With a context argument the partial reads that value, not the view; what it reads from its hash is given.
         if (depth > 0 || partial.params.length > 0) return
         const given = new Set(partial.hash?.pairs.map((pair) => pair.key))
         for (const field of readViewFields(body!, partials)) if (!given.has(field)) fields.add(field)
@@ -85,7 +87,12 @@ function readViewFields(program: hbs.AST.Program, partials: ReadonlyMap<string, 
   return fields
 }
 
-/** A small API that takes every branch of every template: an enum, a nullable field, a nested resource. */
+/**
+ * A small API that takes every branch of every template (an enum, a nullable
+ * field, a nested resource), so rendering it also checks the reads below a
+ * view's top level (`types.create`, the fields of `#each` items): the helpers
+ * refuse the undefined a missing one gives them.
+ */
 const model = buildModel(
   {
     restmint: 1,
@@ -122,5 +129,17 @@ describe('template views', () => {
     const views = rendered.filter((render) => render.name === name)
     expect(views.length).toBeGreaterThan(0)
     for (const { view } of views) expect([...reads].sort()).toEqual(Object.keys(view).sort())
+  })
+
+  it('refuses to render a view missing a field read below its top level', async () => {
+    const { loadTemplates } = await vi.importActual<typeof import('../../generator/render/load-templates.js')>(
+      '../../generator/render/load-templates.js',
+    )
+    const nested = rendered.find(({ name, view }) => name === 'types.ts' && 'nested' in view && view.nested !== null)
+    const view = nested!.view as TypesView
+    const { nestedUpdate: _, ...types } = view.types
+    expect(() => loadTemplates()('types.ts', { ...view, types: types as ResourceComponentNames })).toThrow(
+      /^internal error: types\.ts\.hbs:\d+:\d+: \{\{ident\}\} got undefined; the template reads a field its view/,
+    )
   })
 })
