@@ -19,6 +19,8 @@ export async function runServe(
     port: string
     host: string
     seed?: boolean
+    migrations: string
+    migrate?: boolean
   },
   io: CliIo,
 ): Promise<number> {
@@ -32,6 +34,9 @@ export async function runServe(
     throw new UserError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(options.port)}`)
   }
   if (options.schema === '') throw new UserError('--schema must name a PostgreSQL schema, e.g. --schema public')
+  if (existsSync(resolve(io.cwd, options.migrations))) {
+    await (await import('./ensure-migrations-applied.js')).ensureMigrationsApplied(options, io)
+  }
   const server = await loadGeneratedServer(entry, createContentCache(findCacheDirectory(io.cwd)))
   const logger = serveLogger((line) => process.stderr.write(line))
   const { db, schema } = options
