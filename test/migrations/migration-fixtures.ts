@@ -57,8 +57,8 @@ export function renderCreateScript(tables: readonly TableDefinition[], dialect: 
 export interface MigrationContents {
   readonly sqlite: string
   readonly postgres: string
-  /** The tables after it, for snapshot.json. */
-  readonly tables: readonly TableDefinition[]
+  /** The tables after it, for snapshot.json (default none: only adoption reads it). */
+  readonly tables?: readonly TableDefinition[]
 }
 
 /** Writes `directory/name/{sqlite.sql,postgres.sql,snapshot.json}`; returns the migration's directory. */
@@ -67,7 +67,7 @@ export function writeMigration(directory: string, name: string, contents: Migrat
   mkdirSync(migration, { recursive: true })
   writeFileSync(join(migration, MIGRATION_SQL_FILES.sqlite), contents.sqlite)
   writeFileSync(join(migration, MIGRATION_SQL_FILES.postgres), contents.postgres)
-  writeFileSync(join(migration, SNAPSHOT_FILE), `${JSON.stringify(snapshotTables(contents.tables), null, 2)}\n`)
+  writeFileSync(join(migration, SNAPSHOT_FILE), `${JSON.stringify(snapshotTables(contents.tables ?? []), null, 2)}\n`)
   return migration
 }
 
@@ -81,6 +81,6 @@ export function writeInitialMigration(directory: string, tables: readonly TableD
 }
 
 /** The same SQL for both dialects (plain CREATE TABLE and the like). */
-export function bothDialects(sql: string, tables: readonly TableDefinition[]): MigrationContents {
-  return { sqlite: sql, postgres: sql, tables }
+export function bothDialects(sql: string): MigrationContents {
+  return { sqlite: sql, postgres: sql }
 }
