@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from 'commander'
 import { redactCredentials } from '../../runtime/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { processIo, type CliIo } from './cli-io.js'
+import type { MigrationOptions } from './migration-options.js'
 import type { runServe } from './run-serve.js'
 
 // Exit codes, documented in README: 0 ok, 1 invalid manifest or stale output, 2 usage error.
@@ -21,6 +22,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   let exitCode = EXIT_OK
   const manifestOption = () => new Option('-m, --manifest <file>', 'the manifest to read').default('resources.yaml')
   const outOption = () => new Option('-o, --out <dir>', 'the output directory').default('generated')
+  const dbOption = () =>
+    new Option('--db <url>', 'database: sqlite:<file>, sqlite::memory: or postgres://…')
+      .env('DATABASE_URL')
+      .default('sqlite:./data/restmint.db')
+  const schemaOption = () =>
+    new Option('--schema <name>', 'PostgreSQL schema holding the tables (ignored for SQLite)')
+      .env('DATABASE_SCHEMA')
+      .default('public')
+  const migrationsOption = () => new Option('--migrations <dir>', 'the migrations directory').default('migrations')
   const program = new Command('restmint')
     .description('Generate a Fastify API, JSON Schema validators and OpenAPI documents from resources.yaml.')
     .version(packageVersion(), '-V, --version', 'print the restmint version')
@@ -61,21 +71,36 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       ).default('resources.yaml'),
     )
     .addOption(new Option('--generate', 'regenerate the output first when it does not match the manifest'))
+    .addOption(dbOption())
+    .addOption(schemaOption())
+    .addOption(migrationsOption())
     .addOption(
-      new Option('--db <url>', 'database: sqlite:<file>, sqlite::memory: or postgres://…')
-        .env('DATABASE_URL')
-        .default('sqlite:./data/restmint.db'),
-    )
-    .addOption(
-      new Option('--schema <name>', 'PostgreSQL schema holding the tables (ignored for SQLite)')
-        .env('DATABASE_SCHEMA')
-        .default('public'),
+      new Option('--migrate', 'apply pending migrations first (without it, serve refuses to start while any are)'),
     )
     .addOption(new Option('-p, --port <port>', 'port to listen on').default('3000').env('PORT'))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--seed', 'insert a few sample rows into empty tables'))
     .action(async (options: Parameters<typeof runServe>[0]) => {
       exitCode = await (await import('./run-serve.js')).runServe(options, io)
+    })
+  const migrate = program.command('migrate').description('Apply and list the database migrations.')
+  migrate
+    .command('apply')
+    .description('Apply pending migrations in order, each in one transaction; exit 0 when the database is up to date.')
+    .addOption(dbOption())
+    .addOption(schemaOption())
+    .addOption(migrationsOption())
+    .action(async (options: MigrationOptions) => {
+      exitCode = await (await import('./run-migrate-apply.js')).runMigrateApply(options, io)
+    })
+  migrate
+    .command('status')
+    .description('List applied and pending migrations; exit 0 when none is pending, 1 when some are or on a problem.')
+    .addOption(dbOption())
+    .addOption(schemaOption())
+    .addOption(migrationsOption())
+    .action(async (options: MigrationOptions) => {
+      exitCode = await (await import('./run-migrate-status.js')).runMigrateStatus(options, io)
     })
   try {
     await program.parseAsync(argv.slice(2), { from: 'user' })

@@ -7,6 +7,7 @@ import { createContentCache, findCacheDirectory } from '../render/content-cache.
 import type { CliIo } from './cli-io.js'
 import { ensureFreshOutput } from './ensure-fresh-output.js'
 import { loadGeneratedServer } from './load-generated-server.js'
+import { withDatabaseErrors } from './with-database-errors.js'
 
 /** Loads `<out>/server.ts` and serves it until SIGINT or SIGTERM. */
 export async function runServe(
@@ -19,6 +20,8 @@ export async function runServe(
     port: string
     host: string
     seed?: boolean
+    migrations: string
+    migrate?: boolean
   },
   io: CliIo,
 ): Promise<number> {
@@ -32,10 +35,15 @@ export async function runServe(
     throw new UserError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(options.port)}`)
   }
   if (options.schema === '') throw new UserError('--schema must name a PostgreSQL schema, e.g. --schema public')
+  if (existsSync(resolve(io.cwd, options.migrations))) {
+    await (await import('./ensure-migrations-applied.js')).ensureMigrationsApplied(options, io)
+  }
   const server = await loadGeneratedServer(entry, createContentCache(findCacheDirectory(io.cwd)))
   const logger = serveLogger((line) => process.stderr.write(line))
   const { db, schema } = options
-  const app = await startServer(db, () => server.buildServer({ db, schema, seed: options.seed ?? false, logger }))
+  const app = await withDatabaseErrors(db, () =>
+    server.buildServer({ db, schema, seed: options.seed ?? false, logger }),
+  )
   const address = await listen(app, port, options.host)
   const database = db.startsWith('sqlite:') ? db : `${db}, schema ${schema}`
   io.stdout(
@@ -72,22 +80,6 @@ function redactLogLine(line: string): string {
     return redactCredentials(line)
   }
   return `${JSON.stringify(entry, (_key, value: unknown) => (typeof value === 'string' ? redactCredentials(value) : value))}\n`
-}
-
-// Errors a user can fix: a database that disagrees with the manifest, a bad --db URL.
-const USER_FACING_ERRORS = new Set(['SchemaMismatchError', 'StorageUrlError'])
-
-async function startServer(db: string, build: () => Promise<FastifyInstance>): Promise<FastifyInstance> {
-  try {
-    return await build()
-  } catch (error) {
-    if (!(error instanceof Error)) throw error
-    if (USER_FACING_ERRORS.has(error.name)) throw new UserError(error.message)
-    // Driver and system errors (ECONNREFUSED, SQLITE_NOTADB, EACCES, TLS…) concern the database, not restmint.
-    if (error.name === 'StorageConnectionError' || (error as NodeJS.ErrnoException).code)
-      throw new UserError(`cannot open the database "${db}": ${error.message}`)
-    throw error
-  }
 }
 
 async function listen(app: FastifyInstance, port: number, host: string): Promise<string> {

@@ -38,7 +38,8 @@ export function createStorage(
   return new KyselyStorage(openDialect(url, options), tables)
 }
 
-function openDialect(url: string, options: CreateStorageOptions): StorageDialect {
+/** The dialect behind createStorage, for what runs beside a storage on the same database (migrations). */
+export function openDialect(url: string, options: CreateStorageOptions): StorageDialect {
   if (url === 'sqlite::memory:') return createSqliteDialect(':memory:', options.onStatement)
   if (url.startsWith('sqlite:') && url.length > 'sqlite:'.length)
     return createSqliteDialect(url.slice('sqlite:'.length), options.onStatement)

@@ -2,6 +2,14 @@ import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
 import type { ExistingForeignKey, ExistingTable, ExistingUnique } from './storage-dialect.js'
 
+/** What the comparison reads of a table: a TableDefinition, or a migration snapshot's table. */
+export interface ComparedTable {
+  readonly name: TableDefinition['name']
+  readonly columns: readonly ComparedColumn[]
+}
+
+type ComparedColumn = Pick<ColumnDefinition, 'name' | 'type' | 'nullable' | 'unique' | 'references'>
+
 /**
  * Compares an existing table with its definition and returns one human line
  * per difference, each saying how to resolve it: missing columns, extra
@@ -17,14 +25,14 @@ import type { ExistingForeignKey, ExistingTable, ExistingUnique } from './storag
  * not compared further.
  */
 export function findSchemaDifferences(
-  table: TableDefinition,
+  table: ComparedTable,
   existing: ExistingTable,
   types: ColumnTypeMapping,
 ): string[] {
   const prefix = `table "${table.name}": column`
   const existingColumns = new Map(existing.columns.map((column) => [column.name, column]))
   const differences: string[] = []
-  const compared: ColumnDefinition[] = []
+  const compared: ComparedColumn[] = []
 
   for (const column of table.columns) {
     const found = existingColumns.get(column.name)
@@ -103,7 +111,7 @@ function sortForeignKeys(foreignKeys: readonly ExistingForeignKey[]) {
   return { byColumn, otherForeignKeys }
 }
 
-function compareUnique(prefix: string, column: ColumnDefinition, unique: boolean): string[] {
+function compareUnique(prefix: string, column: ComparedColumn, unique: boolean): string[] {
   // `id` is the primary key: unique whatever else says so.
   if (column.name === 'id' || unique === column.unique) return []
   return column.unique
@@ -117,7 +125,7 @@ function compareUnique(prefix: string, column: ColumnDefinition, unique: boolean
       ]
 }
 
-function compareForeignKeys(prefix: string, column: ColumnDefinition, found: readonly ExistingForeignKey[]): string[] {
+function compareForeignKeys(prefix: string, column: ComparedColumn, found: readonly ExistingForeignKey[]): string[] {
   const references = column.references
   const subject = `${prefix} "${column.name}"`
   if (references === undefined) {

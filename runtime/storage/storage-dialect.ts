@@ -25,6 +25,20 @@ export interface SqlDriver extends SqlExecutor {
    * through the driver meanwhile never run inside this transaction.
    */
   transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T>
+  /**
+   * Runs `work` in one transaction as `transaction` does, for schema changes
+   * written as SQL files: its executor also runs scripts, and foreign keys
+   * are checked once for the whole transaction, before COMMIT. SQLite turns
+   * `foreign_keys` off around it (it cannot change inside a transaction, and
+   * its table-rebuild procedure drops tables others reference), then runs
+   * `PRAGMA foreign_key_check`: a dangling reference rolls back, naming the row.
+   */
+  scriptTransaction<T>(work: (executor: ScriptExecutor) => Promise<T>): Promise<T>
+}
+
+/** A transaction's executor that also runs SQL text holding several statements, without parameters. */
+export interface ScriptExecutor extends SqlExecutor {
+  executeScript(sql: string): Promise<void>
 }
 
 /**
@@ -120,16 +134,19 @@ export type ForeignKeyAction = 'restrict' | 'cascade' | 'set null' | 'set defaul
  * `postgres/` each build one with the same file set.
  */
 export interface StorageDialect {
+  /** Which database: also names a migration's SQL file for it (migration-files.ts). */
+  readonly name: 'sqlite' | 'postgres'
   /** Builds queries and DDL with table names resolved in the storage's namespace. */
   readonly db: Kysely<any>
   readonly driver: SqlDriver
   readonly columnTypes: ColumnTypeMapping
   readonly syntax: DialectSyntax
   /**
-   * Called first in prepare()'s transaction: makes every other prepare() on
-   * the same namespace (another storage, another process) wait until this
-   * transaction ends, so each one's introspection sees the tables the
-   * previous one created instead of racing to create them too. PostgreSQL: a
+   * Called first in prepare()'s transaction, and in each migration's: makes
+   * every other prepare() or migration on the same namespace (another
+   * storage, another process) wait until this transaction ends, so each one's
+   * introspection sees the tables the previous one created (or the migration
+   * it recorded) instead of racing to create them too. PostgreSQL: a
    * transaction-level advisory lock keyed on the schema. SQLite: nothing more,
    * since the driver's transactions begin IMMEDIATE and so already hold the
    * database's write lock.
@@ -142,6 +159,12 @@ export interface StorageDialect {
   checkSupport(executor: SqlExecutor): Promise<void>
   /** Creates the namespace the tables live in, when the dialect has one and it is missing. */
   createNamespace(executor: SqlExecutor): Promise<void>
+  /**
+   * Runs a migration file's statements through `executor`, with unqualified
+   * table names resolving to the storage's namespace (PostgreSQL: `SET LOCAL
+   * search_path` to the schema), so one file serves every schema.
+   */
+  runScript(executor: ScriptExecutor, sql: string): Promise<void>
   /** Base tables (no views) that exist in the storage's namespace, with their columns, uniques and foreign keys. */
   readExistingTables(executor: SqlExecutor): Promise<readonly ExistingTable[]>
   /** Recognises unique and foreign-key violations and refused values; undefined for any other error. */

@@ -22,8 +22,8 @@ export interface CliProcess {
   waitForStdout(pattern: RegExp, ms?: number): Promise<string>
   /** Resolves with how the process ended, once it has. */
   exited(): Promise<Exit>
-  /** Sends SIGTERM and resolves with how the process ended. */
-  stop(): Promise<Exit>
+  /** Sends `signal` (SIGTERM; SIGKILL for a crash) and resolves with how the process ended. */
+  stop(signal?: NodeJS.Signals): Promise<Exit>
 }
 
 /** A finished run: how it ended and everything it printed. */
@@ -65,8 +65,8 @@ export function spawnCli(cwd: string, args: readonly string[], env: NodeJS.Proce
       return stdout
     },
     exited: () => ended,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       return ended
     },
   }

@@ -28,6 +28,7 @@ export function createPostgresDialect(
   const lockKey = namespaceLockKey(schema)
 
   return {
+    name: 'postgres',
     db: base.withSchema(schema),
     driver: new PostgresDriver(pool, onStatement),
     columnTypes: postgresColumnTypes,
@@ -52,6 +53,10 @@ export function createPostgresDialect(
     createNamespace: async (executor) => {
       const { sql: text, parameters } = base.schema.createSchema(schema).ifNotExists().compile()
       await executor.execute(text, [...parameters])
+    },
+    runScript: async (executor, script) => {
+      await runRawQuery(executor, base, sql`set local search_path to ${sql.id(schema)}`)
+      await executor.executeScript(script)
     },
     readExistingTables: (executor) => readPostgresTables(executor, base, schema),
     classifyError: classifyPostgresError,

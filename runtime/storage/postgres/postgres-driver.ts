@@ -1,5 +1,5 @@
 import pg, { type Pool, type PoolClient } from 'pg'
-import type { SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
+import type { ScriptExecutor, SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
 import { StorageConnectionError } from '../storage-errors.js'
 
 /**
@@ -21,13 +21,25 @@ export class PostgresDriver implements SqlDriver {
     return this.#run(this.#pool, sql, parameters)
   }
 
-  async transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
+  transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.scriptTransaction(work)
+  }
+
+  // Foreign keys need nothing special: PostgreSQL's DDL validates them as it runs.
+  async scriptTransaction<T>(work: (executor: ScriptExecutor) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect().catch((error: Error) => {
       throw new StorageConnectionError(error)
     })
     try {
       await this.#control(client, 'begin')
-      const result = await work({ execute: (sql, parameters) => this.#run(client, sql, parameters) })
+      const result = await work({
+        execute: (sql, parameters) => this.#run(client, sql, parameters),
+        executeScript: async (sql) => {
+          this.#onStatement?.(sql)
+          // Without values, pg uses the simple query protocol, which runs several statements.
+          await client.query(sql)
+        },
+      })
       await this.#control(client, 'commit')
       client.release()
       return result

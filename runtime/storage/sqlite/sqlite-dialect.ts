@@ -37,6 +37,7 @@ export function createSqliteDialect(location: string, onStatement?: (sql: string
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
 
   return {
+    name: 'sqlite',
     db,
     driver: new SqliteDriver(database, onStatement),
     columnTypes: sqliteColumnTypes,
@@ -47,6 +48,8 @@ export function createSqliteDialect(location: string, onStatement?: (sql: string
     lockNamespace: async () => {},
     // One database file is one namespace.
     createNamespace: async () => {},
+    // One database file is one namespace.
+    runScript: (executor, sql) => executor.executeScript(sql),
     readExistingTables: (executor) => readSqliteTables(executor, db),
     classifyError: classifySqliteError,
     close: async () => {

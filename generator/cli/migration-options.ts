@@ -1,0 +1,22 @@
+/** The options of `migrate apply`, `migrate status` and `serve` that name a database and its migrations. */
+export interface MigrationOptions {
+  readonly db: string
+  readonly schema: string
+  /** The migrations directory, as given (relative to the working directory). */
+  readonly migrations: string
+}
+
+const DEFAULT_SCHEMA = 'public'
+const DEFAULT_MIGRATIONS = 'migrations'
+
+/** The `restmint migrate apply` command for these options, defaults left out, ready to paste into a shell. */
+export function formatApplyCommand(options: MigrationOptions): string {
+  const args = ['restmint', 'migrate', 'apply', '--db', options.db]
+  if (!options.db.startsWith('sqlite:') && options.schema !== DEFAULT_SCHEMA) args.push('--schema', options.schema)
+  if (options.migrations !== DEFAULT_MIGRATIONS) args.push('--migrations', options.migrations)
+  return args.map(quoteForShell).join(' ')
+}
+
+function quoteForShell(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`
+}

@@ -1,0 +1,40 @@
+import { resolve } from 'node:path'
+import { readMigrationStatus } from '../../runtime/migrations/read-migration-status.js'
+import { redactCredentials } from '../../runtime/redact-credentials.js'
+import type { CliIo } from './cli-io.js'
+import { formatApplyCommand, type MigrationOptions } from './migration-options.js'
+import { withDatabaseErrors } from './with-database-errors.js'
+
+/**
+ * `restmint migrate status`: lists each migration as applied (with when) or
+ * pending. 0 when none is pending; 1 when some are, or when the database and
+ * the directory disagree (listed on stderr), so scripts and CI can ask
+ * whether a database is up to date.
+ */
+export async function runMigrateStatus(options: MigrationOptions, io: CliIo): Promise<number> {
+  const state = await withDatabaseErrors(options.db, () =>
+    readMigrationStatus({ url: options.db, schema: options.schema, directory: resolve(io.cwd, options.migrations) }),
+  )
+  const width = Math.max(0, ...[...state.applied, ...state.pending].map((migration) => migration.name.length))
+  const database = options.db.startsWith('sqlite:') ? options.db : `${options.db}, schema ${options.schema}`
+  const lines = [`restmint: ${options.migrations}/ on ${database}:`]
+  for (const migration of state.applied) lines.push(`  ${migration.name.padEnd(width)}  applied ${migration.appliedAt}`)
+  for (const [index, migration] of state.pending.entries()) {
+    const adoption =
+      index === 0 && state.adoptable ? ' (the tables match its snapshot: apply records it without running it)' : ''
+    lines.push(`  ${migration.name.padEnd(width)}  pending${adoption}`)
+  }
+  if (state.applied.length + state.pending.length === 0) lines.push('  (no migrations)')
+  io.stdout(redactCredentials(`${lines.join('\n')}\n`))
+  if (state.problems.length > 0) {
+    io.stderr(`restmint: the database and ${options.migrations}/ disagree:\n`)
+    for (const problem of state.problems) io.stderr(redactCredentials(`- ${problem}\n`))
+    return 1
+  }
+  if (state.pending.length === 0) {
+    io.stdout('restmint: up to date\n')
+    return 0
+  }
+  io.stdout(redactCredentials(`restmint: ${state.pending.length} pending; apply with ${formatApplyCommand(options)}\n`))
+  return 1
+}

@@ -1,0 +1,26 @@
+import { UserError } from '../diagnostics/diagnostic.js'
+
+// Errors whose message already says what to fix: the database disagrees with the manifest or the migrations, or a --db URL is bad.
+const USER_FACING_ERRORS = new Set([
+  'SchemaMismatchError',
+  'MigrationError',
+  'MigrationDirectoryError',
+  'StorageUrlError',
+])
+
+/**
+ * Runs `work` against the database `db`, turning what a user can fix into
+ * UserError: the errors above, and driver or system errors (unreachable
+ * server, refused login, unreadable file), which concern the database, not restmint.
+ */
+export async function withDatabaseErrors<T>(db: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work()
+  } catch (error) {
+    if (!(error instanceof Error)) throw error
+    if (USER_FACING_ERRORS.has(error.name)) throw new UserError(error.message)
+    if (error.name === 'StorageConnectionError' || (error as NodeJS.ErrnoException).code)
+      throw new UserError(`cannot open the database "${db}": ${error.message}`)
+    throw error
+  }
+}

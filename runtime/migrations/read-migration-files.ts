@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { listMigrations, type MigrationEntry } from './list-migrations.js'
+import { MIGRATION_SQL_FILES, type MigrationDialect } from './migration-files.js'
+import { MigrationError } from './migration-error.js'
+
+/** A migration with the SQL file of one dialect, as `migrate apply` runs and records it. */
+export interface MigrationFile extends MigrationEntry {
+  /** The dialect's SQL file: `migrations/0002_add_posts_summary/sqlite.sql`. */
+  readonly path: string
+  readonly sql: string
+  /** SHA-256 hex of the file's bytes: what the migrations table records. */
+  readonly checksum: string
+}
+
+/**
+ * The migrations in `directory`, in order, each with `dialect`'s SQL file
+ * read. Throws MigrationError when the directory is missing or a migration
+ * lacks the file, and MigrationDirectoryError (list-migrations.ts) when a
+ * directory is misnamed.
+ */
+export function readMigrationFiles(directory: string, dialect: MigrationDialect): MigrationFile[] {
+  const entries = listMigrations(directory)
+  if (entries === null) {
+    throw new MigrationError(
+      `no migrations directory at ${directory}; create the first migration with restmint migrate create, ` +
+        `or pass the directory with --migrations`,
+    )
+  }
+  return entries.map((entry) => {
+    const path = join(entry.directory, MIGRATION_SQL_FILES[dialect])
+    let bytes: Buffer
+    try {
+      bytes = readFileSync(path)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      throw new MigrationError(
+        `${path} is missing: migration ${entry.name} has no SQL for ${dialect}; ` +
+          `restore it from version control, or recreate the migration with restmint migrate create`,
+      )
+    }
+    return { ...entry, path, sql: bytes.toString('utf8'), checksum: createHash('sha256').update(bytes).digest('hex') }
+  })
+}

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { findSchemaDifferences } from '../storage/find-schema-differences.js'
+import type { SqlExecutor, StorageDialect } from '../storage/storage-dialect.js'
+import { readAppliedMigrations, type AppliedMigration } from './applied-migrations.js'
+import { MIGRATIONS_TABLE, SNAPSHOT_FILE } from './migration-files.js'
+import { MigrationError } from './migration-error.js'
+import type { MigrationFile } from './read-migration-files.js'
+import type { StorageSnapshot } from './storage-snapshot.js'
+
+/** Where a database stands against a migrations directory. */
+export interface MigrationState {
+  /** The migrations table exists. */
+  readonly tracked: boolean
+  /** What the migrations table records, in id order (empty when it does not exist). */
+  readonly applied: readonly AppliedMigration[]
+  /** Migrations the table does not record, in order. */
+  readonly pending: readonly MigrationFile[]
+  /**
+   * Why no migration may run: the directory and the database disagree. Each
+   * says where, what, and how to resolve it.
+   */
+  readonly problems: readonly string[]
+  /**
+   * The database has no migrations table but holds the first migration's
+   * tables as its snapshot describes them (prepare() created them before the
+   * project had migrations): the first pending migration is to be recorded as
+   * applied without running.
+   */
+  readonly adoptable: boolean
+}
+
+/** Reads the migrations table and the tables through `executor`, and compares them with `files`. */
+export async function readMigrationState(
+  dialect: StorageDialect,
+  executor: SqlExecutor,
+  files: readonly MigrationFile[],
+): Promise<MigrationState> {
+  const tables = await dialect.readExistingTables(executor)
+  const tracked = tables.some((table) => table.name === MIGRATIONS_TABLE)
+  const applied = tracked ? await readAppliedMigrations(dialect, executor) : []
+  const recorded = new Map(applied.map((migration) => [migration.id, migration]))
+  const pending = files.filter((file) => !recorded.has(file.id))
+  const problems = [...findChangedMigrations(files, applied), ...findSkippedMigrations(pending, applied)]
+  const first = files[0]
+  if (tracked || first === undefined) return { tracked, applied, pending, problems, adoptable: false }
+
+  const snapshotPath = join(first.directory, SNAPSHOT_FILE)
+  const snapshot = readSnapshot(snapshotPath)
+  const existing = new Map(tables.map((table) => [table.name, table]))
+  // Tables the first migration does not create are another application's: an empty database as far as restmint goes.
+  if (!snapshot.tables.some((table) => existing.has(table.name))) {
+    return { tracked, applied, pending, problems, adoptable: false }
+  }
+  const differences = snapshot.tables.flatMap((table) => {
+    const found = existing.get(table.name)
+    if (found === undefined) return [`table "${table.name}" is missing`]
+    return findSchemaDifferences(table, found, dialect.columnTypes)
+  })
+  if (differences.length === 0) return { tracked, applied, pending, problems, adoptable: true }
+  problems.push(
+    `the database has tables but no ${MIGRATIONS_TABLE} table, so it was created before migrations, ` +
+      `and its tables differ from the first migration's snapshot (${snapshotPath}):\n` +
+      differences.map((difference) => `  - ${difference}`).join('\n') +
+      `\n  Change the tables until they match, so that ${first.name} can be recorded as applied without running; ` +
+      `or apply the migrations to an empty database and copy the rows over.`,
+  )
+  return { tracked, applied, pending, problems, adoptable: false }
+}
+
+/** Applied migrations whose file changed, was renamed, or is gone. */
+function findChangedMigrations(files: readonly MigrationFile[], applied: readonly AppliedMigration[]): string[] {
+  const byId = new Map(files.map((file) => [file.id, file]))
+  return applied.flatMap((migration) => {
+    const file = byId.get(migration.id)
+    const when = `applied ${migration.appliedAt}`
+    if (file === undefined) {
+      return [
+        `migration ${migration.name} (${when}) is not in this checkout's migrations directory: ` +
+          `the database is ahead of this checkout; update the checkout, or point --db at another database`,
+      ]
+    }
+    if (file.name !== migration.name) {
+      return [
+        `${file.directory} was applied as ${migration.name} (${when}); ` +
+          `rename the directory back to ${migration.name}, and give a new migration the next free number`,
+      ]
+    }
+    if (file.checksum !== migration.checksum) {
+      return [
+        `${file.path} changed since it was applied (${when}): checksum recorded ${migration.checksum}, ` +
+          `file now ${file.checksum}; restore the file as it was applied (e.g. git checkout -- ${file.path}). ` +
+          `To change the schema further, create a new migration with restmint migrate create instead`,
+      ]
+    }
+    return []
+  })
+}
+
+/** Pending migrations numbered before an applied one: merged from another branch after later ones ran. */
+function findSkippedMigrations(pending: readonly MigrationFile[], applied: readonly AppliedMigration[]): string[] {
+  const last = applied.at(-1)
+  if (last === undefined) return []
+  return pending
+    .filter((file) => file.id < last.id)
+    .map(
+      (file) =>
+        `${file.name} is not applied, but ${last.name}, numbered after it, is: ` +
+        `renumber ${file.directory} after the last migration and check its SQL still applies on top of it`,
+    )
+}
+
+function readSnapshot(path: string): StorageSnapshot {
+  let snapshot: Partial<StorageSnapshot>
+  try {
+    snapshot = JSON.parse(readFileSync(path, 'utf8')) as Partial<StorageSnapshot>
+  } catch (error) {
+    throw new MigrationError(
+      `${path} cannot be read (${(error as Error).message}); ` +
+        `restore it from version control: adopting a database created before migrations compares its tables with it`,
+    )
+  }
+  if (snapshot.restmint_snapshot !== 1 || !Array.isArray(snapshot.tables)) {
+    throw new MigrationError(
+      `${path} is not a restmint snapshot (restmint_snapshot: 1 with a tables list); restore it from version control`,
+    )
+  }
+  return snapshot as StorageSnapshot
+}
