@@ -52,19 +52,25 @@ export function compareTableColumns(
 }
 
 /** Whether a kept column is stored differently (type, nullability, uniqueness, default or foreign key). */
-export function isColumnAltered({ before, after }: KeptColumn): boolean {
+export function isColumnAltered({ before, after }: KeptColumn, renamedTables: RenamedTables): boolean {
   return (
     before.type !== after.type ||
     before.nullable !== after.nullable ||
     before.unique !== after.unique ||
     before.default !== after.default ||
-    !isSameReference(before, after)
+    !isSameReference(before, after, renamedTables)
   )
 }
 
-/** Whether both columns reference the same table with the same ON DELETE (or neither references any). */
-export function isSameReference(before: SnapshotColumn, after: SnapshotColumn): boolean {
-  return (
-    before.references?.table === after.references?.table && before.references?.onDelete === after.references?.onDelete
-  )
+/** Old table name → new name, for the tables a migration renames. */
+export type RenamedTables = ReadonlyMap<string, string>
+
+/**
+ * Whether both columns reference the same table (following the
+ * migration's table renames, which carry foreign keys along) with the same
+ * ON DELETE, or neither references any.
+ */
+export function isSameReference(before: SnapshotColumn, after: SnapshotColumn, renamedTables: RenamedTables): boolean {
+  const target = before.references && (renamedTables.get(before.references.table) ?? before.references.table)
+  return target === after.references?.table && before.references?.onDelete === after.references?.onDelete
 }

@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely } from 'kysely'
 import type { TableChange } from '../../runtime/migrations/migration-plan.js'
+import type { RenamedTables } from './compare-table-columns.js'
 import type { SnapshotTable } from '../../runtime/migrations/storage-snapshot.js'
 import type { ColumnTypeMapping } from '../../runtime/storage/column-type-mapping.js'
 import type { DialectSyntax } from '../../runtime/storage/storage-dialect.js'
@@ -19,5 +20,10 @@ export interface MigrationSqlDialect {
   readonly columnTypes: ColumnTypeMapping
   readonly syntax: DialectSyntax
   /** The statements that turn `before` into `after` (a table that exists before and after the migration). */
-  alterTable(before: SnapshotTable, after: SnapshotTable, sources: TableChange['sources']): MigrationLine[]
+  alterTable(
+    before: SnapshotTable,
+    after: SnapshotTable,
+    sources: TableChange['sources'],
+    renamedTables: RenamedTables,
+  ): MigrationLine[]
 }

@@ -1,6 +1,7 @@
 import { DATA_LOSS_PREFIX, type MigrationDialect } from '../../runtime/migrations/migration-files.js'
 import type { MigrationPlan, TableChange } from '../../runtime/migrations/migration-plan.js'
 import { buildCreateStatements } from '../../runtime/storage/build-create-statements.js'
+import type { RenamedTables } from './compare-table-columns.js'
 import { describeTableChange } from './describe-table-change.js'
 import { defineSnapshotTable } from './define-snapshot-table.js'
 import type { MigrationLine, MigrationSqlDialect, MigrationStatement } from './migration-sql-dialect.js'
@@ -35,13 +36,22 @@ export function renderMigrationSql(plan: MigrationPlan, dialect: MigrationDialec
     ...plan.dataLoss.map((line) => `${DATA_LOSS_PREFIX}${line}`),
     ...plan.changes.map((change) => `${MIGRATION_SUMMARY_PREFIX}${describeTableChange(change)}`),
   ]
+  const renamedTables = new Map(
+    plan.changes.flatMap(({ before, after }) =>
+      before !== null && after !== null && before.name !== after.name ? [[before.name, after.name] as const] : [],
+    ),
+  )
   const sections = plan.changes.map((change) =>
-    renderTableChange(change, target).map((line) => renderLine(line, target)),
+    renderTableChange(change, target, renamedTables).map((line) => renderLine(line, target)),
   )
   return [header.join('\n'), ...sections.map((lines) => lines.join('\n'))].join('\n\n') + '\n'
 }
 
-function renderTableChange(change: TableChange, target: MigrationSqlDialect): MigrationLine[] {
+function renderTableChange(
+  change: TableChange,
+  target: MigrationSqlDialect,
+  renamedTables: RenamedTables,
+): MigrationLine[] {
   const { before, after } = change
   if (before === null && after === null) throw new Error('a table change needs a table before or after it')
   if (before === null) {
@@ -50,7 +60,7 @@ function renderTableChange(change: TableChange, target: MigrationSqlDialect): Mi
     }).map((statement) => ({ statement }))
   }
   if (after === null) return [{ statement: target.db.schema.dropTable(before.name) }]
-  return target.alterTable(before, after, change.sources)
+  return target.alterTable(before, after, change.sources, renamedTables)
 }
 
 function renderLine(line: MigrationLine, target: MigrationSqlDialect): string {

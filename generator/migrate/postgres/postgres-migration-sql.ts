@@ -5,7 +5,7 @@ import { buildCreateIndex } from '../../../runtime/storage/build-create-statemen
 import { nameConstraint } from '../../../runtime/storage/constraint-names.js'
 import { postgresColumnTypes } from '../../../runtime/storage/postgres/postgres-column-types.js'
 import { postgresSyntax } from '../../../runtime/storage/postgres/postgres-syntax.js'
-import { compareTableColumns, isSameReference } from '../compare-table-columns.js'
+import { compareTableColumns, isSameReference, type RenamedTables } from '../compare-table-columns.js'
 import { columnLiteral } from '../column-literal.js'
 import { compareTableIndexes } from '../compare-table-indexes.js'
 import { convertColumnValue } from '../convert-column-value.js'
@@ -22,6 +22,7 @@ const db = new Kysely<any>({
   },
 })
 const NO_IF_NOT_EXISTS = { ifNotExists: false }
+const MAX_IDENTIFIER_LENGTH = 63
 
 /**
  * PostgreSQL alters a table in place: ALTER TABLE renames it and its
@@ -39,7 +40,12 @@ export const postgresMigrationSql: MigrationSqlDialect = {
   alterTable,
 }
 
-function alterTable(before: SnapshotTable, after: SnapshotTable, sources: TableChange['sources']): MigrationLine[] {
+function alterTable(
+  before: SnapshotTable,
+  after: SnapshotTable,
+  sources: TableChange['sources'],
+  renamedTables: RenamedTables,
+): MigrationLine[] {
   const columns = compareTableColumns(before, after, sources)
   const indexes = compareTableIndexes(defineSnapshotTable(before), defineSnapshotTable(after), columns)
   const table = after.name
@@ -48,13 +54,26 @@ function alterTable(before: SnapshotTable, after: SnapshotTable, sources: TableC
   const constraintOf = (owner: SnapshotTable, column: SnapshotColumn, kind: 'key' | 'fkey') =>
     nameConstraint(owner.name, column.name, kind)
 
-  if (before.name !== after.name) statements.push(db.schema.alterTable(before.name).renameTo(table))
+  if (before.name !== after.name) {
+    statements.push(db.schema.alterTable(before.name).renameTo(table))
+    // PostgreSQL named the primary key and the id sequence after the table; prepare() would use the new name.
+    for (const suffix of ['pkey', 'id_seq']) {
+      const [from, to] = [`${before.name}_${suffix}`, `${table}_${suffix}`]
+      // Longer names PostgreSQL shortened its own way; they stay as they are.
+      if (from.length > MAX_IDENTIFIER_LENGTH || to.length > MAX_IDENTIFIER_LENGTH) continue
+      statements.push(
+        suffix === 'pkey'
+          ? sql`alter table ${sql.table(table)} rename constraint ${sql.id(from)} to ${sql.id(to)}`
+          : sql`alter sequence ${sql.id(from)} rename to ${sql.id(to)}`,
+      )
+    }
+  }
   for (const index of indexes.dropped) statements.push(db.schema.dropIndex(index.name))
   for (const column of columns.kept) {
     if (column.before.unique && !column.after.unique) {
       statements.push(alter().dropConstraint(constraintOf(before, column.before, 'key')))
     }
-    if (column.before.references && !isSameReference(column.before, column.after)) {
+    if (column.before.references && !isSameReference(column.before, column.after, renamedTables)) {
       statements.push(alter().dropConstraint(constraintOf(before, column.before, 'fkey')))
     }
   }
@@ -66,7 +85,7 @@ function alterTable(before: SnapshotTable, after: SnapshotTable, sources: TableC
     if (previous.unique && column.unique) {
       renames.push([constraintOf(before, previous, 'key'), constraintOf(after, column, 'key')])
     }
-    if (previous.references && isSameReference(previous, column)) {
+    if (previous.references && isSameReference(previous, column, renamedTables)) {
       renames.push([constraintOf(before, previous, 'fkey'), constraintOf(after, column, 'fkey')])
     }
     for (const [from, to] of renames) {
@@ -142,7 +161,7 @@ function alterTable(before: SnapshotTable, after: SnapshotTable, sources: TableC
       statements.push(alter().addUniqueConstraint(constraintOf(after, column, 'key'), [column.name]))
     }
     const references = column.references
-    if (references && !(previous?.references && isSameReference(previous, column))) {
+    if (references && !(previous?.references && isSameReference(previous, column, renamedTables))) {
       statements.push(
         alter().addForeignKeyConstraint(
           constraintOf(after, column, 'fkey'),

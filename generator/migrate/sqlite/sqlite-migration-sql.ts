@@ -17,7 +17,13 @@ import {
 import { nameConstraint } from '../../../runtime/storage/constraint-names.js'
 import { sqliteColumnTypes } from '../../../runtime/storage/sqlite/sqlite-column-types.js'
 import { sqliteSyntax } from '../../../runtime/storage/sqlite/sqlite-syntax.js'
-import { compareTableColumns, isColumnAltered, type AddedColumn, type ColumnChanges } from '../compare-table-columns.js'
+import {
+  compareTableColumns,
+  isColumnAltered,
+  type AddedColumn,
+  type ColumnChanges,
+  type RenamedTables,
+} from '../compare-table-columns.js'
 import { columnLiteral } from '../column-literal.js'
 import { compareTableIndexes } from '../compare-table-indexes.js'
 import { convertColumnValue } from '../convert-column-value.js'
@@ -55,11 +61,16 @@ export const sqliteMigrationSql: MigrationSqlDialect = {
   alterTable,
 }
 
-function alterTable(before: SnapshotTable, after: SnapshotTable, sources: TableChange['sources']): MigrationLine[] {
+function alterTable(
+  before: SnapshotTable,
+  after: SnapshotTable,
+  sources: TableChange['sources'],
+  renamedTables: RenamedTables,
+): MigrationLine[] {
   const columns = compareTableColumns(before, after, sources)
   const rebuild =
     columns.dropped.length > 0 ||
-    columns.kept.some((column) => column.before.name !== column.after.name || isColumnAltered(column)) ||
+    columns.kept.some((column) => column.before.name !== column.after.name || isColumnAltered(column, renamedTables)) ||
     !columns.added.every(({ column }) => canAddColumn(column))
   return rebuild ? rebuildTable(before, after, columns) : alterInPlace(before, after, columns)
 }
