@@ -1,14 +1,29 @@
-import { sql, type Compilable, type CreateTableBuilder, type Kysely } from 'kysely'
+import { sql, type Compilable, type CreateIndexBuilder, type CreateTableBuilder, type Kysely } from 'kysely'
 import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
 import { nameConstraint, nameIndex } from './constraint-names.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
 import type { DialectSyntax } from './storage-dialect.js'
+import { createValueEncoder } from './value-codec.js'
+
+/** How CREATE statements are written: prepare() runs them on every start, a migration once. */
+export interface CreateOptions {
+  /** `IF NOT EXISTS` on every statement (prepare()); a migration states exactly what it creates. */
+  readonly ifNotExists: boolean
+}
+
+/** An index the storage keeps on a table: one per foreign key column, then the declared ones. */
+export interface TableIndex {
+  readonly name: string
+  readonly columns: readonly ColumnDefinition[]
+  /** A foreign key's index: the bare column, whatever the dialect's index column form. */
+  readonly foreignKey: boolean
+}
 
 /**
- * Builds, in the given order (referenced tables first), CREATE TABLE IF NOT
- * EXISTS for each table, then CREATE INDEX IF NOT EXISTS for each foreign key
- * column and each of the table's `indexes`. Existing tables and indexes are
- * left as they are: nothing here alters or drops. Run on every start, so an
+ * Builds, in the given order (referenced tables first), CREATE TABLE for
+ * each table, then CREATE INDEX for each foreign key column and each of the
+ * table's `indexes`. With `ifNotExists` (prepare(), on every start) existing
+ * tables and indexes are left as they are, nothing altered or dropped, so an
  * index added to the definition is created on an existing table too.
  */
 export function buildCreateStatements(
@@ -16,76 +31,98 @@ export function buildCreateStatements(
   tables: readonly TableDefinition[],
   types: ColumnTypeMapping,
   syntax: DialectSyntax,
+  options: CreateOptions = { ifNotExists: true },
 ): Compilable[] {
-  return tables.flatMap((table) => {
-    let createTable: CreateTableBuilder<string, string> = db.schema.createTable(table.name).ifNotExists()
-    for (const column of table.columns) {
-      createTable = createTable.addColumn(column.name, types.sqlTypes[column.type], (builder) => {
-        if (column.name === 'id') return types.defineIdColumn(builder)
-        return column.nullable ? builder : builder.notNull()
-      })
-    }
-    // Named constraints let a driver error that names only the constraint be traced to its column.
-    for (const column of table.columns) {
-      if (column.unique) {
-        createTable = createTable.addUniqueConstraint(nameConstraint(table.name, column.name, 'key'), [column.name])
-      }
-      const references = column.references
-      if (references) {
-        createTable = createTable.addForeignKeyConstraint(
-          nameConstraint(table.name, column.name, 'fkey'),
-          [column.name],
-          references.table,
-          ['id'],
-          (constraint) => constraint.onDelete(references.onDelete),
-        )
-      }
-    }
-    const createIndexes = table.columns
-      .filter((column) => column.references !== undefined)
-      .map((column) =>
-        db.schema
-          .createIndex(nameConstraint(table.name, column.name, 'idx'))
-          .ifNotExists()
-          .on(table.name)
-          .column(column.name),
-      )
-    const declaredIndexes = listIndexes(table).map((columns) =>
-      db.schema
-        .createIndex(
-          nameIndex(
-            table.name,
-            columns.map((column) => column.name),
-          ),
-        )
-        .ifNotExists()
-        .on(table.name)
-        .expression(sql.join(columns.map((column) => syntax.indexColumn(column)))),
-    )
-    return [createTable, ...createIndexes, ...declaredIndexes]
-  })
+  return tables.flatMap((table) => [
+    buildCreateTable(db, table, table.name, types, options),
+    ...listTableIndexes(table).map((index) => buildCreateIndex(db, table.name, index, syntax, options)),
+  ])
 }
 
 /**
- * The table's declared indexes, each column once, without duplicates and
- * without the bare primary key. Throws for a column the table lacks.
+ * CREATE TABLE `name` with the columns, defaults and named constraints of
+ * `table`. The constraint names always derive from `table.name`, so a table
+ * built under a temporary name (SQLite's rebuild) already has its final ones.
  */
-function listIndexes(table: TableDefinition): ColumnDefinition[][] {
+export function buildCreateTable(
+  db: Kysely<any>,
+  table: TableDefinition,
+  name: string,
+  types: ColumnTypeMapping,
+  options: CreateOptions,
+): CreateTableBuilder<string, string> {
+  const encode = createValueEncoder(types)
+  let createTable: CreateTableBuilder<string, string> = db.schema.createTable(name)
+  if (options.ifNotExists) createTable = createTable.ifNotExists()
+  for (const column of table.columns) {
+    createTable = createTable.addColumn(column.name, types.sqlTypes[column.type], (builder) => {
+      if (column.name === 'id') return types.defineIdColumn(builder)
+      // The default also applies to rows written outside the API; literals are inlined, escaped by Kysely.
+      const withDefault =
+        column.default === null ? builder : builder.defaultTo(sql.lit(encode(column.type, column.default)))
+      return column.nullable ? withDefault : withDefault.notNull()
+    })
+  }
+  // Named constraints let a driver error that names only the constraint be traced to its column.
+  for (const column of table.columns) {
+    if (column.unique) {
+      createTable = createTable.addUniqueConstraint(nameConstraint(table.name, column.name, 'key'), [column.name])
+    }
+    const references = column.references
+    if (references) {
+      createTable = createTable.addForeignKeyConstraint(
+        nameConstraint(table.name, column.name, 'fkey'),
+        [column.name],
+        references.table,
+        ['id'],
+        (constraint) => constraint.onDelete(references.onDelete),
+      )
+    }
+  }
+  return createTable
+}
+
+/** CREATE INDEX for one of listTableIndexes(table) on the table `tableName`. */
+export function buildCreateIndex(
+  db: Kysely<any>,
+  tableName: string,
+  index: TableIndex,
+  syntax: DialectSyntax,
+  options: CreateOptions,
+): CreateIndexBuilder {
+  let createIndex = db.schema.createIndex(index.name)
+  if (options.ifNotExists) createIndex = createIndex.ifNotExists()
+  const on = createIndex.on(tableName)
+  if (index.foreignKey) return on.column(index.columns[0]!.name)
+  return on.expression(sql.join(index.columns.map((column) => syntax.indexColumn(column))))
+}
+
+/**
+ * The table's indexes: one per foreign key column, then the declared ones,
+ * each column once, without duplicates, without the bare primary key and
+ * without one whose name a foreign key's index already has (the same single
+ * column). Throws for a column the table lacks.
+ */
+export function listTableIndexes(table: TableDefinition): TableIndex[] {
   const columns = new Map(table.columns.map((column) => [column.name, column]))
-  const seen = new Set<string>()
-  const indexes: ColumnDefinition[][] = []
+  const indexes: TableIndex[] = table.columns
+    .filter((column) => column.references !== undefined)
+    .map((column) => ({ name: nameConstraint(table.name, column.name, 'idx'), columns: [column], foreignKey: true }))
+  const seen = new Set(indexes.map((index) => index.name))
   for (const index of table.indexes ?? []) {
     const names = [...new Set(index.columns)]
-    const key = names.join(',')
-    if (names.length === 0 || key === 'id' || seen.has(key)) continue
-    seen.add(key)
-    indexes.push(
-      names.map((name) => {
-        const column = columns.get(name)
-        if (column === undefined) throw new Error(`index on "${table.name}" names unknown column "${name}"`)
+    const name = nameIndex(table.name, names)
+    if (names.length === 0 || names.join(',') === 'id' || seen.has(name)) continue
+    seen.add(name)
+    indexes.push({
+      name,
+      foreignKey: false,
+      columns: names.map((columnName) => {
+        const column = columns.get(columnName)
+        if (column === undefined) throw new Error(`index on "${table.name}" names unknown column "${columnName}"`)
         return column
       }),
-    )
+    })
   }
   return indexes
 }

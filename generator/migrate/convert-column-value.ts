@@ -1,0 +1,36 @@
+import type { Expression } from 'kysely'
+import type { FieldType } from '../../runtime/contract/field-type.js'
+
+/** A dialect's SQL for converting stored values between field types; every expression keeps NULL as NULL. */
+export interface ValueConversions {
+  /** The text the API would have written for the value, were the field a string (`42`, `1.5`, `true`, `2026-11-24`, `2026-11-24T10:00:00.000Z`). */
+  toText(type: FieldType, value: Expression<unknown>): Expression<unknown>
+  /** The stored value of `type` that the text reads as, or NULL when it is not one the API accepts. */
+  fromText(type: FieldType, text: Expression<unknown>): Expression<unknown>
+  integerToNumber(value: Expression<unknown>): Expression<unknown>
+  /** Midnight UTC of the day. */
+  dateToDatetime(value: Expression<unknown>): Expression<unknown>
+  /** The UTC day of the instant (the time of day is lost). */
+  datetimeToDate(value: Expression<unknown>): Expression<unknown>
+}
+
+/**
+ * A stored value of type `from` as type `to`. Lossless changes
+ * (isLosslessConversion) convert every value as the API would have written
+ * it; the others go through the value's text and give NULL for a value
+ * whose text is no value of `to` (`abc` or `1.5` as an integer), so the
+ * migration fails on a NOT NULL column unless a backfill replaces it.
+ */
+export function convertColumnValue(
+  conversions: ValueConversions,
+  from: FieldType,
+  to: FieldType,
+  value: Expression<unknown>,
+): Expression<unknown> {
+  if (from === to) return value
+  if (to === 'string') return conversions.toText(from, value)
+  if (from === 'integer' && to === 'number') return conversions.integerToNumber(value)
+  if (from === 'date' && to === 'datetime') return conversions.dateToDatetime(value)
+  if (from === 'datetime' && to === 'date') return conversions.datetimeToDate(value)
+  return conversions.fromText(to, conversions.toText(from, value))
+}

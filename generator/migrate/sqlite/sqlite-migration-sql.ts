@@ -1,0 +1,152 @@
+import {
+  DummyDriver,
+  Kysely,
+  sql,
+  type Expression,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely'
+import type { TableChange } from '../../../runtime/migrations/migration-plan.js'
+import type { SnapshotColumn, SnapshotTable } from '../../../runtime/migrations/storage-snapshot.js'
+import {
+  buildCreateIndex,
+  buildCreateTable,
+  listTableIndexes,
+} from '../../../runtime/storage/build-create-statements.js'
+import { nameConstraint } from '../../../runtime/storage/constraint-names.js'
+import { sqliteColumnTypes } from '../../../runtime/storage/sqlite/sqlite-column-types.js'
+import { sqliteSyntax } from '../../../runtime/storage/sqlite/sqlite-syntax.js'
+import {
+  compareTableColumns,
+  isColumnAltered,
+  type AddedColumn,
+  type ColumnChanges,
+  type RenamedTables,
+} from '../compare-table-columns.js'
+import { columnLiteral } from '../column-literal.js'
+import { compareTableIndexes } from '../compare-table-indexes.js'
+import { convertColumnValue } from '../convert-column-value.js'
+import { defineSnapshotTable } from '../define-snapshot-table.js'
+import type { MigrationLine, MigrationSqlDialect } from '../migration-sql-dialect.js'
+import { sqliteValueConversions } from './sqlite-value-conversions.js'
+
+const db = new Kysely<any>({
+  dialect: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+})
+const NO_IF_NOT_EXISTS = { ifNotExists: false }
+/** https://www.sqlite.org/lang_altertable.html#otheralter */
+const REBUILD_PROCEDURE = 'https://www.sqlite.org/lang_altertable.html#otheralter'
+
+/**
+ * SQLite alters in place only what it can: renaming a table, adding a
+ * column it allows (ALTER TABLE ADD COLUMN: no UNIQUE, NOT NULL only with a
+ * default, a foreign key only with a NULL default) and dropping or creating
+ * indexes (which it cannot rename: they are dropped and created under the
+ * new name). Any other change rebuilds the table by SQLite's documented
+ * procedure: create `new_<table>` as the table should be, copy every row
+ * converting each column, drop the old table, rename the new one, recreate
+ * the indexes. The applier runs the file with foreign_keys OFF and checks
+ * them (foreign_key_check) before committing.
+ */
+export const sqliteMigrationSql: MigrationSqlDialect = {
+  db,
+  columnTypes: sqliteColumnTypes,
+  syntax: sqliteSyntax,
+  alterTable,
+}
+
+function alterTable(
+  before: SnapshotTable,
+  after: SnapshotTable,
+  sources: TableChange['sources'],
+  renamedTables: RenamedTables,
+): MigrationLine[] {
+  const columns = compareTableColumns(before, after, sources)
+  const rebuild =
+    columns.dropped.length > 0 ||
+    columns.kept.some((column) => column.before.name !== column.after.name || isColumnAltered(column, renamedTables)) ||
+    !columns.added.every(({ column }) => canAddColumn(column))
+  return rebuild ? rebuildTable(before, after, columns) : alterInPlace(before, after, columns)
+}
+
+/** ALTER TABLE ADD COLUMN's restrictions (https://www.sqlite.org/lang_altertable.html#altertabaddcol). */
+function canAddColumn(column: SnapshotColumn): boolean {
+  if (column.unique) return false
+  if (column.references) return column.default === null
+  return column.nullable || column.default !== null
+}
+
+function alterInPlace(before: SnapshotTable, after: SnapshotTable, columns: ColumnChanges): MigrationLine[] {
+  const indexes = compareTableIndexes(defineSnapshotTable(before), defineSnapshotTable(after), columns)
+  const renamedIndexes = indexes.kept.filter((index) => index.before.name !== index.after.name)
+  const table = after.name
+  return [
+    ...(before.name === table ? [] : [db.schema.alterTable(before.name).renameTo(table)]),
+    ...[...indexes.dropped, ...renamedIndexes.map((index) => index.before)].map((index) =>
+      db.schema.dropIndex(index.name),
+    ),
+    ...columns.added.flatMap((added) => addColumn(table, added)),
+    ...[...indexes.created, ...renamedIndexes.map((index) => index.after)].map((index) =>
+      buildCreateIndex(db, table, index, sqliteSyntax, NO_IF_NOT_EXISTS),
+    ),
+  ].map((statement) => ({ statement }))
+}
+
+function addColumn(table: string, { column, backfill }: AddedColumn) {
+  const references = column.references
+  const add = db.schema.alterTable(table).addColumn(column.name, sqliteColumnTypes.sqlTypes[column.type], (builder) => {
+    const withDefault =
+      column.default === null ? builder : builder.defaultTo(columnLiteral(sqliteColumnTypes, column, column.default))
+    const constrained = column.nullable ? withDefault : withDefault.notNull()
+    if (references === undefined) return constrained
+    return constrained.modifyEnd(
+      sql`constraint ${sql.id(nameConstraint(table, column.name, 'fkey'))} references ${sql.table(references.table)} (${sql.id('id')}) on delete ${sql.raw(references.onDelete)}`,
+    )
+  })
+  if (backfill === undefined || backfill === column.default) return [add]
+  return [add, db.updateTable(table).set(column.name, columnLiteral(sqliteColumnTypes, column, backfill))]
+}
+
+function rebuildTable(before: SnapshotTable, after: SnapshotTable, columns: ColumnChanges): MigrationLine[] {
+  const definition = defineSnapshotTable(after)
+  const temporary = `new_${after.name}`
+  const values = new Map<string, Expression<unknown>>()
+  for (const { before: previous, after: column, backfill } of columns.kept) {
+    const converted = convertColumnValue(sqliteValueConversions, previous.type, column.type, sql.ref(previous.name))
+    values.set(
+      column.name,
+      backfill === undefined
+        ? converted
+        : sql`coalesce(${converted}, ${columnLiteral(sqliteColumnTypes, column, backfill)})`,
+    )
+  }
+  for (const { column, backfill } of columns.added) {
+    values.set(column.name, columnLiteral(sqliteColumnTypes, column, backfill ?? column.default))
+  }
+  const names = after.columns.map((column) => column.name)
+  const selected = sql.join(
+    names.map((name) => values.get(name)!),
+    sql`,\n  `,
+  )
+  const copy = sql`insert into ${sql.table(temporary)} (${sql.join(names.map((name) => sql.ref(name)))})\nselect\n  ${selected}\nfrom ${sql.table(before.name)}`
+  return [
+    { comment: `"${after.name}" is rebuilt: SQLite cannot alter its columns in place (${REBUILD_PROCEDURE})` },
+    { statement: buildCreateTable(db, definition, temporary, sqliteColumnTypes, NO_IF_NOT_EXISTS) },
+    // AUTOINCREMENT's counter carries over, so ids of rows deleted before are still never reused.
+    {
+      statement: sql`insert into sqlite_sequence (name, seq) select ${sql.lit(temporary)}, seq from sqlite_sequence where name = ${sql.lit(before.name)}`,
+    },
+    { statement: copy },
+    { statement: db.schema.dropTable(before.name) },
+    { statement: db.schema.alterTable(temporary).renameTo(after.name) },
+    ...listTableIndexes(definition).map((index) => ({
+      statement: buildCreateIndex(db, after.name, index, sqliteSyntax, NO_IF_NOT_EXISTS),
+    })),
+  ]
+}
