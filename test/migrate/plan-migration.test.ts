@@ -39,7 +39,7 @@ const cases: TestCase[] = [
   [
     'no change, field order and validation options aside',
     {
-      before: `  posts:\n    fields:\n      title: { type: string, required: true }\n      body: { type: string }\n`,
+      before: `  posts:\n    fields:\n      title: { type: string, required: true, enum: [a] }\n      body: { type: string }\n`,
       after: `  posts:\n    fields:\n      body: { type: string, min_length: 1, pattern: '^a' }\n      title: { type: string, required: true, enum: [a, b], min_length: 1 }\n`,
       want: { changes: [] },
     },
