@@ -115,7 +115,10 @@ function planTableChange(diff: TableDiff, origin: TableOrigin | undefined, rules
   const added = diff.columns.flatMap((pair) => (pair.before === null ? [pair.after] : []))
   const sources: Record<string, ColumnSource> = {}
   for (const { before: previous, after: column } of diff.columns) {
-    const backfill = rules.takeBackfill(after.name, column.name)?.value
+    const becomesNotNull = previous !== null && previous.nullable && !column.nullable
+    // Only a column added or made NOT NULL takes one; any other is left unused and reported.
+    const backfill =
+      previous === null || becomesNotNull ? rules.takeBackfill(after.name, column.name)?.value : undefined
     if (previous === null) {
       sources[column.name] = backfill === undefined ? { kind: 'new' } : { kind: 'new', backfill }
       if (!column.nullable && column.default === null && backfill === undefined) {
@@ -132,8 +135,7 @@ function planTableChange(diff: TableDiff, origin: TableOrigin | undefined, rules
       }
       continue
     }
-    const becomesNotNull = previous.nullable && !column.nullable
-    const fill = becomesNotNull ? (backfill ?? (column.default === null ? undefined : column.default)) : backfill
+    const fill = becomesNotNull ? (backfill ?? (column.default === null ? undefined : column.default)) : undefined
     sources[column.name] =
       fill === undefined
         ? { kind: 'column', column: previous.name }

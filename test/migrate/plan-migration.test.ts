@@ -336,6 +336,19 @@ const cases: TestCase[] = [
       },
     },
   ],
+  [
+    'a backfill of a column that stays as it is, in a changed table',
+    {
+      before: POSTS,
+      after: `${POSTS}      summary: { type: string }\n`,
+      backfills: [{ table: 'posts', column: 'title', value: 'x' }],
+      want: {
+        problems: [
+          'error MIGRATION_BACKFILL_UNUSED resources.posts.fields.title: --backfill posts.title=x is not needed: column title of table posts is neither added to existing rows nor made NOT NULL by this migration; remove the option',
+        ],
+      },
+    },
+  ],
 ]
 
 describe('planMigration', () => {
