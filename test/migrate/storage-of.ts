@@ -11,8 +11,18 @@ export function manifestOf(resources: string): string {
 }
 
 /** The storage model of a manifest given as `resources:` YAML; throws on an invalid manifest. */
-export function storageOf(resources: string): { snapshot: StorageSnapshot; origins: ReadonlyMap<string, TableOrigin> } {
-  const { manifest, diagnostics } = validateManifest(loadManifest('resources.yaml', manifestOf(resources)))
+export function storageOf(resources: string): ManifestStorage {
+  return storageOfManifest(manifestOf(resources))
+}
+
+export interface ManifestStorage {
+  readonly snapshot: StorageSnapshot
+  readonly origins: ReadonlyMap<string, TableOrigin>
+}
+
+/** The storage model of a whole manifest text; throws on an invalid manifest. */
+export function storageOfManifest(text: string): ManifestStorage {
+  const { manifest, diagnostics } = validateManifest(loadManifest('resources.yaml', text))
   if (manifest === null) throw new Error(diagnostics.map((diagnostic) => diagnostic.message).join('\n'))
   const model = buildModel(manifest, 'resources.yaml')
   return { snapshot: buildStorageSnapshot(model), origins: listTableOrigins(model) }
