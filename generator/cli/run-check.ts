@@ -5,7 +5,6 @@ import { OUTPUT_JOURNAL } from '../emit/output-journal.js'
 import { planOutput } from '../emit/plan-output.js'
 import { generateFiles } from '../generate.js'
 import { diffSnapshots } from '../migrate/diff-snapshots.js'
-import { loadStorageModel } from '../migrate/load-storage-model.js'
 import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
 import { summarizeChanges } from '../migrate/summarize-changes.js'
 import type { CliIo } from './cli-io.js'
@@ -71,6 +70,8 @@ function checkOutput(manifestFile: string, outDir: string, files: ReadonlyMap<st
 async function checkMigrations(manifestFile: string, migrationsDir: string, io: CliIo): Promise<number> {
   const latest = readLatestSnapshot(resolve(io.cwd, migrationsDir))
   if (latest === null) return 0
+  // Only now: the manifest stages (yaml, ajv) stay unloaded when generation was cached and nothing is migrated.
+  const { loadStorageModel } = await import('../migrate/load-storage-model.js')
   const { storage } = await loadStorageModel(manifestFile, io.cwd)
   if (storage === null) throw new Error(`internal error: ${manifestFile} validated, but has no storage model`)
   const diffs = diffSnapshots(latest.snapshot, storage.snapshot, storage.origins)
