@@ -82,7 +82,7 @@ function fingerprint(): string {
   return fingerprintOfThisProcess
 }
 
-async function readManifest(cwd: string, manifestFile: string): Promise<Buffer> {
+export async function readManifest(cwd: string, manifestFile: string): Promise<Buffer> {
   try {
     return await readFile(resolve(cwd, manifestFile))
   } catch (error) {

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { inspect } from 'node:util'
-import { Command, CommanderError, Option } from 'commander'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { MIGRATION_DIRECTORY } from '../../runtime/migrations/migration-files.js'
 import { redactCredentials } from '../../runtime/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { processIo, type CliIo } from './cli-io.js'
 import type { MigrationOptions } from './migration-options.js'
+import type { MigrateCreateOptions } from './run-migrate-create.js'
 import type { runServe } from './run-serve.js'
 
 // Exit codes, documented in README: 0 ok, 1 invalid manifest or stale output, 2 usage error.
@@ -54,11 +56,33 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     })
   program
     .command('check')
-    .description('Exit 0 when the output directory is up to date, 1 (with a diff) when it is stale. For CI.')
+    .description(
+      'Exit 0 when the output directory and the migrations are up to date, 1 (with a diff) when not. For CI.',
+    )
     .addOption(manifestOption())
     .addOption(outOption())
-    .action(async (options: { manifest: string; out: string }) => {
-      exitCode = await (await import('./run-check.js')).runCheck(options.manifest, options.out, io)
+    .addOption(migrationsOption())
+    .action(async (options: { manifest: string; out: string; migrations: string }) => {
+      const { runCheck } = await import('./run-check.js')
+      exitCode = await runCheck(options.manifest, options.out, io, options.migrations)
+    })
+  const migrate = program.command('migrate').description('Create, apply and list database migrations.')
+  migrate
+    .command('create')
+    .description('Write the next migration (SQL for SQLite and PostgreSQL, and a snapshot) from the manifest changes.')
+    .addOption(manifestOption())
+    .addOption(migrationsOption())
+    .addOption(
+      new Option('--name <slug>', 'the name after the number (default: from the changes)').argParser(parseSlug),
+    )
+    .addOption(
+      new Option('--backfill <resource.field=value>', 'value for existing rows of a column that becomes NOT NULL')
+        .argParser((value: string, previous: string[]) => [...previous, value])
+        .default([]),
+    )
+    .addOption(new Option('--allow-data-loss', 'allow dropping tables and columns, and lossy type changes'))
+    .action(async (options: MigrateCreateOptions) => {
+      exitCode = await (await import('./run-migrate-create.js')).runMigrateCreate(options, io)
     })
   program
     .command('serve')
@@ -83,7 +107,6 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .action(async (options: Parameters<typeof runServe>[0]) => {
       exitCode = await (await import('./run-serve.js')).runServe(options, io)
     })
-  const migrate = program.command('migrate').description('Apply and list the database migrations.')
   migrate
     .command('apply')
     .description('Apply pending migrations in order, each in one transaction; exit 0 when the database is up to date.')
@@ -115,6 +138,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return EXIT_FAILED
   }
   return exitCode
+}
+
+/** `--name` of `migrate create`: what follows the number in a migration's directory name. */
+function parseSlug(value: string): string {
+  if (MIGRATION_DIRECTORY.test(`0000_${value}`)) return value
+  throw new InvalidArgumentError('use lower-case words (a-z, 0-9) joined by _, e.g. add_posts_summary.')
 }
 
 /** The version in restmint's own package.json, found through the package's self-reference. */

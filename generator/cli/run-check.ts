@@ -1,17 +1,34 @@
-import { join, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
 import { describeEscapes } from '../emit/find-escaping-symlinks.js'
 import { OUTPUT_JOURNAL } from '../emit/output-journal.js'
 import { planOutput } from '../emit/plan-output.js'
 import { generateFiles } from '../generate.js'
+import { diffSnapshots } from '../migrate/diff-snapshots.js'
+import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
+import { summarizeChanges } from '../migrate/summarize-changes.js'
 import type { CliIo } from './cli-io.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 
-/** Regenerates in memory and compares with the output directory; writes nothing. */
-export async function runCheck(manifestFile: string, outDir: string, io: CliIo): Promise<number> {
+/**
+ * Regenerates in memory and compares with the output directory, then the
+ * manifest's storage model with the latest migration's snapshot (when the
+ * migrations directory exists); writes nothing.
+ */
+export async function runCheck(
+  manifestFile: string,
+  outDir: string,
+  io: CliIo,
+  migrationsDir = 'migrations',
+): Promise<number> {
   const result = await generateFiles({ manifestFile, cwd: io.cwd })
   if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
-  const plan = planOutput(resolve(io.cwd, outDir), result.files)
+  const output = checkOutput(manifestFile, outDir, result.files, io)
+  return Math.max(output, await checkMigrations(manifestFile, migrationsDir, io))
+}
+
+function checkOutput(manifestFile: string, outDir: string, files: ReadonlyMap<string, string>, io: CliIo): number {
+  const plan = planOutput(resolve(io.cwd, outDir), files)
   if (plan.escapes.length > 0) {
     io.stderr(`${describeEscapes(plan.escapes, outDir)}\n`)
     return 1
@@ -46,6 +63,27 @@ export async function runCheck(manifestFile: string, outDir: string, io: CliIo):
   }
   for (const path of plan.stale) io.stderr(`extra:   ${join(outDir, path)} (no longer generated)\n`)
   io.stderr(`Fix: restmint generate --manifest ${manifestFile} --out ${outDir}\n`)
+  return 1
+}
+
+/** Fails when the manifest's storage model is not what the migrations lead to: a migration is missing. */
+async function checkMigrations(manifestFile: string, migrationsDir: string, io: CliIo): Promise<number> {
+  const latest = readLatestSnapshot(resolve(io.cwd, migrationsDir))
+  if (latest === null) return 0
+  // Only now: the manifest stages (yaml, ajv) stay unloaded when generation was cached and nothing is migrated.
+  const { loadStorageModel } = await import('../migrate/load-storage-model.js')
+  const { storage } = await loadStorageModel(manifestFile, io.cwd)
+  if (storage === null) throw new Error(`internal error: ${manifestFile} validated, but has no storage model`)
+  const diffs = diffSnapshots(latest.snapshot, storage.snapshot, storage.origins)
+  const snapshotFile = latest.file === null ? `${migrationsDir}/ (no migration yet)` : relative(io.cwd, latest.file)
+  if (diffs.length === 0) {
+    io.stdout(`${snapshotFile} matches the storage model of ${manifestFile}.\n`)
+    return 0
+  }
+  io.stderr(
+    `the manifest's storage model differs from ${snapshotFile}: ${summarizeChanges(diffs).join('; ')}; ` +
+      `run \`restmint migrate create --manifest ${manifestFile} --migrations ${migrationsDir}\`\n`,
+  )
   return 1
 }
 

@@ -19,12 +19,16 @@ export const OUTPUT_LOCK = '.restmint-lock'
  * Two runs finding the same dead lock at the same instant could both take it
  * over; that needs a killed run and two new ones within microseconds.
  */
-export function withOutputLock<T>(outDir: string, action: () => T): T {
+export function withOutputLock<T>(
+  outDir: string,
+  action: () => T,
+  holder = { command: 'restmint generate', directory: 'this output directory' },
+): T {
   const created = mkdirSync(outDir, { recursive: true })
   const lock = join(outDir, OUTPUT_LOCK)
   let locked = false
   try {
-    acquire(lock)
+    acquire(lock, holder)
     locked = true
     killPoint()
     return action()
@@ -37,7 +41,7 @@ export function withOutputLock<T>(outDir: string, action: () => T): T {
   }
 }
 
-function acquire(lock: string): void {
+function acquire(lock: string, holder: { command: string; directory: string }): void {
   // Written aside and linked into place, so a lock is never seen without its process id.
   const pending = temporaryPathOf(lock)
   writeNewFile(pending, `${process.pid}\n`)
@@ -49,14 +53,14 @@ function acquire(lock: string): void {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       }
-      const holder = lockHolder(lock)
-      if (holder === 'released') continue
-      if (holder === null) {
+      const pid = lockHolder(lock)
+      if (pid === 'released') continue
+      if (pid === null) {
         throw new UserError(`${lock} is not a restmint lock (it holds no process id); delete it and run this again`)
       }
-      if (holder !== process.pid && isRunning(holder)) {
+      if (pid !== process.pid && isRunning(pid)) {
         throw new UserError(
-          `another restmint generate (process ${holder}) is writing to this output directory (it holds ${lock}); ` +
+          `another ${holder.command} (process ${pid}) is writing to ${holder.directory} (it holds ${lock}); ` +
             `wait for it to finish and run this again. If no such process exists, delete ${lock}.`,
         )
       }

@@ -23,6 +23,8 @@ export interface ManifestField {
   pattern?: string
   format?: StringFormat
   unique?: boolean
+  /** The field's previous name: `migrate create` renames its column instead of dropping it. */
+  renamed_from?: string
 }
 
 /**
@@ -38,6 +40,8 @@ export interface ManifestRelation {
   /** Has-many only: overrides `limits.include_items_max` for this relation. */
   max_items?: number
   on_delete?: OnDelete
+  /** Belongs-to only: the relation's previous name; `migrate create` renames its `<name>_id` column. */
+  renamed_from?: string
 }
 
 export interface ManifestCache {
@@ -45,6 +49,8 @@ export interface ManifestCache {
 }
 
 export interface ManifestResource {
+  /** The resource's previous name: `migrate create` renames its table instead of dropping it. */
+  renamed_from?: string
   singular?: string
   parent?: string
   on_delete?: OnDelete

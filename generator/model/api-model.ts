@@ -57,6 +57,12 @@ export interface FieldModel {
   readonly readOnly: boolean
   /** Foreign key (the parent key, a belongs-to's `<relation>_id`): what it references. */
   readonly references: ReferencesModel | null
+  /**
+   * The column's previous name, from `renamed_from` on the field or its
+   * belongs-to relation (or on the parent resource, for the parent key);
+   * only migrations read it.
+   */
+  readonly renamedFrom: string | null
 }
 
 export interface ReferencesModel {
@@ -74,6 +80,8 @@ export interface ResourceModel {
   readonly singular: string
   /** SQL table: `order_items`. */
   readonly table: string
+  /** The resource's previous name, from `renamed_from`; only migrations read it. */
+  readonly renamedFrom: string | null
   /** TypeScript type of one record: `OrderItem`. */
   readonly typeName: string
   /** TypeScript value identifier: `orderItems`. */

@@ -65,11 +65,12 @@ function buildResource(
         onDelete: resource.on_delete ?? 'restrict',
       }
     : null
+  const parentRenamedFrom = resource.parent ? manifest.resources[resource.parent]?.renamed_from : undefined
   const declared = Object.entries(resource.fields ?? {}).map(([fieldName, field]) => buildField(fieldName, field))
   const relations = buildRelations(name, resource, manifest.resources, limits.includeItemsMax)
   const fields = orderResourceFields<FieldModel>({
     declared,
-    parentKey: parent ? foreignKeyField(parent) : null,
+    parentKey: parent ? foreignKeyField(parent, parentRenamedFrom) : null,
     relationKeys: Object.entries(resource.relations ?? {})
       .filter(([, relation]) => relation.many !== true)
       .map(([relationName, relation]) => relationKeyField(relationName, relation)),
@@ -80,6 +81,7 @@ function buildResource(
     name,
     singular: names.singular,
     table: names.table,
+    renamedFrom: resource.renamed_from ?? null,
     typeName: names.typeName,
     identifier: names.identifier,
     idParam: names.idParam,
@@ -137,6 +139,7 @@ function buildField(name: string, field: ManifestField): FieldModel {
     unique: field.unique ?? false,
     readOnly: false,
     references: null,
+    renamedFrom: field.renamed_from ?? null,
   }
 }
 
@@ -144,10 +147,13 @@ function systemField(name: string, type: FieldModel['type']): FieldModel {
   return { ...buildField(name, { type, required: true }), readOnly: true }
 }
 
-function foreignKeyField(parent: ParentModel): FieldModel {
+/** The parent key; a renamed parent renames it too (`writer_id` → `author_id`). */
+function foreignKeyField(parent: ParentModel, parentRenamedFrom: string | undefined): FieldModel {
+  const previousKey = parentRenamedFrom === undefined ? parent.foreignKey : foreignKeyOf(parentRenamedFrom)
   return {
     ...buildField(parent.foreignKey, { type: 'integer', required: true, minimum: 1 }),
     references: { resource: parent.resource, onDelete: parent.onDelete, relation: null },
+    renamedFrom: previousKey === parent.foreignKey ? null : previousKey,
   }
 }
 
@@ -157,5 +163,6 @@ function relationKeyField(name: string, relation: ManifestRelation): FieldModel 
   return {
     ...buildField(relationKeyOf(name), { type: 'integer', required, nullable: !required, minimum: 1 }),
     references: { resource: relation.resource, onDelete: relation.on_delete ?? 'restrict', relation: name },
+    renamedFrom: relation.renamed_from === undefined ? null : relationKeyOf(relation.renamed_from),
   }
 }

@@ -106,7 +106,7 @@ function checkOptions(context: CheckContext, relation: ListedEntry, options: Rea
   const report = (option: string, message: string) =>
     context.report('RELATION_OPTIONS', message, context.atKey([...relation.path, option]))
   if (options.many === true) {
-    for (const option of ['required', 'on_delete'] as const) {
+    for (const option of ['required', 'on_delete', 'renamed_from'] as const) {
       if (options[option] === undefined) continue
       report(
         option,

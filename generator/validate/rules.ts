@@ -52,6 +52,14 @@ export const RULES = {
   FILTER_UNKNOWN_FIELD: '`filter` keys are fields of the resource.',
   FILTER_OPERATOR:
     'Filter operators fit the field type: contains and starts_with only on strings; gt, gte, lt, lte and in not on booleans.',
+  RENAMED_FROM:
+    '`renamed_from` gives the name a resource, field or belongs-to relation had before: of the same form, not its own name, not a name still in use, and claimed by one rename only.',
+  MIGRATION_VALUE_NEEDED:
+    'A column that becomes NOT NULL over existing rows (a required field added, or a field no longer nullable) needs a value for them: a `default`, or `migrate create --backfill resource.field=value`.',
+  MIGRATION_DATA_LOSS:
+    'A migration that drops a table or a column, or converts a type so that values can be lost, needs `migrate create --allow-data-loss`; a rename declared with `renamed_from` keeps the data.',
+  MIGRATION_BACKFILL_UNUSED:
+    'Each `--backfill` gives the value of a column that is added to existing rows or becomes NOT NULL in this migration.',
 } as const satisfies Readonly<Record<string, string>>
 
 export type RuleId = keyof typeof RULES

@@ -12,6 +12,7 @@ import { checkLimits } from './check-limits.js'
 import { checkParents } from './check-parents.js'
 import { checkReferenceCycles } from './check-reference-cycles.js'
 import { checkRelations } from './check-relations.js'
+import { checkRenames } from './check-renames.js'
 import { checkResourceNames } from './check-resource-names.js'
 import { checkSchema } from './check-schema.js'
 import { checkSort } from './check-sort.js'
@@ -47,6 +48,7 @@ export function validateManifest(loaded: LoadedManifest): { manifest: Manifest |
       checkIncludes,
       checkSort,
       checkFilters,
+      checkRenames,
     ]) {
       check(context, loaded.data)
     }

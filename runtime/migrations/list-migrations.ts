@@ -19,7 +19,7 @@ export class MigrationDirectoryError extends Error {
 
 /**
  * The migrations in `directory`, in order, or null when the directory does
- * not exist. Plain files (a README) are ignored; a subdirectory whose name is
+ * not exist. Plain files (a README) and dot-directories are ignored; a subdirectory whose name is
  * not `NNNN_slug`, or two sharing a number (two branches each created one),
  * is an error rather than a migration silently skipped or applied twice.
  */
@@ -27,7 +27,8 @@ export function listMigrations(directory: string): MigrationEntry[] | null {
   let names: string[]
   try {
     names = readdirSync(directory, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
+      // Dot-directories are not migrations: `migrate create` builds the next one under a dot-name.
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
       .map((entry) => entry.name)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null

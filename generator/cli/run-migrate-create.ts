@@ -1,0 +1,73 @@
+import { join, resolve } from 'node:path'
+import { MIGRATION_SQL_FILES, SNAPSHOT_FILE } from '../../runtime/migrations/migration-files.js'
+import { UserError } from '../diagnostics/diagnostic.js'
+import { withOutputLock } from '../emit/output-lock.js'
+import { diffSnapshots } from '../migrate/diff-snapshots.js'
+import { loadStorageModel } from '../migrate/load-storage-model.js'
+import { nameMigration } from '../migrate/name-migration.js'
+import { parseBackfills } from '../migrate/parse-backfills.js'
+import { planMigration } from '../migrate/plan-migration.js'
+import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
+import { renderMigrationSql } from '../migrate/render-migration-sql.js'
+import { summarizeChanges } from '../migrate/summarize-changes.js'
+import { removeStagedMigrations, writeMigration } from '../migrate/write-migration.js'
+import type { CliIo } from './cli-io.js'
+import { reportDiagnostics } from './report-diagnostics.js'
+
+export interface MigrateCreateOptions {
+  readonly manifest: string
+  readonly migrations: string
+  readonly name?: string
+  readonly backfill: readonly string[]
+  readonly allowDataLoss?: boolean
+}
+
+/**
+ * `restmint migrate create`: plans the migration from the latest snapshot to
+ * the manifest and writes it as `NNNN_<slug>/` (SQL per dialect and the new
+ * snapshot), or says there is nothing to do. Holds the migrations directory's
+ * lock throughout, so two runs never take the same number.
+ */
+export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo): Promise<number> {
+  const loaded = await loadStorageModel(options.manifest, io.cwd)
+  const report = (diagnostics: typeof loaded.diagnostics) =>
+    reportDiagnostics({ diagnostics, sources: loaded.sources, files: null }, options.manifest, io, true)
+  if (report(loaded.diagnostics) || loaded.storage === null) return 1
+  const { snapshot: after, origins } = loaded.storage
+  const { backfills, problems: badBackfills } = parseBackfills(options.backfill, after, origins)
+  if (badBackfills.length > 0) throw new UserError(`${badBackfills.join('\n')}\nNothing was written.`)
+  const migrationsDir = resolve(io.cwd, options.migrations)
+  const holder = { command: 'restmint migrate create', directory: options.migrations }
+  return withOutputLock(
+    migrationsDir,
+    () => {
+      removeStagedMigrations(migrationsDir)
+      const latest = readLatestSnapshot(migrationsDir)!
+      const { plan, problems } = planMigration({
+        before: latest.snapshot,
+        after,
+        origins,
+        backfills,
+        allowDataLoss: options.allowDataLoss === true,
+      })
+      if (report(loaded.locate(problems)) || plan === null) return 1
+      if (plan.changes.length === 0) {
+        io.stdout(`${options.migrations}/ is up to date with ${options.manifest}: nothing to migrate.\n`)
+        return 0
+      }
+      const number = String(Number(latest.migrations.at(-1)?.id ?? '0') + 1).padStart(4, '0')
+      const name = `${number}_${options.name ?? nameMigration(plan.changes, latest.migrations.length === 0)}`
+      const files = new Map([
+        [MIGRATION_SQL_FILES.sqlite, renderMigrationSql(plan, 'sqlite')],
+        [MIGRATION_SQL_FILES.postgres, renderMigrationSql(plan, 'postgres')],
+        [SNAPSHOT_FILE, `${JSON.stringify(plan.after, null, 2)}\n`],
+      ])
+      writeMigration(migrationsDir, name, files)
+      io.stdout(`Created ${join(options.migrations, name)}/ (review it, then commit it):\n`)
+      for (const line of summarizeChanges(diffSnapshots(plan.before, after, origins))) io.stdout(`  ${line}\n`)
+      for (const line of plan.dataLoss) io.stdout(`  data loss: ${line}\n`)
+      return 0
+    },
+    holder,
+  )
+}
