@@ -14,19 +14,13 @@ import { readTree } from '../support/read-tree.js'
 import { runCli } from '../support/run-cli.js'
 import { runCliProcess } from '../support/spawn-cli.js'
 
-const MANIFEST = [
-  'restmint: 1',
-  'service:',
-  '  title: Case',
-  'versions:',
-  '  v1: {}',
-  'resources:',
-  '  posts:',
-  '    fields:',
-  '      title: { type: string, required: true }',
-  '',
-].join('\n')
-const EDITED = `${MANIFEST}      summary: { type: string }\n`
+const MANIFEST = `restmint: 1
+service: { title: Case }
+versions: { v1: {} }
+resources:
+  posts: { fields: { title: { type: string, required: true } } }
+`
+const EDITED = MANIFEST.replace('} } }', '}, summary: { type: string } } }')
 
 const root = mkdtempSync(join(tmpdir(), 'restmint-create-interrupted-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))

@@ -17,10 +17,8 @@ import { DIALECTS } from '../support/test-postgres.js'
 function manifestWith(titleRule: string): string {
   return [
     'restmint: 1',
-    'service:',
-    '  title: Case',
-    'versions:',
-    '  v1: {}',
+    'service: { title: Case }',
+    'versions: { v1: {} }',
     'resources:',
     '  posts:',
     '    fields:',
