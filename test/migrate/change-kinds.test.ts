@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Row } from '../../runtime/table-definition.js'
@@ -157,7 +157,9 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
     const writers = BLOG.replace('  authors:\n', '  writers:\n').replace('resource: authors', 'resource: writers')
     const refused = await project.create(writers)
     expect(refused.exitCode).toBe(1)
-    expect(refused.stderr).toContain('MIGRATION_DATA_LOSS')
+    expect(refused.stderr).toContain(
+      'error MIGRATION_DATA_LOSS: resource "authors" is no longer in the manifest: the migration drops table authors with all its rows; if it was renamed, declare it: did you mean renamed_from: authors on resource "writers"?',
+    )
     expect(migrationNames(project)).toEqual(['0001_init'])
 
     const served = await project.migrate(writers.replace('  writers:\n', '  writers:\n    renamed_from: authors\n'))
@@ -364,6 +366,11 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
       posts: BLOG_ROWS.posts.map((row) => ({ ...row, editor_id: 2 })),
     })
     const served = await project.migrate(after, '--allow-data-loss')
+    expect(served.created.stderr).toContain(
+      'warning MIGRATION_DATA_LOSS: column editor_id is no longer in resource "posts"',
+    )
+    expect(served.created.stdout).toContain('  posts: alter author_id, add reviewer_id, drop editor_id\n')
+    expect(served.applied).toContain('  DATA LOSS: column posts.editor_id (all its values)')
     expect(await served.list('posts')).toEqual(
       project.seeded.posts!.map(({ editor_id: _editor, ...row }) => ({ ...row, reviewer_id: null })),
     )
@@ -375,9 +382,20 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
   })
 
   it('adds and drops indexes when the sort and filter whitelists change', async () => {
-    const project = await startMigrationProject(dialect, `${BLOG}    sort: [price]\n`, BLOG_ROWS)
-    const served = await project.migrate(`${BLOG}    sort: [title]\n    filter: { published: [eq] }\n`)
-    expect(served.created.stdout).toMatch(/index/)
+    const blog = BLOG.replace(
+      'title: { type: string, required: true }',
+      'title: { type: string, required: true, max_length: 100 }',
+    )
+    const project = await startMigrationProject(dialect, `${blog}    sort: [price]\n`, BLOG_ROWS)
+    const served = await project.migrate(`${blog}    sort: [title]\n    filter: { published: [eq] }\n`)
+    expect(served.created.stdout).toBe(
+      'Created migrations/0002_update_posts/ (review it, then commit it):\n  posts: change indexes\n',
+    )
+    const sql = readFileSync(join(project.database.directory, 'migrations/0002_update_posts', `${dialect}.sql`), 'utf8')
+    // Sorting by title seeks on (title, id); filters no longer allowed lose their indexes.
+    expect(sql.split('\n')[0]).toBe(
+      '-- restmint migration: alter table posts: index (title, id), drop index (price, id), drop index (title), drop index (created_at), drop index (updated_at)',
+    )
     expect(await served.list('posts')).toEqual(project.seeded.posts)
     const sorted = await served.send({ method: 'GET', url: '/v1/posts?sort=-title&filter[published][eq]=false' })
     expect(sorted.status, JSON.stringify(sorted.body)).toBe(200)

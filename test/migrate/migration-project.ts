@@ -109,7 +109,11 @@ export async function startMigrationProject(
       expect(created.stdout).toMatch(/^Created migrations\/0002_/)
       const applied = await apply()
       const api = await loadManifestApi(manifestOf(text))
-      expect(await readSchemaShape(database)).toEqual(await readPreparedShape(dialect, api.tables))
+      const [migrated, prepared] = await Promise.all([
+        readSchemaShape(database),
+        readPreparedShape(dialect, api.tables),
+      ])
+      expect(migrated).toEqual(prepared)
       const app = await api.buildServer({ db: database.url, schema: database.schema, docs: false })
       opened.push(() => app.close())
       return served(app, created, applied)
