@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { MIGRATION_SQL_FILES } from '../../runtime/migrations/migration-files.js'
 import type { Row } from '../../runtime/table-definition.js'
 import { DIALECTS } from '../support/test-postgres.js'
 import { disposeMigrationProjects, startMigrationProject, type MigrationProject } from './migration-project.js'
@@ -391,7 +392,10 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
     expect(served.created.stdout).toBe(
       'Created migrations/0002_update_posts/ (review it, then commit it):\n  posts: change indexes\n',
     )
-    const sql = readFileSync(join(project.database.directory, 'migrations/0002_update_posts', `${dialect}.sql`), 'utf8')
+    const sql = readFileSync(
+      join(project.database.directory, 'migrations/0002_update_posts', MIGRATION_SQL_FILES[dialect]),
+      'utf8',
+    )
     // Sorting by title seeks on (title, id); filters no longer allowed lose their indexes.
     expect(sql.split('\n')[0]).toBe(
       '-- restmint migration: alter table posts: index (title, id), drop index (price, id), drop index (title), drop index (created_at), drop index (updated_at)',
