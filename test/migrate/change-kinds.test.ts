@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { MIGRATION_SQL_FILES } from '../../runtime/migrations/migration-files.js'
 import type { Row } from '../../runtime/table-definition.js'
 import { DIALECTS } from '../support/test-postgres.js'
-import { disposeMigrationProjects, startMigrationProject, type MigrationProject } from './migration-project.js'
+import { disposeMigrationProjects, startMigrationProject } from './start-migration-project.js'
 import { readSchemaShape } from './read-schema-shape.js'
 
 /**
@@ -38,9 +38,6 @@ const BLOG_ROWS = {
     { title: 'Second', price: null, author_id: 2, published: false },
   ],
 }
-
-/** The migrations directory's entries: a refused `migrate create` leaves only the first migration. */
-const migrationNames = (project: MigrationProject) => readdirSync(join(project.database.directory, 'migrations')).sort()
 
 const post = (url: string, payload: object) => ({ method: 'POST' as const, url, payload })
 const patch = (url: string, payload: object) => ({
@@ -81,11 +78,9 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
         tags: [{ label: 'x' }],
       },
     )
-    const refused = await project.create(AUTHORS)
-    expect(refused.exitCode).toBe(1)
-    expect(refused.stderr).toContain('MIGRATION_DATA_LOSS')
-    expect(refused.stderr).toContain('tags')
-    expect(migrationNames(project)).toEqual(['0001_init'])
+    const refused = await project.refuse(AUTHORS)
+    expect(refused).toContain('MIGRATION_DATA_LOSS')
+    expect(refused).toContain('tags')
 
     const served = await project.migrate(AUTHORS, '--allow-data-loss')
     expect(served.applied.some((line) => line.includes('DATA LOSS') && line.includes('tags'))).toBe(true)
@@ -100,13 +95,11 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
       kind: { type: string, required: true, default: article }
       rating: { type: number, required: true }
 `
-    const refused = await project.create(after)
-    expect(refused.exitCode).toBe(1)
-    expect(refused.stderr).toContain(
+    const refused = await project.refuse(after)
+    expect(refused).toContain(
       'error MIGRATION_VALUE_NEEDED: field "rating" of resource "posts" is added as NOT NULL (required, without a default), so the rows already in table posts need a value for it: give it a default in the manifest, or pass --backfill posts.rating=<value>',
     )
-    expect(refused.stderr).not.toMatch(/"status"|"kind"/)
-    expect(migrationNames(project)).toEqual(['0001_init'])
+    expect(refused).not.toMatch(/"status"|"kind"/)
 
     const served = await project.migrate(after, '--backfill', 'posts.rating=2.5')
     expect(await served.list('posts')).toEqual(
@@ -121,12 +114,10 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
   it('removes a field only with --allow-data-loss', async () => {
     const project = await startMigrationProject(dialect, BLOG, BLOG_ROWS)
     const after = BLOG.replace('      price: { type: integer }\n', '')
-    const refused = await project.create(after)
-    expect(refused.exitCode).toBe(1)
-    expect(refused.stderr).toContain(
+    const refused = await project.refuse(after)
+    expect(refused).toContain(
       'error MIGRATION_DATA_LOSS: column price is no longer in resource "posts": the migration drops it from table posts with all its values',
     )
-    expect(migrationNames(project)).toEqual(['0001_init'])
 
     const served = await project.migrate(after, '--allow-data-loss')
     expect(served.applied).toContain('  DATA LOSS: column posts.price (all its values)')
@@ -140,10 +131,8 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
       full_name: { type: string, required: true, unique: true }
     sort: [full_name]
 `
-    const refused = await project.create(renamed)
-    expect(refused.exitCode).toBe(1)
-    expect(refused.stderr).toContain('did you mean renamed_from: name on field "full_name" of resource "authors"?')
-    expect(migrationNames(project)).toEqual(['0001_init'])
+    const refused = await project.refuse(renamed)
+    expect(refused).toContain('did you mean renamed_from: name on field "full_name" of resource "authors"?')
 
     const served = await project.migrate(renamed.replace('unique: true', 'unique: true, renamed_from: name'))
     expect(served.created.stdout).toContain('rename name to full_name')
@@ -157,12 +146,10 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
   it('renames a resource with renamed_from, keeping its ids and the foreign keys to it', async () => {
     const project = await startMigrationProject(dialect, BLOG, BLOG_ROWS)
     const writers = BLOG.replace('  authors:\n', '  writers:\n').replace('resource: authors', 'resource: writers')
-    const refused = await project.create(writers)
-    expect(refused.exitCode).toBe(1)
-    expect(refused.stderr).toContain(
+    const refused = await project.refuse(writers)
+    expect(refused).toContain(
       'error MIGRATION_DATA_LOSS: resource "authors" is no longer in the manifest: the migration drops table authors with all its rows; if it was renamed, declare it: did you mean renamed_from: authors on resource "writers"?',
     )
-    expect(migrationNames(project)).toEqual(['0001_init'])
 
     const served = await project.migrate(writers.replace('  writers:\n', '  writers:\n    renamed_from: authors\n'))
     expect(await served.list('writers')).toEqual(project.seeded.authors)
@@ -177,11 +164,9 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
       'title: { type: string, required: true }',
       'title: { type: string, required: true, nullable: true }',
     )
-    const refused = await project.create(after)
-    expect(refused.exitCode).toBe(1)
-    expect(refused.stderr).toContain('MIGRATION_VALUE_NEEDED')
-    expect(refused.stderr).toContain('--backfill posts.price=<value>')
-    expect(migrationNames(project)).toEqual(['0001_init'])
+    const refused = await project.refuse(after)
+    expect(refused).toContain('MIGRATION_VALUE_NEEDED')
+    expect(refused).toContain('--backfill posts.price=<value>')
 
     const served = await project.migrate(after, '--backfill', 'posts.price=0')
     expect(await served.list('posts')).toEqual(project.seeded.posts!.map((row) => ({ ...row, price: row.price ?? 0 })))
@@ -309,18 +294,15 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
         },
       ],
     })
-    const refused = await project.create(after)
-    expect(refused.exitCode).toBe(1)
-    expect(refused.stderr).toContain('MIGRATION_DATA_LOSS')
-    expect(refused.stderr).toContain('code')
-    expect(migrationNames(project)).toEqual(['0001_init'])
+    const refused = await project.refuse(after)
+    expect(refused).toContain('MIGRATION_DATA_LOSS')
+    expect(refused).toContain('code')
 
-    const unfilled = await project.create(after, '--allow-data-loss')
-    expect(unfilled.exitCode).toBe(1)
-    expect(unfilled.stderr).toContain(
+    const unfilled = await project.refuse(after, '--allow-data-loss')
+    expect(unfilled).toContain(
       'error MIGRATION_VALUE_NEEDED: field "level" of resource "samples" is NOT NULL and changes type from string to number, so rows of table samples whose values do not convert need a value',
     )
-    expect(unfilled.stderr).not.toContain('"ratio"')
+    expect(unfilled).not.toContain('"ratio"')
 
     const served = await project.migrate(
       after,
@@ -439,7 +421,8 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
       stdout: 'migrations/ is up to date with resources.yaml: nothing to migrate.\n',
       stderr: '',
     })
-    expect(migrationNames(project)).toEqual(['0001_init'])
+    expect(readdirSync(join(project.database.directory, 'migrations'))).toEqual(['0001_init'])
+    expect(await project.apply()).toEqual([])
   })
 
   it('fails adding unique over duplicates at apply, naming them, and leaves the database as it was', async () => {

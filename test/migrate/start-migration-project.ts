@@ -1,10 +1,10 @@
-import { writeFileSync } from 'node:fs'
+import { readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { expect } from 'vitest'
 import { applyMigrations } from '../../runtime/migrations/apply-migrations.js'
 import { createStorage } from '../../runtime/storage/create-storage.js'
-import type { Row } from '../../runtime/table-definition.js'
+import type { Row, TableDefinition } from '../../runtime/table-definition.js'
 import { createMigrationDatabase, type MigrationDatabase } from '../migrations/migration-database.js'
 import { runCli, type CliRun } from '../support/run-cli.js'
 import type { Dialect } from '../support/test-postgres.js'
@@ -19,6 +19,8 @@ export interface MigrationProject {
   readonly seeded: Record<string, Row[]>
   /** Writes `resources` as the manifest and runs `migrate create` with `args`. */
   create(resources: string, ...args: string[]): Promise<CliRun>
+  /** Runs create as `create` does, which must fail and write nothing; returns its stderr. */
+  refuse(resources: string, ...args: string[]): Promise<string>
   /** Applies the pending migrations as `migrate apply` does; returns what it logged. */
   apply(): Promise<string[]>
   /**
@@ -102,6 +104,13 @@ export async function startMigrationProject(
     database,
     seeded,
     create,
+    async refuse(text, ...args) {
+      const names = readdirSync(migrations)
+      const refused = await create(text, ...args)
+      expect(refused.exitCode, refused.stdout).toBe(1)
+      expect(readdirSync(migrations), 'a refused create writes nothing').toEqual(names)
+      return refused.stderr
+    },
     apply,
     async migrate(text, ...args) {
       const created = await create(text, ...args)
@@ -128,7 +137,7 @@ function openDatabase(dialect: Dialect): MigrationDatabase {
 }
 
 /** The shape of a fresh database that prepare() made for `tables`. */
-async function readPreparedShape(dialect: Dialect, tables: Parameters<typeof createStorage>[1]): Promise<string[]> {
+async function readPreparedShape(dialect: Dialect, tables: readonly TableDefinition[]): Promise<string[]> {
   const reference = openDatabase(dialect)
   const storage = createStorage(reference.url, tables, { schema: reference.schema })
   try {
