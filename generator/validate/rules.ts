@@ -55,7 +55,7 @@ export const RULES = {
   RENAMED_FROM:
     '`renamed_from` gives the name a resource, field or belongs-to relation had before: of the same form, not its own name, not a name still in use, and claimed by one rename only.',
   MIGRATION_VALUE_NEEDED:
-    'A column that becomes NOT NULL over existing rows (a required field added, or a field no longer nullable) needs a value for them: a `default`, or `migrate create --backfill resource.field=value`.',
+    'A column that becomes NOT NULL over existing rows (a required field added, a field no longer nullable, or a NOT NULL field whose type narrows) needs a value for them: a `default`, or `migrate create --backfill resource.field=value`.',
   MIGRATION_DATA_LOSS:
     'A migration that drops a table or a column, or converts a type so that values can be lost, needs `migrate create --allow-data-loss`; a rename declared with `renamed_from` keeps the data.',
   MIGRATION_BACKFILL_UNUSED:
