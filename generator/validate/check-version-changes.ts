@@ -2,6 +2,7 @@ import { asRecord } from '../manifest/as-record.js'
 import { orderVersions } from '../manifest/order-versions.js'
 import { VERSION_CHANGE_KINDS } from '../manifest/parse-version-changes.js'
 import type { CheckContext } from './check-context.js'
+import { VERSION_NAME } from './check-versions.js'
 
 /**
  * The form of each version's `changes`: none on the oldest version
@@ -12,6 +13,8 @@ import type { CheckContext } from './check-context.js'
 export function checkVersionChanges(context: CheckContext, data: unknown): void {
   const versions = asRecord(asRecord(data)?.versions)
   if (versions === null) return
+  // Versions are ordered by their major: with a misnamed one (VERSION_NAME) the order is unknown.
+  if (!Object.keys(versions).every((name) => VERSION_NAME.test(name))) return
   const [oldest, ...newer] = orderVersions(Object.keys(versions))
   if (oldest === undefined) return
   if (asRecord(versions[oldest])?.changes !== undefined) {
