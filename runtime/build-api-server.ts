@@ -1,7 +1,6 @@
 import { METHODS, type Server } from 'node:http'
+import { createRequire } from 'node:module'
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import { createApiPlugin } from './create-api-plugin.js'
 import type { ApiDefinition } from './define-api.js'
 import {
@@ -14,6 +13,7 @@ import {
   sendProblem,
 } from './http/handle-errors.js'
 import { ProblemError } from './http/problem-error.js'
+import { registerApiDocs } from './http/register-api-docs.js'
 import { seedSampleRows } from './seed-sample-rows.js'
 import { createStorage } from './storage/create-storage.js'
 import type { Storage } from './storage/storage.js'
@@ -46,6 +46,28 @@ export interface ServerOptions {
   readonly timeouts?: ServerTimeouts
 }
 
+type SchemaCompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>
+
+/**
+ * Fastify's own schema compilers (ajv and fast-json-stringify), loaded when a
+ * route first needs one. Fastify loads them as each server is created (~40 ms),
+ * yet no route here has a Fastify schema: bodies are checked by the validators
+ * compiled at generate time, query strings by parseQueryString.
+ */
+const ON_FIRST_USE_COMPILERS: Required<SchemaCompilersFactory> = {
+  buildValidator: loadedOnFirstUse('@fastify/ajv-compiler'),
+  buildSerializer: loadedOnFirstUse('@fastify/fast-json-stringify-compiler'),
+}
+
+/** A compiler factory of Fastify's (its modules export `() => factory`), required from Fastify's own dependencies. */
+function loadedOnFirstUse<Factory>(module: string): Factory {
+  const build = (...args: unknown[]): unknown => {
+    const fastifyRequire = createRequire(import.meta.resolve('fastify'))
+    return (fastifyRequire(module) as () => (...args: unknown[]) => unknown)()(...args)
+  }
+  return build as Factory
+}
+
 const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000 }
 
 /**
@@ -70,6 +92,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     ...serverOptions,
     // Every route here reads its query string with parseQueryString; Fastify's own parse would be wasted work.
     routerOptions: { ...serverOptions.routerOptions, querystringParser: () => ({}) },
+    schemaController: { compilersFactory: ON_FIRST_USE_COMPILERS },
   })
   // Known methods route like any other, so a known path answers 405 with Allow to TRACE, PROPFIND, LOCK…
   for (const method of METHODS) {
@@ -97,13 +120,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
   })
   const latest = api.versions.at(-1)
-  if (options.docs !== false && latest) {
-    await app.register(swagger, {
-      mode: 'static',
-      specification: { document: servedDocument(latest.openapi) as never },
-    })
-    await app.register(swaggerUi, { routePrefix: '/docs' })
-  }
+  if (options.docs !== false && latest) registerApiDocs(app, servedDocument(latest.openapi))
   await app.ready()
   return app
 }
