@@ -66,10 +66,11 @@ export function createResourceRegistrar(routes: RouteFactory, bodyLimit: number)
       }
       handlers.OPTIONS = routes.allow(app)
       app.route({
-        method: Object.keys(handlers) as HTTPMethods[],
+        // HEAD is declared rather than left to Fastify, which would add a second route per path for it;
+        // Node sends no body in answer to HEAD, only the headers GET's answer has.
+        method: ['HEAD', ...(Object.keys(handlers) as HTTPMethods[])],
         url: route.url,
         bodyLimit,
-        // Fastify's HEAD route of a GET path calls the GET route's handler.
         handler: (request, reply) =>
           handlers[request.method === 'HEAD' ? 'GET' : (request.method as HTTPMethods)]!(request, reply),
       })
