@@ -65,6 +65,7 @@ export function parseQueryString(url: string): QueryObject {
 
 /** Adds one pair; returns what is wrong with its name, if anything. */
 function addParameter(query: QueryObject, name: string, value: string): string | undefined {
+  if (name !== '' && !name.includes('[') && !name.includes(']')) return setValue(query, name, value)
   const match = KEY.exec(name)
   if (!match) return 'is not a parameter name: write name=value or filter[field][operator]=value'
   const path = [match[1]!, ...Array.from(match[2]!.matchAll(MEMBER), (member) => member[1]!)]
@@ -78,10 +79,14 @@ function addParameter(query: QueryObject, name: string, value: string): string |
     else if (typeof child === 'object' && !Array.isArray(child)) parent = child
     else return 'is given both as a plain value and with brackets'
   }
-  const last = path.at(-1)!
-  const existing = parent[last]
-  if (existing === undefined) parent[last] = value
-  else if (typeof existing === 'string') parent[last] = [existing, value]
+  return setValue(parent, path.at(-1)!, value)
+}
+
+/** Sets or adds to `object[name]`; returns what is wrong, if anything. */
+function setValue(object: QueryObject, name: string, value: string): string | undefined {
+  const existing = object[name]
+  if (existing === undefined) object[name] = value
+  else if (typeof existing === 'string') object[name] = [existing, value]
   else if (Array.isArray(existing)) existing.push(value)
   else return 'is given both as a plain value and with brackets'
   return undefined
@@ -103,6 +108,7 @@ function joinRepeatedLists(query: QueryObject): void {
 
 /** application/x-www-form-urlencoded: `+` is a space; null when the percent-encoding is not UTF-8. */
 function decodeComponent(text: string): string | null {
+  if (!text.includes('%') && !text.includes('+')) return text
   try {
     return decodeURIComponent(text.replaceAll('+', ' '))
   } catch {
