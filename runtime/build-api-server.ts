@@ -1,5 +1,4 @@
 import { METHODS, type Server } from 'node:http'
-import { createRequire } from 'node:module'
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { createApiPlugin } from './create-api-plugin.js'
 import type { ApiDefinition } from './define-api.js'
@@ -49,23 +48,22 @@ export interface ServerOptions {
 type SchemaCompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>
 
 /**
- * Fastify's own schema compilers (ajv and fast-json-stringify), loaded when a
- * route first needs one. Fastify loads them as each server is created (~40 ms),
- * yet no route here has a Fastify schema: bodies are checked by the validators
- * compiled at generate time, query strings by parseQueryString.
+ * In place of Fastify's own schema compilers, which it loads (ajv and
+ * fast-json-stringify, ~40 ms) for every server it creates: no route here
+ * has a Fastify schema (bodies are checked by the validators compiled at
+ * generate time, query strings by parseQueryString), and none can be added
+ * once the server is ready.
  */
-const ON_FIRST_USE_COMPILERS: Required<SchemaCompilersFactory> = {
-  buildValidator: loadedOnFirstUse('@fastify/ajv-compiler'),
-  buildSerializer: loadedOnFirstUse('@fastify/fast-json-stringify-compiler'),
+const NO_SCHEMA_COMPILERS: Required<SchemaCompilersFactory> = {
+  buildValidator: () => refuseSchemas(),
+  buildSerializer: () => refuseSchemas(),
 }
 
-/** A compiler factory of Fastify's (its modules export `() => factory`), required from Fastify's own dependencies. */
-function loadedOnFirstUse<Factory>(module: string): Factory {
-  const build = (...args: unknown[]): unknown => {
-    const fastifyRequire = createRequire(import.meta.resolve('fastify'))
-    return (fastifyRequire(module) as () => (...args: unknown[]) => unknown)()(...args)
-  }
-  return build as Factory
+function refuseSchemas(): never {
+  throw new Error(
+    'internal error: a route of buildApiServer declares a Fastify schema, which it has no compilers for; ' +
+      'check bodies with the validators compiled at generate time instead',
+  )
 }
 
 const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000 }
@@ -92,7 +90,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     ...serverOptions,
     // Every route here reads its query string with parseQueryString; Fastify's own parse would be wasted work.
     routerOptions: { ...serverOptions.routerOptions, querystringParser: () => ({}) },
-    schemaController: { compilersFactory: ON_FIRST_USE_COMPILERS },
+    schemaController: { compilersFactory: NO_SCHEMA_COMPILERS },
   })
   // Known methods route like any other, so a known path answers 405 with Allow to TRACE, PROPFIND, LOCK…
   for (const method of METHODS) {
