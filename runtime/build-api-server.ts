@@ -1,7 +1,5 @@
 import { METHODS, type Server } from 'node:http'
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
 import { createApiPlugin } from './create-api-plugin.js'
 import type { ApiDefinition } from './define-api.js'
 import {
@@ -14,6 +12,7 @@ import {
   sendProblem,
 } from './http/handle-errors.js'
 import { ProblemError } from './http/problem-error.js'
+import { registerApiDocs } from './http/register-api-docs.js'
 import { seedSampleRows } from './seed-sample-rows.js'
 import { createStorage } from './storage/create-storage.js'
 import type { Storage } from './storage/storage.js'
@@ -46,6 +45,27 @@ export interface ServerOptions {
   readonly timeouts?: ServerTimeouts
 }
 
+type SchemaCompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>
+
+/**
+ * In place of Fastify's own schema compilers, which it loads (ajv and
+ * fast-json-stringify, ~40 ms) for every server it creates: no route here
+ * has a Fastify schema (bodies are checked by the validators compiled at
+ * generate time, query strings by parseQueryString), and none can be added
+ * once the server is ready.
+ */
+const NO_SCHEMA_COMPILERS: Required<SchemaCompilersFactory> = {
+  buildValidator: () => refuseSchemas(),
+  buildSerializer: () => refuseSchemas(),
+}
+
+function refuseSchemas(): never {
+  throw new Error(
+    'internal error: a route of buildApiServer declares a Fastify schema, which it has no compilers for; ' +
+      'check bodies with the validators compiled at generate time instead',
+  )
+}
+
 const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000 }
 
 /**
@@ -70,6 +90,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     ...serverOptions,
     // Every route here reads its query string with parseQueryString; Fastify's own parse would be wasted work.
     routerOptions: { ...serverOptions.routerOptions, querystringParser: () => ({}) },
+    schemaController: { compilersFactory: NO_SCHEMA_COMPILERS },
   })
   // Known methods route like any other, so a known path answers 405 with Allow to TRACE, PROPFIND, LOCK…
   for (const method of METHODS) {
@@ -97,13 +118,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
   })
   const latest = api.versions.at(-1)
-  if (options.docs !== false && latest) {
-    await app.register(swagger, {
-      mode: 'static',
-      specification: { document: servedDocument(latest.openapi) as never },
-    })
-    await app.register(swaggerUi, { routePrefix: '/docs' })
-  }
+  if (options.docs !== false && latest) registerApiDocs(app, servedDocument(latest.openapi))
   await app.ready()
   return app
 }

@@ -50,6 +50,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
     const cursors = createCursorCodec(options.cursorSecret ?? process.env.RESTMINT_CURSOR_SECRET)
     const registerResource = createResourceRegistrar(
       createRouteFactory(options.storage, api.limits, api.tables, cursors),
+      api.limits.bodyMaxBytes,
     )
     for (const version of api.versions) {
       await app.register(

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -13,33 +13,54 @@ export interface GeneratedServerModule {
 // A bundle depends on esbuild and on how this module drives it: both go into the cache key.
 const BUNDLER_FINGERPRINT = hashKey(esbuildPackage.version, readFileSync(fileURLToPath(import.meta.url), 'utf8'))
 
+const RESOLVING = Symbol('resolving an external package')
+
+/** Packages bundled with the generated tree: kysely's ESM build is ~280 modules, far slower to load one by one. */
+const BUNDLED_PACKAGES = ['kysely']
+
 /**
  * Loads a generated server.ts. The generated tree is TypeScript, and a
  * 100-resource API is ~300 modules: bundling it with esbuild into one module
  * (~0.2 s) starts far faster than loading each file through a TypeScript
- * loader. `restmint/runtime` is pointed at this CLI's own runtime; every other
- * package import stays external. Nothing is minified, so stack traces stay
- * readable; the validators are already ajv's compact output.
+ * loader. `restmint/runtime` (this CLI's own runtime) and kysely go into the
+ * bundle too, for the same reason (~0.1 s); every other package import stays
+ * external. Nothing is minified, so stack traces stay readable; the
+ * validators are already ajv's compact output.
  *
- * The bundle is cached under the hash of every file in the entry's directory
- * tree (and of where it and the runtime are, which the bundle names), so an
- * unchanged tree starts without esbuild and a changed one is never served stale.
+ * The bundle is cached under the hash of every file it reads or imports: the
+ * entry's directory tree, the runtime's, and where each of restmint's
+ * dependencies is with its version (the bundle imports the external ones by
+ * path), so an unchanged tree starts without esbuild and a changed one is
+ * never served stale.
  */
 export async function loadGeneratedServer(entry: string, cache: ContentCache): Promise<GeneratedServerModule> {
   // Compiled, this module sits in dist/ next to the compiled runtime; run from source (tsx, tests), next to its sources.
-  const runtimeUrl = ['index.js', 'index.ts']
-    .map((file) => new URL(`../../runtime/${file}`, import.meta.url))
-    .find((url) => existsSync(url))!.href
+  const runtimeEntry = ['index.js', 'index.ts']
+    .map((file) => fileURLToPath(new URL(`../../runtime/${file}`, import.meta.url)))
+    .find((path) => existsSync(path))!
+  const runtime = dirname(runtimeEntry)
+  const dependencies = listDependencies(runtime)
   const tree = dirname(resolve(entry))
   const keyOf = (): string =>
-    `${hashKey('serve-bundle', BUNDLER_FINGERPRINT, runtimeUrl, resolve(entry), hashFiles(listFiles(tree), tree))}.mjs`
+    `${hashKey(
+      'serve-bundle',
+      BUNDLER_FINGERPRINT,
+      resolve(entry),
+      hashFiles(listFiles(tree), tree),
+      runtime,
+      hashFiles(listFiles(runtime), runtime),
+      ...dependencies.map(({ directory, version }) => `${directory}@${version}`),
+    )}.mjs`
   const key = keyOf()
   const cached = cache.pathOf(key)
   if (cached !== null) return (await import(pathToFileURL(cached).href)) as GeneratedServerModule
-  const { code, inputs } = await bundle(entry, runtimeUrl)
-  // A bundle that read a file from outside the tree would not be covered by the key, nor one built while
-  // the tree changed (a generate running meanwhile): those are built every time instead.
-  if (inputs.every((input) => !relative(tree, resolve(input)).startsWith('..')) && keyOf() === key) {
+  const { code, inputs } = await bundle(entry, runtimeEntry)
+  // A bundle that read a file the key does not cover would not be, nor one built while the tree
+  // changed (a generate running meanwhile): those are built every time instead.
+  const covered = [tree, runtime, ...dependencies.map(({ directory }) => directory)]
+  const isCovered = (input: string) =>
+    covered.some((directory) => !relative(directory, resolve(input)).startsWith('..'))
+  if (inputs.every(isCovered) && keyOf() === key) {
     cache.write(key, code)
     const written = cache.pathOf(key)
     if (written !== null) return (await import(pathToFileURL(written).href)) as GeneratedServerModule
@@ -54,8 +75,45 @@ export async function loadGeneratedServer(entry: string, cache: ContentCache): P
   }
 }
 
-async function bundle(entry: string, runtimeUrl: string): Promise<{ code: string; inputs: string[] }> {
+/**
+ * Where Node finds each package restmint depends on (the nearest
+ * node_modules/ holding it, symlinks resolved), and its version.
+ */
+function listDependencies(runtime: string): { directory: string; version: string }[] {
+  const restmint = findRestmintPackage(runtime)
+  const { dependencies = {} } = readPackageJson(restmint) as { dependencies?: Record<string, string> }
+  return Object.keys(dependencies)
+    .sort()
+    .flatMap((name) => {
+      for (let directory = restmint; ; directory = dirname(directory)) {
+        const installed = join(directory, 'node_modules', name)
+        if (existsSync(join(installed, 'package.json'))) {
+          return [{ directory: realpathSync(installed), version: String(readPackageJson(installed).version) }]
+        }
+        if (dirname(directory) === directory) return []
+      }
+    })
+}
+
+function findRestmintPackage(runtime: string): string {
+  for (let directory = runtime; ; directory = dirname(directory)) {
+    if (existsSync(join(directory, 'package.json')) && readPackageJson(directory).name === 'restmint') return directory
+    if (dirname(directory) === directory) throw new Error(`internal error: no restmint package.json above ${runtime}`)
+  }
+}
+
+function readPackageJson(directory: string): { name?: unknown; version?: unknown; dependencies?: unknown } {
+  return JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as object
+}
+
+/**
+ * The bundle, and every file it is built from or imports (the files of
+ * external packages, which it imports by path: it is loaded from the cache
+ * directory, where Node would not find the packages the runtime depends on).
+ */
+async function bundle(entry: string, runtimeEntry: string): Promise<{ code: string; inputs: string[] }> {
   const { build } = await import('esbuild')
+  const externals: string[] = []
   const result = await build({
     entryPoints: [entry],
     bundle: true,
@@ -64,13 +122,21 @@ async function bundle(entry: string, runtimeUrl: string): Promise<{ code: string
     format: 'esm',
     platform: 'node',
     target: 'node20.10',
-    packages: 'external',
     logLevel: 'silent',
     plugins: [
       {
         name: 'restmint-runtime',
         setup(bundler) {
-          bundler.onResolve({ filter: /^restmint\/runtime$/ }, () => ({ path: runtimeUrl, external: true }))
+          bundler.onResolve({ filter: /^restmint\/runtime$/ }, () => ({ path: runtimeEntry }))
+          bundler.onResolve({ filter: /^[^./]/ }, async ({ path, resolveDir, kind, pluginData }) => {
+            const isBundled = BUNDLED_PACKAGES.some((name) => path === name || path.startsWith(`${name}/`))
+            if (isBundled || pluginData === RESOLVING) return undefined
+            const found = await bundler.resolve(path, { resolveDir, kind, pluginData: RESOLVING })
+            // Node's own modules, and anything esbuild cannot place, stay as written.
+            if (found.errors.length > 0 || found.external) return { path, external: true }
+            externals.push(found.path)
+            return { path: pathToFileURL(found.path).href, external: true }
+          })
           // OpenAPI documents (megabytes for a large API) load as JSON modules: far
           // cheaper than parsing them as object literals inside the bundle.
           bundler.onResolve({ filter: /\.json$/ }, (args) => ({
@@ -81,5 +147,5 @@ async function bundle(entry: string, runtimeUrl: string): Promise<{ code: string
       },
     ],
   })
-  return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) }
+  return { code: result.outputFiles[0]!.text, inputs: [...Object.keys(result.metafile.inputs), ...externals] }
 }

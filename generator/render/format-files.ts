@@ -37,7 +37,7 @@ export async function formatFiles(
       continue
     }
     if (extension !== 'ts') throw new Error(`internal error: no formatter for ${path}`)
-    const parser = 'typescript'
+    const parser = TYPESCRIPT_PARSER
     const key = hashKey('prettier', PRETTIER_VERSION, parser, JSON.stringify(PRETTIER_OPTIONS), source)
     const cached = cache.read(key)
     if (cached !== null) formatted.set(path, cached)
@@ -51,6 +51,13 @@ export async function formatFiles(
   for (const [key, output] of byKey) cache.write(key, output)
   return new Map([...files.keys()].map((path) => [path, formatted.get(path)!]))
 }
+
+/**
+ * Babel's TypeScript parser: prettier prints the same from it as from
+ * typescript-estree for what restmint generates (test/render/format-files.test.ts
+ * checks every valid case), at ~20% less CPU, most of a cold generate.
+ */
+export const TYPESCRIPT_PARSER = 'babel-ts'
 
 const PRINT_WIDTH = PRETTIER_OPTIONS.printWidth ?? 80
 

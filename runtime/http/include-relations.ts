@@ -77,6 +77,7 @@ export async function includeRelations(
   paths: readonly string[],
   options: IncludeOptions,
 ): Promise<IncludeTruncation[]> {
+  if (paths.length === 0) return []
   const placements: Placements = new Map(rows.map((row, index) => [row, [options.pointers[index]!]]))
   const truncations: IncludeTruncation[] = []
   await embedTree({ storage, tables, options, placements, truncations }, table, rows, buildTree(paths), '')

@@ -19,10 +19,12 @@ export function buildPageLinks(
   totalPages: number,
 ): PageLinks {
   const lastPage = Math.max(totalPages, 1)
+  // Parsed once: `set` replaces `page` where it stands, so every link keeps the parameters' order.
+  const params = new URLSearchParams(search)
+  params.set('page', String(page))
+  params.set('per_page', String(perPage))
   const at = (target: number): string => {
-    const params = new URLSearchParams(search)
     params.set('page', String(target))
-    params.set('per_page', String(perPage))
     return `${path}?${params.toString()}`
   }
   return {

@@ -11,10 +11,6 @@ export interface QueryObject {
   [name: string]: QueryValue
 }
 
-/** `name`, then up to QUERY_BRACKET_DEPTH `[member]` groups. */
-const KEY = /^([^[\]]+)((?:\[[^[\]]*\])*)$/
-const MEMBER = /\[([^[\]]*)\]/g
-
 /**
  * Parses the query string of `url` the one way every endpoint reads it (not
  * Fastify's `request.query`, whose parser differs): `filter[price][gte]=10`
@@ -65,23 +61,49 @@ export function parseQueryString(url: string): QueryObject {
 
 /** Adds one pair; returns what is wrong with its name, if anything. */
 function addParameter(query: QueryObject, name: string, value: string): string | undefined {
-  const match = KEY.exec(name)
-  if (!match) return 'is not a parameter name: write name=value or filter[field][operator]=value'
-  const path = [match[1]!, ...Array.from(match[2]!.matchAll(MEMBER), (member) => member[1]!)]
+  const path = splitName(name)
+  if (!path) return 'is not a parameter name: write name=value or filter[field][operator]=value'
   if (path.length - 1 > QUERY_BRACKET_DEPTH) {
     return `nests ${path.length - 1} brackets deep; at most ${QUERY_BRACKET_DEPTH} (filter[field][operator])`
   }
   let parent = query
-  for (const segment of path.slice(0, -1)) {
+  for (let index = 0; index < path.length - 1; index++) {
+    const segment = path[index]!
     const child = parent[segment]
     if (child === undefined) parent = parent[segment] = Object.create(null) as QueryObject
     else if (typeof child === 'object' && !Array.isArray(child)) parent = child
     else return 'is given both as a plain value and with brackets'
   }
-  const last = path.at(-1)!
-  const existing = parent[last]
-  if (existing === undefined) parent[last] = value
-  else if (typeof existing === 'string') parent[last] = [existing, value]
+  return setValue(parent, path.at(-1)!, value)
+}
+
+/**
+ * `filter[price][gte]` → `['filter', 'price', 'gte']`: a name without
+ * brackets, then any number of `[member]` groups (a member may be empty, but
+ * holds no bracket); null for anything else.
+ */
+function splitName(name: string): string[] | null {
+  const open = name.indexOf('[')
+  const base = open === -1 ? name : name.slice(0, open)
+  if (base === '' || base.includes(']')) return null
+  const path = [base]
+  for (let at = open; at !== -1 && at < name.length;) {
+    if (name[at] !== '[') return null
+    const close = name.indexOf(']', at + 1)
+    if (close === -1) return null
+    const member = name.slice(at + 1, close)
+    if (member.includes('[')) return null
+    path.push(member)
+    at = close + 1
+  }
+  return path
+}
+
+/** Sets or adds to `object[name]`; returns what is wrong, if anything. */
+function setValue(object: QueryObject, name: string, value: string): string | undefined {
+  const existing = object[name]
+  if (existing === undefined) object[name] = value
+  else if (typeof existing === 'string') object[name] = [existing, value]
   else if (Array.isArray(existing)) existing.push(value)
   else return 'is given both as a plain value and with brackets'
   return undefined
@@ -103,6 +125,7 @@ function joinRepeatedLists(query: QueryObject): void {
 
 /** application/x-www-form-urlencoded: `+` is a space; null when the percent-encoding is not UTF-8. */
 function decodeComponent(text: string): string | null {
+  if (!text.includes('%') && !text.includes('+')) return text
   try {
     return decodeURIComponent(text.replaceAll('+', ' '))
   } catch {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ApiLimits } from '../contract/api-limits.js'
 import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
 import type { ListOptions, ListResult, Scope, Storage } from '../storage/storage.js'
@@ -40,24 +40,28 @@ interface ItemRouteOptions extends RouteOptions {
   readonly idParam: string
 }
 
+/** What answers one method on one path. */
+export type EndpointHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>
+
 /**
- * One method per endpoint, each registering a Fastify route whose handler
- * checks path and query against the resource's rules and the API's limits,
- * validates bodies with the pre-compiled validators, runs the storage call
- * and shapes the response. registerResource (register-resource.ts) calls them.
+ * One method per endpoint, each returning the handler that checks path and
+ * query against the resource's rules and the API's limits, validates bodies
+ * with the pre-compiled validators, runs the storage call and shapes the
+ * response. registerResource (register-resource.ts) routes every method of a
+ * path to them.
  */
 export interface RouteFactory {
-  list(app: FastifyInstance, url: string, options: RouteOptions & { rules: QueryRules }): void
-  create(app: FastifyInstance, url: string, options: RouteOptions & { body: Validator<object> }): void
-  read(app: FastifyInstance, url: string, options: ItemRouteOptions & { rules: QueryRules }): void
-  replace(app: FastifyInstance, url: string, options: ItemRouteOptions & { body: Validator<object> }): void
-  update(app: FastifyInstance, url: string, options: ItemRouteOptions & { body: Validator<object> }): void
-  remove(app: FastifyInstance, url: string, options: ItemRouteOptions): void
+  list(app: FastifyInstance, options: RouteOptions & { rules: QueryRules }): EndpointHandler
+  create(options: RouteOptions & { body: Validator<object> }): EndpointHandler
+  read(app: FastifyInstance, options: ItemRouteOptions & { rules: QueryRules }): EndpointHandler
+  replace(options: ItemRouteOptions & { body: Validator<object> }): EndpointHandler
+  update(options: ItemRouteOptions & { body: Validator<object> }): EndpointHandler
+  remove(options: ItemRouteOptions): EndpointHandler
   /**
-   * Answers OPTIONS on `url` with 204 and an `Allow` header; the not-found
-   * handler answers every other method the path does not take with 405 (allowed-methods.ts).
+   * Answers OPTIONS with 204 and an `Allow` header; the not-found handler
+   * answers every other method the path does not take with 405 (allowed-methods.ts).
    */
-  allow(app: FastifyInstance, url: string): void
+  allow(app: FastifyInstance): EndpointHandler
 }
 
 export function createRouteFactory(
@@ -66,12 +70,11 @@ export function createRouteFactory(
   tables: readonly TableDefinition[],
   cursors: CursorCodec,
 ): RouteFactory {
-  const bodyLimit = limits.bodyMaxBytes
   const tablesByName = new Map(tables.map((table) => [table.name, table]))
   return {
-    list(app, url, options) {
+    list(app, options) {
       const known = knownListParameters(options.rules)
-      app.get(url, async (request, reply) => {
+      return async (request, reply) => {
         const params = validateParams(request)
         const raw = parseQueryString(request.url)
         rejectRepeated(raw, ['filter'])
@@ -130,11 +133,11 @@ export function createRouteFactory(
           },
           links: buildPageLinks(path, search, parsed.page, parsed.perPage, totalPages),
         }
-      })
+      }
     },
 
-    create(app, url, options) {
-      app.post(url, { bodyLimit }, async (request, reply) => {
+    create(options) {
+      return async (request, reply) => {
         rejectMergePatch(request)
         const params = validateParams(request)
         rejectQuery(request)
@@ -156,12 +159,12 @@ export function createRouteFactory(
           .code(201)
           .header('location', `${routePath(request)}/${row.id}`)
           .send({ data: row })
-      })
+      }
     },
 
-    read(app, url, options) {
+    read(app, options) {
       const known = options.rules.includes.length > 0 ? ['include'] : []
-      app.get(url, async (request, reply) => {
+      return async (request, reply) => {
         const params = validateParams(request)
         const raw = parseQueryString(request.url)
         rejectRepeated(raw, [])
@@ -177,32 +180,32 @@ export function createRouteFactory(
         })
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
         return truncated.length > 0 ? { data: row, meta: { truncated } } : { data: row }
-      })
+      }
     },
 
-    replace(app, url, options) {
-      app.put(url, { bodyLimit }, async (request) => {
+    replace(options) {
+      return async (request) => {
         rejectMergePatch(request)
         const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options))
         const values = withDefaults(options.table, body as Row, options.scope?.column)
         return { data: await updateOrFail(storage, tablesByName, options, params, values) }
-      })
+      }
     },
 
-    update(app, url, options) {
-      app.patch(url, { bodyLimit }, async (request) => {
+    update(options) {
+      return async (request) => {
         const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options)) as Row
         if (Object.keys(body).length === 0) return { data: await findOrFail(storage, options, params) }
         return { data: await updateOrFail(storage, tablesByName, options, params, body) }
-      })
+      }
     },
 
-    remove(app, url, options) {
-      app.delete(url, async (request, reply) => {
+    remove(options) {
+      return async (request, reply) => {
         const params = validateParams(request)
         rejectQuery(request)
         const scope = await resolveScope(storage, options, params)
@@ -220,15 +223,15 @@ export function createRouteFactory(
         }
         if (!deleted) throw notFound(options, params)
         return reply.code(204).send()
-      })
+      }
     },
 
-    allow(app, url) {
-      app.options(url, async (request, reply) => {
+    allow(app) {
+      return async (request, reply) => {
         const allowHeader = allowedMethodsAt(app, request)
         if (allowHeader === null) throw noRoute(request)
         return reply.code(204).header('allow', allowHeader).send()
-      })
+      }
     },
   }
 }

@@ -1,15 +1,40 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as prettier from 'prettier'
 import { describe, expect, it } from 'vitest'
+import { loadManifest } from '../../generator/manifest/load-manifest.js'
+import { buildModel } from '../../generator/model/build-model.js'
+import { TYPESCRIPT_PARSER } from '../../generator/render/format-files.js'
 import { formatJson } from '../../generator/render/format-json.js'
 import { PRETTIER_OPTIONS } from '../../generator/render/format-source.js'
+import { renderProject } from '../../generator/render/render-project.js'
+import { validateManifest } from '../../generator/validate/validate-manifest.js'
+
+const casesDirectory = join(import.meta.dirname, '../cases')
+const NO_CACHE = { read: () => null, write: () => {}, pathOf: () => null }
 
 describe('formatting', () => {
   it('leaves YAML as yaml.stringify writes it because prettier would not change it', async () => {
     const yaml = readFileSync(join(import.meta.dirname, '../cases/relations-good/expected/v1/openapi.yaml'), 'utf8')
     expect(await prettier.format(yaml, { parser: 'yaml', printWidth: 100 })).toBe(yaml)
   })
+})
+
+describe('TypeScript formatting', () => {
+  it.each(readdirSync(casesDirectory).filter((name) => name.endsWith('-good')))(
+    'prints the TypeScript of %s from babel-ts exactly as from the typescript parser',
+    async (name) => {
+      const manifestFile = join(casesDirectory, name, 'resources.yaml')
+      const { manifest } = validateManifest(loadManifest(manifestFile, readFileSync(manifestFile, 'utf8')))
+      const files = renderProject(buildModel(manifest!, 'resources.yaml'), NO_CACHE)
+      const typescript = [...files].filter(([path]) => path.endsWith('.ts'))
+      expect(typescript.length).toBeGreaterThan(0)
+      for (const [path, source] of typescript) {
+        const format = (parser: string) => prettier.format(source, { ...PRETTIER_OPTIONS, parser })
+        expect(await format(TYPESCRIPT_PARSER), path).toBe(await format('typescript'))
+      }
+    },
+  )
 })
 
 describe('formatJson', () => {
