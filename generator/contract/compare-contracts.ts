@@ -67,7 +67,7 @@ function comparePathItems(
   const after = asNode(asNode(newer.paths)[afterPath])
   for (const method of METHODS) {
     if (before[method] === undefined && after[method] === undefined) continue
-    const label = `${method.toUpperCase()} ${before[method] === undefined ? afterPath : beforePath}`
+    const label = `${method.toUpperCase()} ${after[method] === undefined ? beforePath : afterPath}`
     const resource = firstTag(before) ?? firstTag(after)
     const finding = (rule: 'OPERATION_REMOVED' | 'OPERATION_ADDED', was: string, now: string) =>
       findings.add(
