@@ -30,3 +30,11 @@ export function formatFinding(finding: ContractFinding): string {
   const where = finding.subject === '' ? finding.operation : `${finding.operation}: ${finding.subject}`
   return `${finding.rule}: ${where}: ${finding.before} → ${finding.after}`
 }
+
+/** A breaking finding of a published version, with the two ways out: a new major version, or undoing it. */
+export function formatBreakingFinding(finding: ContractFinding, nextVersion: string): string {
+  return (
+    `${formatFinding(finding)}; this change needs a new major version: ` +
+    `add ${nextVersion} with a \`changes\` entry, or ${finding.fix}`
+  )
+}
