@@ -1,7 +1,6 @@
-import { createFinding } from './contract-finding.js'
 import type { ContractRuleId } from './contract-rules.js'
 import { compareQueryParameters } from './compare-parameters.js'
-import { compareSchemas, describeBodyField, type OperationComparison } from './compare-schemas.js'
+import { addOperationFinding, compareSchemas, describeBodyField, type OperationComparison } from './compare-schemas.js'
 import { asList, asNode, resolveNode, type OpenApiNode } from './openapi-node.js'
 
 /** The path item and operation objects of one operation, in one document. */
@@ -28,17 +27,7 @@ function reportOperation(
   before: string,
   after: string,
 ) {
-  comparison.findings.add(
-    createFinding(rule, {
-      operation: comparison.operation,
-      subject,
-      before,
-      after,
-      resource: comparison.resource,
-      name: subject,
-    }),
-    `${comparison.operation}|${rule}|${subject}`,
-  )
+  addOperationFinding(comparison, rule, { subject, name: subject, before, after })
 }
 
 function compareRequestBodies(comparison: OperationComparison, older: unknown, newer: unknown) {

@@ -1,6 +1,5 @@
-import { createFinding } from './contract-finding.js'
 import type { ContractRuleId } from './contract-rules.js'
-import { compareSchemas, type OperationComparison } from './compare-schemas.js'
+import { addOperationFinding, compareSchemas, type OperationComparison } from './compare-schemas.js'
 import { asList, asNode, resolveNode, type OpenApiNode } from './openapi-node.js'
 
 const FILTER_PARAMETER = /^filter\[([^\]]+)\]\[([^\]]+)\]$/
@@ -18,17 +17,7 @@ export function compareQueryParameters(
   const was = queryParameters(comparison.older, older)
   const now = queryParameters(comparison.newer, newer)
   const report = (rule: ContractRuleId, name: string, subject: string, before: string, after: string) =>
-    comparison.findings.add(
-      createFinding(rule, {
-        operation: comparison.operation,
-        subject,
-        before,
-        after,
-        resource: comparison.resource,
-        name,
-      }),
-      `${comparison.operation}|${rule}|${subject}|${name}`,
-    )
+    addOperationFinding(comparison, rule, { subject, name, before, after })
   for (const name of new Set([...was.keys(), ...now.keys()])) {
     const before = was.get(name)
     const after = now.get(name)

@@ -67,6 +67,18 @@ export function compareSchemas(comparison: OperationComparison, place: SchemaPla
   }
 }
 
+/** A finding about the operation itself (a status, a media type, a parameter) rather than a place in a schema. */
+export function addOperationFinding(
+  comparison: OperationComparison,
+  rule: ContractRuleId,
+  finding: { subject: string; name: string; before: string; after: string },
+) {
+  comparison.findings.add(
+    createFinding(rule, { operation: comparison.operation, resource: comparison.resource, ...finding }),
+    `${comparison.operation}|${rule}|${finding.subject}|${finding.name}`,
+  )
+}
+
 type Report = (rule: ContractRuleId, was: string, now: string, keySuffix?: string) => void
 
 function reporter(comparison: OperationComparison, place: SchemaPlace): Report {

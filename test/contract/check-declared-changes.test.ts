@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { checkDeclaredChanges } from '../../generator/contract/check-declared-changes.js'
 import type { VersionChange } from '../../generator/model/version-change.js'
-import { contractDocument, type ContractDocument } from './contract-document.js'
+import {
+  contractDocument,
+  pathsOf,
+  propertiesOf,
+  renameKey,
+  schemasOf,
+  type ContractDocument,
+} from './contract-document.js'
 
 type Node = Record<string, unknown>
-const schemas = (document: ContractDocument) => document.components.schemas as unknown as Record<string, Node>
-const properties = (document: ContractDocument, schema: string) =>
-  schemas(document)[schema]!.properties as Record<string, Node>
-const paths = (document: ContractDocument) => document.paths as unknown as Record<string, Record<string, Node>>
-const renameKey = (object: Record<string, unknown>, from: string, to: string) => {
-  object[to] = object[from]
-  delete object[from]
-}
 
 /** v2 of the test document with `edit` applied, compared with v1. */
 function check(edit: (v2: ContractDocument) => void, changes: readonly VersionChange[]) {
@@ -22,7 +21,7 @@ function check(edit: (v2: ContractDocument) => void, changes: readonly VersionCh
 }
 
 const renameBody = (v2: ContractDocument) => {
-  for (const schema of ['Post', 'PostCreate', 'PostUpdate']) renameKey(properties(v2, schema), 'body', 'content')
+  for (const schema of ['Post', 'PostCreate', 'PostUpdate']) renameKey(propertiesOf(v2, schema), 'body', 'content')
 }
 const renameBodyChange: VersionChange = {
   kind: 'rename_field',
@@ -65,8 +64,8 @@ describe('checkDeclaredChanges', () => {
       why: 'titles moved to the body',
     }
     const edit = (v2: ContractDocument) => {
-      for (const schema of ['Post', 'PostCreate', 'PostUpdate']) delete properties(v2, schema).title
-      schemas(v2).PostCreate!.required = []
+      for (const schema of ['Post', 'PostCreate', 'PostUpdate']) delete propertiesOf(v2, schema).title
+      schemasOf(v2).PostCreate!.required = []
       const sort = (v2.components.parameters['Post.sort'].schema as { items: { enum: string[] } }).items
       sort.enum = ['id', '-id']
     }
@@ -82,8 +81,8 @@ describe('checkDeclaredChanges', () => {
       why: 'multi-currency',
     }
     const edit = (v2: ContractDocument) => {
-      properties(v2, 'PostCreate').currency = { type: 'string' }
-      schemas(v2).PostCreate!.required = ['title', 'currency']
+      propertiesOf(v2, 'PostCreate').currency = { type: 'string' }
+      schemasOf(v2).PostCreate!.required = ['title', 'currency']
     }
     expect(check(edit, [addCurrency])).toEqual({ undeclared: [], unseen: [] })
     expect(check(edit, []).undeclared).toEqual(['REQUEST_FIELD_REQUIRED_ADDED POST /v2/posts'])
@@ -92,9 +91,9 @@ describe('checkDeclaredChanges', () => {
   it('explains a renamed resource, its foreign key, filter and include path by rename_resource', () => {
     const rename: VersionChange = { kind: 'rename_resource', from: 'authors', to: 'writers', why: 'writers' }
     const edit = (v2: ContractDocument) => {
-      renameKey(paths(v2), '/v2/authors', '/v2/writers')
-      renameKey(paths(v2), '/v2/authors/{id}', '/v2/writers/{id}')
-      for (const schema of ['Post', 'PostCreate']) renameKey(properties(v2, schema), 'author_id', 'writer_id')
+      renameKey(pathsOf(v2), '/v2/authors', '/v2/writers')
+      renameKey(pathsOf(v2), '/v2/authors/{id}', '/v2/writers/{id}')
+      for (const schema of ['Post', 'PostCreate']) renameKey(propertiesOf(v2, schema), 'author_id', 'writer_id')
       v2.components.parameters['filter.author_id.eq'].name = 'filter[writer_id][eq]'
       v2.components.parameters['Post.include'].schema.items.enum = ['writer', 'comments']
     }
@@ -114,10 +113,10 @@ describe('checkDeclaredChanges', () => {
       { kind: 'remove_resource', resource: 'authors', was: { fields: {} }, why: 'gone' },
     ]
     const edit = (v2: ContractDocument) => {
-      delete paths(v2)['/v2/posts/{post_id}/comments']
-      delete paths(v2)['/v2/posts/{post_id}/comments/{comment_id}']
-      delete paths(v2)['/v2/authors']
-      delete paths(v2)['/v2/authors/{id}']
+      delete pathsOf(v2)['/v2/posts/{post_id}/comments']
+      delete pathsOf(v2)['/v2/posts/{post_id}/comments/{comment_id}']
+      delete pathsOf(v2)['/v2/authors']
+      delete pathsOf(v2)['/v2/authors/{id}']
     }
     expect(check(edit, changes)).toEqual({ undeclared: [], unseen: [] })
     expect(check(edit, []).undeclared).toEqual([

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { compareContracts } from '../../generator/contract/compare-contracts.js'
 import { formatFinding } from '../../generator/contract/contract-finding.js'
 import { CONTRACT_RULES, type ContractRuleId } from '../../generator/contract/contract-rules.js'
-import { contractDocument, type ContractDocument } from './contract-document.js'
+import {
+  contractDocument,
+  pathsOf,
+  propertiesOf,
+  renameKey,
+  schemasOf,
+  type ContractDocument,
+} from './contract-document.js'
 
 interface RuleCase {
   readonly edit: (document: ContractDocument) => void
@@ -13,29 +20,21 @@ interface RuleCase {
 }
 
 type Node = Record<string, unknown>
-const schemas = (document: ContractDocument) => document.components.schemas as unknown as Record<string, Node>
-const properties = (document: ContractDocument, schema: string) =>
-  schemas(document)[schema]!.properties as Record<string, Node>
 const parameters = (document: ContractDocument) => document.components.parameters as unknown as Record<string, Node>
-const paths = (document: ContractDocument) => document.paths as unknown as Record<string, Record<string, Node>>
-const listPosts = (document: ContractDocument) => paths(document)['/v1/posts']!.get as { parameters: unknown[] }
+const listPosts = (document: ContractDocument) => pathsOf(document)['/v1/posts']!.get as { parameters: unknown[] }
 const enumOf = (parameter: Node) => (parameter.schema as { items: { enum: string[] } }).items
-const renameKey = (object: Record<string, unknown>, from: string, to: string) => {
-  object[to] = object[from]
-  delete object[from]
-}
 
 /** One small edit per rule, and the finding it must give. */
 const CASES: Record<ContractRuleId, RuleCase> = {
   PATH_REMOVED: {
-    edit: (document) => delete paths(document)['/v1/authors/{id}'],
+    edit: (document) => delete pathsOf(document)['/v1/authors/{id}'],
     operation: '/v1/authors/{id}',
     subject: '',
     before: '/v1/authors/{id}',
     after: '(absent)',
   },
   OPERATION_REMOVED: {
-    edit: (document) => delete paths(document)['/v1/posts/{id}']!.delete,
+    edit: (document) => delete pathsOf(document)['/v1/posts/{id}']!.delete,
     operation: 'DELETE /v1/posts/{id}',
     subject: '',
     before: 'DELETE /v1/posts/{id}',
@@ -43,8 +42,8 @@ const CASES: Record<ContractRuleId, RuleCase> = {
   },
   RESOURCE_RENAMED: {
     edit: (document) => {
-      renameKey(paths(document), '/v1/authors', '/v1/writers')
-      renameKey(paths(document), '/v1/authors/{id}', '/v1/writers/{id}')
+      renameKey(pathsOf(document), '/v1/authors', '/v1/writers')
+      renameKey(pathsOf(document), '/v1/authors/{id}', '/v1/writers/{id}')
     },
     operation: '/v1/authors',
     subject: '',
@@ -53,8 +52,8 @@ const CASES: Record<ContractRuleId, RuleCase> = {
   },
   RESOURCE_REROOTED: {
     edit: (document) => {
-      delete paths(document)['/v1/posts/{post_id}/comments']
-      delete paths(document)['/v1/posts/{post_id}/comments/{comment_id}']
+      delete pathsOf(document)['/v1/posts/{post_id}/comments']
+      delete pathsOf(document)['/v1/posts/{post_id}/comments/{comment_id}']
     },
     operation: '/v1/posts/{post_id}/comments',
     subject: '',
@@ -62,7 +61,7 @@ const CASES: Record<ContractRuleId, RuleCase> = {
     after: 'top level only (/v1/comments)',
   },
   SUCCESS_STATUS_REMOVED: {
-    edit: (document) => renameKey(paths(document)['/v1/posts']!.post!.responses as Node, '201', '200'),
+    edit: (document) => renameKey(pathsOf(document)['/v1/posts']!.post!.responses as Node, '201', '200'),
     operation: 'POST /v1/posts',
     subject: 'response status',
     before: '201',
@@ -70,7 +69,7 @@ const CASES: Record<ContractRuleId, RuleCase> = {
   },
   SUCCESS_STATUS_ADDED: {
     edit: (document) => {
-      const responses = paths(document)['/v1/posts/{id}']!.delete!.responses as Node
+      const responses = pathsOf(document)['/v1/posts/{id}']!.delete!.responses as Node
       responses['200'] = { content: { 'application/json': { schema: { type: 'object' } } } }
     },
     operation: 'DELETE /v1/posts/{id}',
@@ -80,7 +79,7 @@ const CASES: Record<ContractRuleId, RuleCase> = {
   },
   RESPONSE_MEDIA_TYPE_CHANGED: {
     edit: (document) => {
-      const ok = (paths(document)['/v1/posts']!.get!.responses as Record<string, { content: Node }>)['200']!
+      const ok = (pathsOf(document)['/v1/posts']!.get!.responses as Record<string, { content: Node }>)['200']!
       renameKey(ok.content, 'application/json', 'application/vnd.api+json')
     },
     operation: 'GET /v1/posts',
@@ -90,7 +89,7 @@ const CASES: Record<ContractRuleId, RuleCase> = {
   },
   REQUEST_MEDIA_TYPE_REMOVED: {
     edit: (document) => {
-      delete (paths(document)['/v1/posts/{id}']!.patch!.requestBody as { content: Node }).content[
+      delete (pathsOf(document)['/v1/posts/{id}']!.patch!.requestBody as { content: Node }).content[
         'application/merge-patch+json'
       ]
     },
@@ -101,7 +100,7 @@ const CASES: Record<ContractRuleId, RuleCase> = {
   },
   REQUEST_MEDIA_TYPE_ADDED: {
     edit: (document) => {
-      const content = (paths(document)['/v1/posts']!.post!.requestBody as { content: Node }).content
+      const content = (pathsOf(document)['/v1/posts']!.post!.requestBody as { content: Node }).content
       content['application/merge-patch+json'] = content['application/json']
     },
     operation: 'POST /v1/posts',
@@ -110,70 +109,70 @@ const CASES: Record<ContractRuleId, RuleCase> = {
     after: 'application/merge-patch+json',
   },
   RESPONSE_ENVELOPE_CHANGED: {
-    edit: (document) => delete properties(document, 'PostPage').links,
+    edit: (document) => delete propertiesOf(document, 'PostPage').links,
     operation: 'GET /v1/posts',
     subject: 'response field links',
     before: 'links',
     after: '(absent)',
   },
   RESPONSE_FIELD_REMOVED: {
-    edit: (document) => delete properties(document, 'Post').status,
+    edit: (document) => delete propertiesOf(document, 'Post').status,
     operation: 'GET /v1/posts',
     subject: 'response field data[].status',
     before: 'status',
     after: '(absent)',
   },
   RESPONSE_FIELD_RENAMED: {
-    edit: (document) => renameKey(properties(document, 'Post'), 'body', 'content'),
+    edit: (document) => renameKey(propertiesOf(document, 'Post'), 'body', 'content'),
     operation: 'GET /v1/posts',
     subject: 'response field data[].body',
     before: 'body',
     after: 'content',
   },
   RESPONSE_FIELD_ADDED: {
-    edit: (document) => (properties(document, 'Post').summary = { type: 'string' }),
+    edit: (document) => (propertiesOf(document, 'Post').summary = { type: 'string' }),
     operation: 'GET /v1/posts',
     subject: 'response field data[].summary',
     before: '(absent)',
     after: 'summary (string)',
   },
   RESPONSE_FIELD_BECAME_OPTIONAL: {
-    edit: (document) => (schemas(document).Post!.required = ['id', 'body', 'status', 'author_id']),
+    edit: (document) => (schemasOf(document).Post!.required = ['id', 'body', 'status', 'author_id']),
     operation: 'GET /v1/posts',
     subject: 'response field data[].title',
     before: 'always present',
     after: 'may be absent',
   },
   RESPONSE_NULLABLE_ADDED: {
-    edit: (document) => (properties(document, 'Post').title!.type = ['string', 'null']),
+    edit: (document) => (propertiesOf(document, 'Post').title!.type = ['string', 'null']),
     operation: 'GET /v1/posts',
     subject: 'response field data[].title',
     before: 'string',
     after: 'string or null',
   },
   RESPONSE_ENUM_VALUE_ADDED: {
-    edit: (document) => (properties(document, 'Post').status!.enum = ['draft', 'published', 'archived']),
+    edit: (document) => (propertiesOf(document, 'Post').status!.enum = ['draft', 'published', 'archived']),
     operation: 'GET /v1/posts',
     subject: 'response field data[].status',
     before: '"draft", "published"',
     after: '"draft", "published", "archived"',
   },
   REQUEST_FIELD_REMOVED: {
-    edit: (document) => delete properties(document, 'PostCreate').status,
+    edit: (document) => delete propertiesOf(document, 'PostCreate').status,
     operation: 'POST /v1/posts',
     subject: 'request field status',
     before: 'status',
     after: '(absent)',
   },
   REQUEST_FIELD_RENAMED: {
-    edit: (document) => renameKey(properties(document, 'PostCreate'), 'body', 'content'),
+    edit: (document) => renameKey(propertiesOf(document, 'PostCreate'), 'body', 'content'),
     operation: 'POST /v1/posts',
     subject: 'request field body',
     before: 'body',
     after: 'content',
   },
   REQUEST_FIELD_ADDED: {
-    edit: (document) => (properties(document, 'PostCreate').summary = { type: 'string' }),
+    edit: (document) => (propertiesOf(document, 'PostCreate').summary = { type: 'string' }),
     operation: 'POST /v1/posts',
     subject: 'request field summary',
     before: '(absent)',
@@ -181,8 +180,8 @@ const CASES: Record<ContractRuleId, RuleCase> = {
   },
   REQUEST_FIELD_REQUIRED_ADDED: {
     edit: (document) => {
-      properties(document, 'PostCreate').currency = { type: 'string' }
-      schemas(document).PostCreate!.required = ['title', 'currency']
+      propertiesOf(document, 'PostCreate').currency = { type: 'string' }
+      schemasOf(document).PostCreate!.required = ['title', 'currency']
     },
     operation: 'POST /v1/posts',
     subject: 'request field currency',
@@ -190,7 +189,7 @@ const CASES: Record<ContractRuleId, RuleCase> = {
     after: 'currency (string, required)',
   },
   REQUEST_FIELD_BECAME_REQUIRED: {
-    edit: (document) => (schemas(document).PostCreate!.required = ['title', 'body']),
+    edit: (document) => (schemasOf(document).PostCreate!.required = ['title', 'body']),
     operation: 'POST /v1/posts',
     subject: 'request field body',
     before: 'optional',
@@ -211,49 +210,49 @@ const CASES: Record<ContractRuleId, RuleCase> = {
     after: 'required',
   },
   REQUEST_NULLABLE_REMOVED: {
-    edit: (document) => (properties(document, 'PostCreate').price!.type = 'number'),
+    edit: (document) => (propertiesOf(document, 'PostCreate').price!.type = 'number'),
     operation: 'POST /v1/posts',
     subject: 'request field price',
     before: 'number or null',
     after: 'number',
   },
   REQUEST_ENUM_VALUE_REMOVED: {
-    edit: (document) => (properties(document, 'PostCreate').status!.enum = ['draft']),
+    edit: (document) => (propertiesOf(document, 'PostCreate').status!.enum = ['draft']),
     operation: 'POST /v1/posts',
     subject: 'request field status',
     before: '"draft", "published"',
     after: '"draft"',
   },
   REQUEST_ENUM_VALUE_ADDED: {
-    edit: (document) => (properties(document, 'PostCreate').status!.enum = ['draft', 'published', 'archived']),
+    edit: (document) => (propertiesOf(document, 'PostCreate').status!.enum = ['draft', 'published', 'archived']),
     operation: 'POST /v1/posts',
     subject: 'request field status',
     before: '"draft", "published"',
     after: '"draft", "published", "archived"',
   },
   REQUEST_MAX_LENGTH_DECREASED: {
-    edit: (document) => (properties(document, 'PostCreate').title!.maxLength = 100),
+    edit: (document) => (propertiesOf(document, 'PostCreate').title!.maxLength = 100),
     operation: 'POST /v1/posts',
     subject: 'request field title',
     before: 'max_length 300',
     after: 'max_length 100',
   },
   REQUEST_MIN_LENGTH_INCREASED: {
-    edit: (document) => (properties(document, 'PostCreate').title!.minLength = 3),
+    edit: (document) => (propertiesOf(document, 'PostCreate').title!.minLength = 3),
     operation: 'POST /v1/posts',
     subject: 'request field title',
     before: 'min_length 1',
     after: 'min_length 3',
   },
   REQUEST_MINIMUM_INCREASED: {
-    edit: (document) => (properties(document, 'PostCreate').price!.minimum = 1),
+    edit: (document) => (propertiesOf(document, 'PostCreate').price!.minimum = 1),
     operation: 'POST /v1/posts',
     subject: 'request field price',
     before: 'minimum 0',
     after: 'minimum 1',
   },
   REQUEST_MAXIMUM_DECREASED: {
-    edit: (document) => (properties(document, 'PostCreate').price!.maximum = 500),
+    edit: (document) => (propertiesOf(document, 'PostCreate').price!.maximum = 500),
     operation: 'POST /v1/posts',
     subject: 'request field price',
     before: 'maximum 1000',
@@ -267,21 +266,21 @@ const CASES: Record<ContractRuleId, RuleCase> = {
     after: 'max items 2',
   },
   REQUEST_PATTERN_CHANGED: {
-    edit: (document) => (properties(document, 'PostCreate').title!.pattern = '^[a-z]'),
+    edit: (document) => (propertiesOf(document, 'PostCreate').title!.pattern = '^[a-z]'),
     operation: 'POST /v1/posts',
     subject: 'request field title',
     before: 'pattern ^[A-Z]',
     after: 'pattern ^[a-z]',
   },
   REQUEST_CONSTRAINT_RELAXED: {
-    edit: (document) => (properties(document, 'PostCreate').title!.maxLength = 500),
+    edit: (document) => (propertiesOf(document, 'PostCreate').title!.maxLength = 500),
     operation: 'POST /v1/posts',
     subject: 'request field title',
     before: 'max_length 300',
     after: 'max_length 500',
   },
   FIELD_TYPE_CHANGED: {
-    edit: (document) => (properties(document, 'PostCreate').author_id!.type = ['string', 'null']),
+    edit: (document) => (propertiesOf(document, 'PostCreate').author_id!.type = ['string', 'null']),
     operation: 'POST /v1/posts',
     subject: 'request field author_id',
     before: 'integer',
@@ -352,14 +351,14 @@ const CASES: Record<ContractRuleId, RuleCase> = {
     after: 'maximum 50',
   },
   PATH_ADDED: {
-    edit: (document) => (paths(document)['/v1/tags'] = { get: { tags: ['tags'], responses: {} } }),
+    edit: (document) => (pathsOf(document)['/v1/tags'] = { get: { tags: ['tags'], responses: {} } }),
     operation: '/v1/tags',
     subject: '',
     before: '(absent)',
     after: '/v1/tags',
   },
   OPERATION_ADDED: {
-    edit: (document) => (paths(document)['/v1/authors/{id}']!.delete = { tags: ['authors'], responses: {} }),
+    edit: (document) => (pathsOf(document)['/v1/authors/{id}']!.delete = { tags: ['authors'], responses: {} }),
     operation: 'DELETE /v1/authors/{id}',
     subject: '',
     before: '(absent)',
@@ -386,7 +385,7 @@ describe('compareContracts', () => {
 
   it('reports a change to a shared schema once, where it is nearest the top of a response', () => {
     const current = contractDocument()
-    delete properties(current, 'Comment').body
+    delete propertiesOf(current, 'Comment').body
     const findings = compareContracts(contractDocument(), current)
     expect(findings.map(formatFinding)).toEqual([
       'RESPONSE_FIELD_REMOVED: GET /v1/comments: response field data[].body: body → (absent)',
@@ -395,9 +394,9 @@ describe('compareContracts', () => {
 
   it('compares the operations of a renamed resource under their new paths', () => {
     const current = contractDocument()
-    renameKey(paths(current), '/v1/authors', '/v1/writers')
-    renameKey(paths(current), '/v1/authors/{id}', '/v1/writers/{id}')
-    delete paths(current)['/v1/writers/{id}']!.get
+    renameKey(pathsOf(current), '/v1/authors', '/v1/writers')
+    renameKey(pathsOf(current), '/v1/authors/{id}', '/v1/writers/{id}')
+    delete pathsOf(current)['/v1/writers/{id}']!.get
     expect(compareContracts(contractDocument(), current).map(({ rule, operation }) => `${rule} ${operation}`)).toEqual([
       'RESOURCE_RENAMED /v1/authors',
       'OPERATION_REMOVED GET /v1/authors/{id}',

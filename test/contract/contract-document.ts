@@ -158,3 +158,17 @@ export function contractDocument(version = 'v1') {
 }
 
 export type ContractDocument = ReturnType<typeof contractDocument>
+
+type Node = Record<string, unknown>
+
+/** The document's parts, typed loosely for edits. */
+export const schemasOf = (document: ContractDocument) => document.components.schemas as unknown as Record<string, Node>
+export const propertiesOf = (document: ContractDocument, schema: string) =>
+  schemasOf(document)[schema]!.properties as Record<string, Node>
+export const pathsOf = (document: ContractDocument) => document.paths as unknown as Record<string, Record<string, Node>>
+
+/** Moves `object[from]` to `object[to]`. */
+export function renameKey(object: Record<string, unknown>, from: string, to: string) {
+  object[to] = object[from]
+  delete object[from]
+}
