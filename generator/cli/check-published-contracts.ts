@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { formatBreakingFinding, formatFinding } from '../contract/contract-finding.js'
 import { compareContracts } from '../contract/compare-contracts.js'
+import { UserError } from '../diagnostics/diagnostic.js'
 import { listVersionDocuments, nextMajorVersion, versionDocumentPath } from '../contract/version-documents.js'
 import type { CliIo } from './cli-io.js'
 
@@ -10,6 +11,18 @@ const PUBLISHED_DOCUMENT = /^(v\d+)\.openapi\.json$/
 /** Where `restmint publish` records a version's contract, relative to the published directory. */
 export function publishedDocumentName(version: string): string {
   return `${version}.openapi.json`
+}
+
+/** A published document as data; a file that is not JSON is a user error naming the way back. */
+export function parsePublishedDocument(text: string, label: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new UserError(
+      `${label} is not valid JSON (${(error as Error).message}); restore it from version control, ` +
+        `or delete it and run restmint publish again`,
+    )
+  }
 }
 
 /**
@@ -46,7 +59,7 @@ export function checkPublishedContracts(
       io.stdout(`${label} matches what ${manifestFile} generates for ${version}.\n`)
       continue
     }
-    const findings = compareContracts(JSON.parse(published), JSON.parse(current))
+    const findings = compareContracts(parsePublishedDocument(published, label), JSON.parse(current))
     const breaking = findings.filter(({ severity }) => severity === 'breaking')
     for (const finding of breaking)
       io.stderr(`${label}: ${formatBreakingFinding(finding, nextMajorVersion(versions))}\n`)

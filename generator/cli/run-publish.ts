@@ -5,7 +5,7 @@ import { formatBreakingFinding, formatFinding } from '../contract/contract-findi
 import { listVersionDocuments, nextMajorVersion, versionDocumentPath } from '../contract/version-documents.js'
 import { temporaryPathOf } from '../emit/temporary-path.js'
 import { writeNewFile } from '../emit/write-new-file.js'
-import { publishedDocumentName } from './check-published-contracts.js'
+import { parsePublishedDocument, publishedDocumentName } from './check-published-contracts.js'
 import type { CliIo } from './cli-io.js'
 import { ensureFreshOutput } from './ensure-fresh-output.js'
 
@@ -43,7 +43,7 @@ export async function runPublish(options: PublishOptions, io: CliIo): Promise<nu
       io.stdout(`${label} is already what ${options.out}/ holds for ${options.version}; nothing to publish.\n`)
       return 0
     }
-    const findings = compareContracts(JSON.parse(published), JSON.parse(current))
+    const findings = compareContracts(parsePublishedDocument(published, label), JSON.parse(current))
     const breaking = findings.filter(({ severity }) => severity === 'breaking')
     if (breaking.length > 0) {
       for (const finding of breaking)

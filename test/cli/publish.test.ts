@@ -196,6 +196,18 @@ describe('restmint publish and check against published contracts', () => {
     )
   })
 
+  it('says how to recover a published file that is not JSON', async () => {
+    await runCli(project, 'publish', 'v1')
+    writeFileSync(published(), '{ "openapi": ')
+    for (const command of ['check', 'publish']) {
+      const run = await runCli(project, command, ...(command === 'publish' ? ['v1'] : []))
+      expect(run.exitCode).toBe(1)
+      expect(run.stderr).toMatch(
+        /^restmint: published\/v1\.openapi\.json is not valid JSON \(.+\); restore it from version control/m,
+      )
+    }
+  })
+
   it('passes consecutive versions that serve the same resources', async () => {
     await regenerate(MANIFEST.replace('  v1: {}', '  v1: {}\n  v2: {}'))
     const checked = await runCli(project, 'check')
