@@ -77,12 +77,14 @@ function explains(change: VersionChange, finding: ContractFinding): boolean {
 
 /**
  * What renaming or removing a resource changes in the others: the foreign key
- * naming it (`author_id`), and the include paths through it (`author`, `posts.author`).
+ * naming it (`author_id`), the embedded records named after it (`author`,
+ * `posts`), and the include paths through it (`author`, `posts.author`).
  */
 function namesResource(finding: ContractFinding, resource: string): boolean {
   const singular = singularOf(resource)
   if (finding.rule === 'INCLUDE_PATH_REMOVED') {
     return finding.name.split('.').some((segment) => segment === singular || segment === resource)
   }
-  return FIELD_GONE.includes(finding.rule) && finding.name === foreignKeyOf(resource)
+  const names = [foreignKeyOf(resource), singular, resource]
+  return FIELD_GONE.includes(finding.rule) && names.includes(finding.name)
 }

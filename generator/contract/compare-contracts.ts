@@ -4,6 +4,7 @@ import { detectResourceMoves } from './detect-resource-moves.js'
 import { FindingCollector } from './finding-collector.js'
 import { asList, asNode, type OpenApiNode } from './openapi-node.js'
 import { pathKey } from './path-key.js'
+import { haveSimilarRecords } from './similar-records.js'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
@@ -23,7 +24,8 @@ export function compareContracts(published: unknown, current: unknown): Contract
   const added = new Map([...newerPaths].filter(([key]) => !olderPaths.has(key)))
   const kept = new Map([...newerPaths].filter(([key]) => olderPaths.has(key)))
   const tagOf = (document: OpenApiNode) => (path: string) => firstTag(asNode(asNode(document.paths)[path]))
-  const moves = detectResourceMoves(removed, added, kept, tagOf(older))
+  const similar = (olderPath: string, newerPath: string) => haveSimilarRecords(older, newer, olderPath, newerPath)
+  const moves = detectResourceMoves(removed, added, kept, tagOf(older), similar)
   const findings = new FindingCollector()
   moves.findings.forEach((finding, index) => findings.add(finding, `move|${index}`))
   for (const [key, path] of removed) {

@@ -23,19 +23,21 @@ export interface ResourceMoves {
  * @param removed path key → the older document's path
  * @param added path key → the newer document's path
  * @param kept path key → the newer document's path, for paths in both documents
+ * @param similar whether an older collection path and a newer one return records of one resource
  */
 export function detectResourceMoves(
   removed: ReadonlyMap<string, string>,
   added: ReadonlyMap<string, string>,
   kept: ReadonlyMap<string, string>,
   tagOf: (path: string) => string | null,
+  similar: (olderPath: string, newerPath: string) => boolean,
 ): ResourceMoves {
   const findings: ContractFinding[] = []
   const moved: MovedPath[] = []
   const explained = new Set<string>()
   const claimed = new Set<string>()
   for (const [fromKey, fromPath] of removed) {
-    const rename = findRename(fromKey, removed, added)
+    const rename = findRename(fromKey, removed, added, (key) => claimed.has(key), similar)
     if (rename === null) continue
     const toKey = rename.addedKey
     moved.push({ before: fromPath, after: added.get(toKey)! })
@@ -88,20 +90,29 @@ export function detectResourceMoves(
   return { findings, moved, explained }
 }
 
-/** A collection segment renamed: its top-level path is gone, and the path with only that segment changed is new. */
+/**
+ * A collection segment renamed: its top-level path is gone, the path with only
+ * that segment changed is new (and not taken by another rename), and both
+ * top-level paths list the same kind of record.
+ */
 function findRename(
   fromKey: string,
   removed: ReadonlyMap<string, string>,
   added: ReadonlyMap<string, string>,
+  isClaimed: (key: string) => boolean,
+  similar: (olderPath: string, newerPath: string) => boolean,
 ): { from: string; to: string; addedKey: string } | null {
   const segments = fromKey.split('/')
   for (const addedKey of added.keys()) {
+    if (isClaimed(addedKey)) continue
     const others = addedKey.split('/')
     if (others.length !== segments.length) continue
     const differing = segments.flatMap((segment, index) => (segment === others[index] ? [] : [index]))
     if (differing.length !== 1) continue
     const [from, to] = [segments[differing[0]!]!, others[differing[0]!]!]
-    if (from !== '{}' && to !== '{}' && removed.has(`/${from}`) && added.has(`/${to}`)) return { from, to, addedKey }
+    if (from === '{}' || to === '{}') continue
+    const [fromRoot, toRoot] = [removed.get(`/${from}`), added.get(`/${to}`)]
+    if (fromRoot !== undefined && toRoot !== undefined && similar(fromRoot, toRoot)) return { from, to, addedKey }
   }
   return null
 }

@@ -88,12 +88,13 @@ describe('checkDeclaredChanges', () => {
     expect(check(edit, []).undeclared).toEqual(['REQUEST_FIELD_REQUIRED_ADDED POST /v2/posts'])
   })
 
-  it('explains a renamed resource, its foreign key, filter and include path by rename_resource', () => {
+  it('explains a renamed resource, its foreign key, embedded record, filter and include path by rename_resource', () => {
     const rename: VersionChange = { kind: 'rename_resource', from: 'authors', to: 'writers', why: 'writers' }
     const edit = (v2: ContractDocument) => {
       renameKey(pathsOf(v2), '/v2/authors', '/v2/writers')
       renameKey(pathsOf(v2), '/v2/authors/{id}', '/v2/writers/{id}')
       for (const schema of ['Post', 'PostCreate']) renameKey(propertiesOf(v2, schema), 'author_id', 'writer_id')
+      renameKey(propertiesOf(v2, 'Post'), 'author', 'writer')
       v2.components.parameters['filter.author_id.eq'].name = 'filter[writer_id][eq]'
       v2.components.parameters['Post.include'].schema.items.enum = ['writer', 'comments']
     }
@@ -102,6 +103,7 @@ describe('checkDeclaredChanges', () => {
       'RESOURCE_RENAMED /v1/authors',
       'INCLUDE_PATH_REMOVED GET /v2/posts',
       'FILTER_OPERATOR_REMOVED GET /v2/posts',
+      'RESPONSE_FIELD_RENAMED GET /v2/posts',
       'RESPONSE_FIELD_RENAMED GET /v2/posts',
       'REQUEST_FIELD_RENAMED POST /v2/posts',
     ])

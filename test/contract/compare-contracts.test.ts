@@ -403,6 +403,21 @@ describe('compareContracts', () => {
     ])
   })
 
+  it('reads a resource removed and an unrelated one added as such, not as a rename', () => {
+    const current = contractDocument()
+    const tagRecord = { type: 'object', properties: { data: { type: 'object', properties: { label: {} } } } }
+    const get = { tags: ['tags'], responses: { '200': { content: { 'application/json': { schema: tagRecord } } } } }
+    delete pathsOf(current)['/v1/authors']
+    delete pathsOf(current)['/v1/authors/{id}']
+    Object.assign(pathsOf(current), { '/v1/tags': { get }, '/v1/tags/{id}': { get } })
+    expect(compareContracts(contractDocument(), current).map(({ rule, operation }) => `${rule} ${operation}`)).toEqual([
+      'PATH_REMOVED /v1/authors',
+      'PATH_REMOVED /v1/authors/{id}',
+      'PATH_ADDED /v1/tags',
+      'PATH_ADDED /v1/tags/{id}',
+    ])
+  })
+
   it('matches paths without their version prefix', () => {
     const findings = compareContracts(contractDocument('v1'), contractDocument('v2'))
     expect(findings).toEqual([])

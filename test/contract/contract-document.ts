@@ -89,6 +89,7 @@ export function contractDocument(version = 'v1') {
             body: { type: ['string', 'null'] },
             status: { type: 'string', enum: ['draft', 'published'] },
             author_id: { type: ['integer', 'null'] },
+            author: { anyOf: [{ type: 'object' }, { type: 'null' }] },
             comments: { type: 'array', items: { $ref: '#/components/schemas/Comment' } },
           },
           required: ['id', 'title', 'body', 'status', 'author_id'],
