@@ -9,8 +9,9 @@ import { runCli } from './support/run-cli.js'
 
 /**
  * `migrate create` cases, one folder each under test/migrate-cases:
- * - before.yaml: the manifest the existing migrations lead to (written as
+ * - before.yaml (optional): the manifest the existing migrations lead to (written as
  *   migrations/0001_before with its snapshot, so only the new migration is rendered);
+ *   without it the project has no migration yet, and the case is its first;
  * - after.yaml: the edited manifest;
  * - args (optional): more arguments for `migrate create`, one per line;
  * - stderr.txt (the create must fail with exactly that output and write nothing)
@@ -31,11 +32,15 @@ describe('migrate create cases', () => {
 
     it(name, async () => {
       const project = join(scratch, name)
-      const existing = join(project, 'migrations', '0001_before')
-      mkdirSync(existing, { recursive: true })
-      const before = readFileSync(join(caseDirectory, 'before.yaml'), 'utf8')
-      writeFileSync(join(existing, SNAPSHOT_FILE), `${JSON.stringify(storageOfManifest(before).snapshot, null, 2)}\n`)
-      for (const file of Object.values(MIGRATION_SQL_FILES)) writeFileSync(join(existing, file), '')
+      mkdirSync(project)
+      const beforeFile = join(caseDirectory, 'before.yaml')
+      if (existsSync(beforeFile)) {
+        const existing = join(project, 'migrations', '0001_before')
+        mkdirSync(existing, { recursive: true })
+        const before = storageOfManifest(readFileSync(beforeFile, 'utf8'))
+        writeFileSync(join(existing, SNAPSHOT_FILE), `${JSON.stringify(before.snapshot, null, 2)}\n`)
+        for (const file of Object.values(MIGRATION_SQL_FILES)) writeFileSync(join(existing, file), '')
+      }
       cpSync(join(caseDirectory, 'after.yaml'), join(project, 'resources.yaml'))
       const argsFile = join(caseDirectory, 'args')
       const args = existsSync(argsFile)

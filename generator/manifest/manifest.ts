@@ -62,11 +62,27 @@ export interface ManifestResource {
   cache?: ManifestCache
 }
 
+export interface ManifestVersion {
+  /** Breaking changes from the previous version; parsed by parseVersionChanges. */
+  changes?: ManifestVersionChange[]
+}
+
+/** One `changes` entry as written: exactly one kind, and `why`. */
+export interface ManifestVersionChange {
+  rename_field?: { resource: string; from: string; to: string }
+  remove_field?: { resource: string; field: string; was: ManifestField }
+  add_field?: { resource: string; field: string; older_value?: string | number | boolean }
+  rename_resource?: { from: string; to: string }
+  reroot_resource?: { resource: string; from_parent: string }
+  remove_resource?: { resource: string; was: ManifestResource }
+  why: string
+}
+
 export interface Manifest {
   restmint: 1
   service: { title: string; description?: string; base_url?: string }
   limits?: { [key in keyof typeof DEFAULT_LIMITS]?: number }
-  versions: Record<string, Record<string, never>>
+  versions: Record<string, ManifestVersion>
   resources: Record<string, ManifestResource>
   /** `yaml: true` also writes `openapi.yaml`. */
   openapi?: { yaml?: boolean }

@@ -116,9 +116,11 @@ function planTableChange(diff: TableDiff, origin: TableOrigin | undefined, rules
   const sources: Record<string, ColumnSource> = {}
   for (const { before: previous, after: column } of diff.columns) {
     const becomesNotNull = previous !== null && previous.nullable && !column.nullable
-    // Only a column added or made NOT NULL takes one; any other is left unused and reported.
-    const backfill =
-      previous === null || becomesNotNull ? rules.takeBackfill(after.name, column.name)?.value : undefined
+    const narrowed = previous !== null && !isLosslessConversion(previous.type, column.type)
+    // Values a narrowing does not convert become NULL: a NOT NULL column needs a value for them too.
+    const needsFill = becomesNotNull || (narrowed && !column.nullable)
+    // Only a column added or needing a fill takes one; any other is left unused and reported.
+    const backfill = previous === null || needsFill ? rules.takeBackfill(after.name, column.name)?.value : undefined
     if (previous === null) {
       sources[column.name] = backfill === undefined ? { kind: 'new' } : { kind: 'new', backfill }
       if (!column.nullable && column.default === null && backfill === undefined) {
@@ -135,22 +137,25 @@ function planTableChange(diff: TableDiff, origin: TableOrigin | undefined, rules
       }
       continue
     }
-    const fill = becomesNotNull ? (backfill ?? (column.default === null ? undefined : column.default)) : undefined
+    const fill = needsFill ? (backfill ?? (column.default === null ? undefined : column.default)) : undefined
     sources[column.name] =
       fill === undefined
         ? { kind: 'column', column: previous.name }
         : { kind: 'column', column: previous.name, backfill: fill }
-    if (becomesNotNull && fill === undefined) {
+    if (needsFill && fill === undefined) {
+      const nulls = becomesNotNull
+        ? `becomes NOT NULL, but existing rows of table ${after.name} may hold NULL there`
+        : `is NOT NULL and changes type from ${previous.type} to ${column.type}, so rows of table ${after.name} whose values do not convert need a value`
       rules.problems.push({
         code: 'MIGRATION_VALUE_NEEDED',
         severity: 'error',
         message:
-          `${describe(column.name)} becomes NOT NULL, but existing rows of table ${after.name} may hold NULL there: ` +
+          `${describe(column.name)} ${nulls}: ` +
           `give it a default in the manifest (it replaces the NULLs), or pass --backfill ${resource}.${column.name}=<value>`,
         path: pathOf(column.name),
       })
     }
-    if (!isLosslessConversion(previous.type, column.type)) {
+    if (narrowed) {
       rules.loseData(
         `column ${after.name}.${column.name}: ${previous.type} → ${column.type} (values that do not convert are lost)`,
         `${describe(column.name)} changes type from ${previous.type} to ${column.type}: stored values that are not valid ${column.type}s are lost`,

@@ -4,6 +4,7 @@ import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { OnDelete } from '../../runtime/contract/on-delete.js'
 import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
 import type { StringFormat } from '../../runtime/contract/string-format.js'
+import type { VersionChange } from './version-change.js'
 
 /**
  * The normalized API model: what the manifest means, with every name and
@@ -22,7 +23,7 @@ export interface ApiModel {
   /** Write `openapi.yaml` next to `openapi.json` (the manifest's `openapi.yaml`). */
   readonly openapiYaml: boolean
   readonly versions: readonly VersionModel[]
-  /** In manifest order. */
+  /** The storage's resources (the newest version's), in manifest order. */
   readonly resources: readonly ResourceModel[]
 }
 
@@ -31,6 +32,10 @@ export interface VersionModel {
   readonly name: string
   /** `/v1` */
   readonly prefix: string
+  /** The breaking changes since the previous version; empty for the oldest. */
+  readonly changes: readonly VersionChange[]
+  /** What this version serves, in manifest order: the newest version's are `ApiModel.resources`. */
+  readonly resources: readonly ResourceModel[]
 }
 
 export interface FieldModel {

@@ -10,6 +10,7 @@ import type { ApiModel, FieldModel, ParentModel, ReferenceModel, ResourceModel, 
 import { buildItemQueryParameters, buildListQueryParameters } from './build-query-parameters.js'
 import { buildQueryRules } from './build-query-rules.js'
 import { buildRelations } from './build-relations.js'
+import { deriveVersionResources } from './derive-version-resources.js'
 
 /**
  * Expands a validated manifest into the normalized model. Assumes
@@ -17,11 +18,9 @@ import { buildRelations } from './build-relations.js'
  * targets exist, and every has-many has its link back.
  */
 export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
-  const entries = Object.entries(manifest.resources)
-  const idParams = new Map(entries.map(([name, resource]) => [name, foreignKeyOf(name, resource.singular)]))
   const limits = buildLimits(manifest.limits ?? {})
-  const drafts = entries.map(([name, resource]) => buildResource(name, resource, manifest, idParams, limits))
-  const resources = drafts.map((draft) => ({ ...draft, referencedBy: findReferences(draft.name, drafts) }))
+  const resources = buildResources(manifest, limits)
+  const derived = new Map(deriveVersionResources(manifest).map((version) => [version.name, version]))
   return {
     manifestFile,
     service: {
@@ -31,9 +30,25 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
     },
     limits,
     openapiYaml: manifest.openapi?.yaml ?? false,
-    versions: Object.keys(manifest.versions).map((name) => ({ name, prefix: `/${name}` })),
+    versions: Object.keys(manifest.versions).map((name) => {
+      const { changes, derivedFrom, resources: declared } = derived.get(name)!
+      return {
+        name,
+        prefix: `/${name}`,
+        changes,
+        resources: derivedFrom === null ? resources : buildResources({ ...manifest, resources: declared }, limits),
+      }
+    }),
     resources,
   }
+}
+
+/** The models of a manifest's resources, in manifest order. */
+function buildResources(manifest: Manifest, limits: ApiLimits): ResourceModel[] {
+  const entries = Object.entries(manifest.resources)
+  const idParams = new Map(entries.map(([name, resource]) => [name, foreignKeyOf(name, resource.singular)]))
+  const drafts = entries.map(([name, resource]) => buildResource(name, resource, manifest, idParams, limits))
+  return drafts.map((draft) => ({ ...draft, referencedBy: findReferences(draft.name, drafts) }))
 }
 
 /** The declared limits over the defaults; the default include_items_max never exceeds per_page_max. */

@@ -40,11 +40,21 @@ export function renderProject(model: ApiModel, cache: ContentCache): Map<string,
   files.set('schema.ts', render('schema.ts', buildSchemaView(model)))
   files.set('server.ts', render('server.ts', buildServerView(model)))
   for (const version of model.versions) {
-    renderVersion(model, version, render, cache, files)
+    if (isServed(model, version)) renderVersion(model, version, render, cache, files)
+    else renderVersionDocuments({ ...model, resources: version.resources }, version, render, cache, files)
   }
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)))
 }
 
+/**
+ * A version is served when its resources are the storage's (the newest
+ * version's): the runtime reads and writes storage rows as they are.
+ */
+function isServed(model: ApiModel, version: VersionModel): boolean {
+  return version.resources === model.resources || JSON.stringify(version.resources) === JSON.stringify(model.resources)
+}
+
+/** Everything a served version needs: its documents, routes and validators. */
 function renderVersion(
   model: ApiModel,
   version: VersionModel,
@@ -55,15 +65,9 @@ function renderVersion(
   const header = headerView(model)
   const dir = version.name
   files.set(`${dir}/index.ts`, render('version-index.ts', buildVersionIndexView(model, version)))
-  const document = {
-    'x-generated': header.notice,
-    ...shareQueryParameters(buildOpenApiDocument(model, version), model),
-  }
-  files.set(`${dir}/openapi.json`, JSON.stringify(document))
-  if (model.openapiYaml) files.set(`${dir}/openapi.yaml`, `# ${header.notice}\n${toYaml(document, cache)}`)
+  renderVersionDocuments(model, version, render, cache, files)
   for (const resource of model.resources) {
     const types = buildTypesView(model, resource)
-    files.set(`${dir}/types/${resource.name}.ts`, render('types.ts', types))
     files.set(`${dir}/routes/${resource.name}.ts`, render('routes.ts', buildRoutesView(model, resource, version)))
     const schemas = buildResourceSchemas(resource, model)
     const bodies = new Map<string, object>([
@@ -83,6 +87,26 @@ function renderVersion(
       render('validators.js', { ...header, code: compiled.code, aliases: compiled.aliases }),
     )
     files.set(`${validators}-bodies.d.ts`, render('body-validators.d.ts', buildBodyValidatorsView(types, resource)))
+  }
+}
+
+/** What describes a version to clients: its OpenAPI document and its types, from `model`, whose resources are the version's. */
+function renderVersionDocuments(
+  model: ApiModel,
+  version: VersionModel,
+  render: RenderTemplate,
+  cache: ContentCache,
+  files: Map<string, string>,
+): void {
+  const header = headerView(model)
+  const document = {
+    'x-generated': header.notice,
+    ...shareQueryParameters(buildOpenApiDocument(model, version), model),
+  }
+  files.set(`${version.name}/openapi.json`, JSON.stringify(document))
+  if (model.openapiYaml) files.set(`${version.name}/openapi.yaml`, `# ${header.notice}\n${toYaml(document, cache)}`)
+  for (const resource of model.resources) {
+    files.set(`${version.name}/types/${resource.name}.ts`, render('types.ts', buildTypesView(model, resource)))
   }
 }
 
@@ -109,12 +133,15 @@ function buildServerView(model: ApiModel): ServerView {
     title: model.service.title,
     limits: model.limits,
     tableList: TABLE_LIST_NAME,
-    versions: model.versions.map((version) => ({
-      name: version.name,
-      prefix: version.prefix,
-      functionName: versionFunctionName(version.name),
-      openapiName: versionOpenApiName(version.name),
-    })),
+    versions: model.versions
+      .filter((version) => isServed(model, version))
+      .map((version) => ({
+        name: version.name,
+        prefix: version.prefix,
+        functionName: versionFunctionName(version.name),
+        openapiName: versionOpenApiName(version.name),
+      })),
+    unserved: model.versions.filter((version) => !isServed(model, version)).map((version) => version.name),
   }
 }
 

@@ -62,6 +62,11 @@ export interface ServerView extends HeaderView {
     /** The local name its openapi.json is imported as. */
     readonly openapiName: string
   }[]
+  /**
+   * Versions documented (openapi.json, types) but not served: their resources
+   * differ from the storage's, and no translation between versions is generated.
+   */
+  readonly unserved: readonly string[]
 }
 
 /** `<version>/index.ts`: registers every resource's routes of one version. */

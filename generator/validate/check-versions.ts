@@ -1,7 +1,7 @@
 import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
 
-const VERSION_NAME = /^v[1-9][0-9]*$/
+export const VERSION_NAME = /^v[1-9][0-9]*$/
 
 /** VERSION_NAME: each version is a path prefix `/v<major>`; reported at the key. */
 export function checkVersions(context: CheckContext, data: unknown): void {

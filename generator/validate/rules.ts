@@ -9,6 +9,15 @@ export const RULES = {
   SCHEMA: 'Values must have the type and form manifest.schema.json gives them; required keys must be present.',
   UNKNOWN_KEY: 'Only the keys of manifest format 1 are accepted; near misses get a "did you mean".',
   VERSION_NAME: 'Version names are path prefixes of the form v<major>: v1, v2, ...',
+  VERSION_CHANGES_FIRST: 'The oldest version lists no `changes`: there is no version before it.',
+  VERSION_CHANGES_MISSING:
+    'Every version after the oldest lists its breaking changes in `changes`: a new major exists only for them.',
+  VERSION_CHANGE_KIND:
+    'Each `changes` entry names exactly one change: rename_field, remove_field, add_field, rename_resource, reroot_resource or remove_resource.',
+  VERSION_CHANGE_TARGET:
+    "A change names what it changes as it is: what a rename leads to and an added field exist in the newer version; what a rename leads from and what was removed do not; a re-rooted resource's from_parent is a resource of the older version.",
+  VERSION_CHANGE_OLDER_VALUE:
+    "add_field's `older_value` is given when the field is required in the newer version without a default, only then, and fits the field's type, enum and bounds.",
   LIMITS_RANGE:
     "limits.per_page_default, limits.include_items_max and a relation's max_items must not exceed limits.per_page_max (defaults included).",
   UNSAFE_NAME:
@@ -55,7 +64,7 @@ export const RULES = {
   RENAMED_FROM:
     '`renamed_from` gives the name a resource, field or belongs-to relation had before: of the same form, not its own name, not a name still in use, and claimed by one rename only.',
   MIGRATION_VALUE_NEEDED:
-    'A column that becomes NOT NULL over existing rows (a required field added, or a field no longer nullable) needs a value for them: a `default`, or `migrate create --backfill resource.field=value`.',
+    'A column that becomes NOT NULL over existing rows (a required field added, a field no longer nullable, or a NOT NULL field whose type narrows) needs a value for them: a `default`, or `migrate create --backfill resource.field=value`.',
   MIGRATION_DATA_LOSS:
     'A migration that drops a table or a column, or converts a type so that values can be lost, needs `migrate create --allow-data-loss`; a rename declared with `renamed_from` keeps the data.',
   MIGRATION_BACKFILL_UNUSED:

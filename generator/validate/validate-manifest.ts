@@ -2,22 +2,13 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import { hasErrors } from '../diagnostics/diagnostic.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
 import type { Manifest } from '../manifest/manifest.js'
-import { checkFieldNames } from './check-field-names.js'
-import { checkFieldOptions } from './check-field-options.js'
-import { checkFilters } from './check-filters.js'
-import { checkGeneratedNames } from './check-generated-names.js'
-import { checkHasMany } from './check-has-many.js'
-import { checkIncludes } from './check-includes.js'
 import { checkLimits } from './check-limits.js'
-import { checkParents } from './check-parents.js'
-import { checkReferenceCycles } from './check-reference-cycles.js'
-import { checkRelations } from './check-relations.js'
-import { checkRenames } from './check-renames.js'
-import { checkResourceNames } from './check-resource-names.js'
 import { checkSchema } from './check-schema.js'
-import { checkSort } from './check-sort.js'
 import { createCheckContext } from './check-context.js'
 import { checkVersions } from './check-versions.js'
+import { checkVersionChanges } from './check-version-changes.js'
+import { checkDerivedVersions } from './check-derived-versions.js'
+import { RESOURCE_CHECKS } from './resource-checks.js'
 
 /**
  * Runs every check on a loaded manifest and returns all problems, the loader's
@@ -33,25 +24,12 @@ export function validateManifest(loaded: LoadedManifest): { manifest: Manifest |
     (diagnostic) => diagnostic.code === 'YAML_SYNTAX' && diagnostic.severity === 'error',
   )
   if (!syntaxBroken) {
-    for (const check of [
-      checkSchema,
-      checkVersions,
-      checkLimits,
-      checkResourceNames,
-      checkGeneratedNames,
-      checkParents,
-      checkFieldNames,
-      checkFieldOptions,
-      checkRelations,
-      checkHasMany,
-      checkReferenceCycles,
-      checkIncludes,
-      checkSort,
-      checkFilters,
-      checkRenames,
-    ]) {
+    for (const check of [checkSchema, checkVersions, checkVersionChanges, checkLimits, ...RESOURCE_CHECKS]) {
       check(context, loaded.data)
     }
+    // Older versions are derived from a valid manifest only: a broken one would derive noise.
+    if (!hasErrors([...loaded.diagnostics, ...diagnostics]))
+      diagnostics.push(...checkDerivedVersions(loaded, loaded.data as Manifest))
   }
   const all = [...loaded.diagnostics, ...diagnostics].sort((a, b) => a.start - b.start || a.end - b.end)
   return { manifest: hasErrors(all) ? null : (loaded.data as Manifest), diagnostics: all }

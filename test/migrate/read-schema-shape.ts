@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3'
 import pg from 'pg'
-import { POSTGRES_URL, type Dialect } from '../support/test-postgres.js'
+import { MIGRATIONS_TABLE } from '../../runtime/migrations/migration-files.js'
+import type { MigrationDatabase } from '../migrations/migration-database.js'
+import { POSTGRES_URL } from '../support/test-postgres.js'
 
 /**
  * Everything a database holds about its tables that prepare() decides:
@@ -8,9 +10,14 @@ import { POSTGRES_URL, type Dialect } from '../support/test-postgres.js'
  * names and definitions, each list sorted, so a migrated database and one
  * prepare() created compare equal whatever order columns were added in.
  * SQLite's automatic indexes (behind UNIQUE) appear by their columns only.
+ * The migrations table is left out: it is the applier's, not the manifest's.
  */
-export async function readSchemaShape(dialect: Dialect, location: string): Promise<string[]> {
-  return (dialect === 'sqlite' ? readSqliteShape(location) : await readPostgresShape(location)).sort()
+export async function readSchemaShape(database: MigrationDatabase): Promise<string[]> {
+  const shape =
+    database.dialect === 'sqlite'
+      ? readSqliteShape(database.url.slice('sqlite:'.length))
+      : await readPostgresShape(database.schema)
+  return shape.filter((line) => !line.startsWith(`${MIGRATIONS_TABLE} `)).sort()
 }
 
 function readSqliteShape(file: string): string[] {

@@ -68,5 +68,5 @@ describe('generated code of the end-to-end cases', () => {
       getNewLine: () => '\n',
     }
     expect(ts.formatDiagnostics(diagnostics, host)).toBe('')
-  })
+  }, 120_000) // a whole TypeScript program over every case's tree: minutes on a loaded 2-core machine
 })

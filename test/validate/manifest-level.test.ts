@@ -20,7 +20,8 @@ describe('VERSION_NAME', () => {
   })
 
   it('accepts v1 and v12 together', () => {
-    expect(codesAt(manifest({ versions: '  v1: {}\n  v12: {}\n' }))).toEqual([])
+    const v12 = '  v12:\n    changes:\n      - remove_resource: { resource: coupons, was: {} }\n        why: gone\n'
+    expect(codesAt(manifest({ versions: `  v1: {}\n${v12}` }))).toEqual([])
   })
 })
 

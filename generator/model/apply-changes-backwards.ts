@@ -1,0 +1,187 @@
+import type { ManifestResource } from '../manifest/manifest.js'
+import { foreignKeyOf } from '../names/foreign-key-of.js'
+import { relationKeyOf } from '../names/relation-key-of.js'
+import type { VersionChange } from './version-change.js'
+
+type Resources = Record<string, ManifestResource>
+
+/** The older version's resources, and which change produced each part of them. */
+export interface OlderResources {
+  readonly resources: Resources
+  /**
+   * Manifest paths the changes wrote, joined with `/` (`resources/coupons`,
+   * `resources/posts/fields/body`) → the index of the change in its list:
+   * problems found in the older version are reported at that entry.
+   */
+  readonly origins: ReadonlyMap<string, number>
+}
+
+/**
+ * Applies a version's changes backwards to its resources, giving the
+ * resources of the version before it. Every change names things as the newer
+ * version does, so field changes apply first, then resource renames, then
+ * removed resources come back (their `was` is in the older version's terms, as
+ * is a re-rooted resource's `from_parent`). A change whose target is missing is
+ * skipped: checkDerivedVersions reports it.
+ */
+export function applyChangesBackwards(newer: Readonly<Resources>, changes: readonly VersionChange[]): OlderResources {
+  let resources = structuredClone(newer) as Resources
+  const origins = new Map<string, number>()
+  const olderNames = new Map(
+    changes.flatMap((change) => (change.kind === 'rename_resource' ? [[change.to, change.from] as const] : [])),
+  )
+  const record = (index: number, resource: string, ...rest: string[]) => {
+    const older = olderNames.get(resource) ?? resource
+    origins.set(['resources', older, ...rest].join('/'), index)
+    if (!origins.has(`resources/${older}`)) origins.set(`resources/${older}`, index)
+  }
+  changes.forEach((change, index) => {
+    const resource = 'resource' in change ? resources[change.resource] : undefined
+    if (change.kind === 'rename_field' && resource?.fields?.[change.to]) {
+      resource.fields = renameKey(resource.fields, change.to, change.from)
+      renameFieldMentions(resource, change.to, change.from)
+      record(index, change.resource, 'fields', change.from)
+    } else if (change.kind === 'remove_field' && resource) {
+      resource.fields = { ...resource.fields, [change.field]: structuredClone(change.was) }
+      record(index, change.resource, 'fields', change.field)
+    } else if (change.kind === 'add_field' && resource?.fields?.[change.field]) {
+      resource.fields = withoutKey(resource.fields, change.field)
+      renameFieldMentions(resource, change.field, null)
+      record(index, change.resource)
+    }
+  })
+  changes.forEach((change, index) => {
+    if (change.kind !== 'rename_resource' || !resources[change.to]) return
+    resources = renameResource(resources, change.to, change.from)
+    origins.set(`resources/${change.from}`, index)
+  })
+  changes.forEach((change, index) => {
+    if (change.kind !== 'remove_resource' || resources[change.resource]) return
+    resources[change.resource] = structuredClone(change.was)
+    origins.set(`resources/${change.resource}`, index)
+  })
+  changes.forEach((change, index) => {
+    if (change.kind !== 'reroot_resource') return
+    const name = olderNames.get(change.resource) ?? change.resource
+    if (!resources[name]) return
+    rerootResource(resources, name, change.fromParent)
+    origins.set(`resources/${name}`, index)
+  })
+  return { resources, origins }
+}
+
+/**
+ * Renames resource `to` back to `from`, and with it what is named after it:
+ * children's parent keys (`writer_id` → `author_id`), belongs-to relations
+ * named after its singular and has-many ones named after it (`writer` →
+ * `author`, `writers` → `authors`) with their keys, `via`s and include paths.
+ */
+function renameResource(before: Resources, to: string, from: string): Resources {
+  const toKey = foreignKeyOf(to, before[to]!.singular)
+  const fromKey = foreignKeyOf(from)
+  const resources = renameKey(before, to, from)
+  const { singular: _dropped, ...renamed } = resources[from]!
+  resources[from] = renamed
+  /** `<resource>/<old relation name>` → the relation's older name. */
+  const relationRenames = new Map<string, string>()
+  for (const [name, resource] of Object.entries(resources)) {
+    if (resource.parent === to) {
+      resource.parent = from
+      renameFieldMentions(resource, toKey, fromKey)
+      renameVia(resources, name, toKey, fromKey)
+    }
+    for (const [relationName, relation] of Object.entries(resource.relations ?? {})) {
+      if (relation.resource !== to) continue
+      relation.resource = from
+      const namedAfter = relation.many === true ? to.replaceAll('-', '_') : withoutIdSuffix(toKey)
+      if (relationName !== namedAfter) continue
+      const olderName = relation.many === true ? from.replaceAll('-', '_') : withoutIdSuffix(fromKey)
+      resource.relations = renameKey(resource.relations!, relationName, olderName)
+      relationRenames.set(`${name}/${relationName}`, olderName)
+      if (relation.many !== true) {
+        renameFieldMentions(resource, relationKeyOf(relationName), relationKeyOf(olderName))
+        renameVia(resources, name, relationName, olderName)
+      }
+    }
+  }
+  for (const [name, resource] of Object.entries(resources)) {
+    if (resource.include)
+      resource.include = resource.include.map((path) => renameIncludePath(resources, name, path, relationRenames))
+  }
+  return resources
+}
+
+/** An include path of `resource` with each renamed relation on its way given its older name. */
+function renameIncludePath(
+  resources: Resources,
+  resource: string,
+  path: string,
+  relationRenames: ReadonlyMap<string, string>,
+): string {
+  let current: string | undefined = resource
+  return path
+    .split('.')
+    .map((segment) => {
+      const renamed = relationRenames.get(`${current}/${segment}`) ?? segment
+      current = current === undefined ? undefined : resources[current]?.relations?.[renamed]?.resource
+      return renamed
+    })
+    .join('.')
+}
+
+/**
+ * Nests `name` under `fromParent` again. The belongs-to that held the parent
+ * key in the newer version (`post: { resource: posts }` for `post_id`) gives
+ * way to the parent, passing on its `on_delete`; has-manys that inverted it now
+ * invert the parent key.
+ */
+function rerootResource(resources: Resources, name: string, fromParent: string): void {
+  const resource = resources[name]!
+  const parentKey = foreignKeyOf(fromParent, resources[fromParent]?.singular)
+  const link = Object.entries(resource.relations ?? {}).find(
+    ([relationName, relation]) =>
+      relation.many !== true && relation.resource === fromParent && relationKeyOf(relationName) === parentKey,
+  )
+  if (link) {
+    const [relationName, relation] = link
+    resource.relations = withoutKey(resource.relations!, relationName)
+    if (relation.on_delete) resource.on_delete = relation.on_delete
+    else delete resource.on_delete
+    resource.include = resource.include?.filter((path) => path !== relationName && !path.startsWith(`${relationName}.`))
+    renameVia(resources, name, relationName, parentKey)
+  }
+  resource.parent = fromParent
+}
+
+/** Has-many relations over `target` whose `via` is `from` now name `to`. */
+function renameVia(resources: Resources, target: string, from: string, to: string): void {
+  for (const resource of Object.values(resources)) {
+    for (const relation of Object.values(resource.relations ?? {})) {
+      if (relation.many === true && relation.resource === target && relation.via === from) relation.via = to
+    }
+  }
+}
+
+/** A field's name in the resource's `sort` and `filter` lists; `to: null` removes it. */
+function renameFieldMentions(resource: ManifestResource, from: string, to: string | null): void {
+  if (resource.sort) {
+    resource.sort = resource.sort.flatMap((field) => (field !== from ? [field] : to === null ? [] : [to]))
+  }
+  if (resource.filter?.[from]) {
+    resource.filter = to === null ? withoutKey(resource.filter, from) : renameKey(resource.filter, from, to)
+  }
+}
+
+/** `author` of `author_id`: the belongs-to name whose key is `key`. */
+function withoutIdSuffix(key: string): string {
+  return key.slice(0, -'_id'.length)
+}
+
+/** The record with key `from` renamed to `to`, in the same place. */
+function renameKey<T>(record: Readonly<Record<string, T>>, from: string, to: string): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key === from ? to : key, value]))
+}
+
+function withoutKey<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([name]) => name !== key))
+}
