@@ -7,7 +7,7 @@ const FILTER_PARAMETER = /^filter\[([^\]]+)\]\[([^\]]+)\]$/
 /**
  * Compares an operation's query parameters (path parameters are part of the
  * path): a plain parameter by presence, requirement and schema; `filter[f][op]`
- * as one filter operator each; `sort` and `include` by the values they list.
+ * by the operators each field has; `sort` and `include` by the values they list.
  */
 export function compareQueryParameters(
   comparison: OperationComparison,
@@ -29,15 +29,11 @@ export function compareQueryParameters(
     }
     const filter = FILTER_PARAMETER.exec(name)
     const field = filter?.[1] ?? name
+    if (filter && (before === undefined || after === undefined) && after?.node.required !== true) continue
     if (after === undefined) {
-      report(filter ? 'FILTER_OPERATOR_REMOVED' : 'QUERY_PARAMETER_REMOVED', field, subject, name, '(absent)')
+      report('QUERY_PARAMETER_REMOVED', field, subject, name, '(absent)')
     } else if (before === undefined) {
-      const rule =
-        after.node.required === true
-          ? 'REQUEST_PARAMETER_REQUIRED_ADDED'
-          : filter
-            ? 'FILTER_OPERATOR_ADDED'
-            : 'QUERY_PARAMETER_ADDED'
+      const rule = after.node.required === true ? 'REQUEST_PARAMETER_REQUIRED_ADDED' : 'QUERY_PARAMETER_ADDED'
       report(rule, field, subject, '(absent)', name)
     } else {
       if (before.node.required !== true && after.node.required === true) {
@@ -46,6 +42,39 @@ export function compareQueryParameters(
       compareParameterSchemas(comparison, name, field, before, after)
     }
   }
+  compareFilterOperators(was, now, report)
+}
+
+/** Filter operators gained or lost, one finding per field: `filter[price]: eq, gte → eq`. */
+function compareFilterOperators(
+  was: ReadonlyMap<string, Parameter>,
+  now: ReadonlyMap<string, Parameter>,
+  report: (rule: ContractRuleId, name: string, subject: string, before: string, after: string) => void,
+) {
+  const before = filterOperators(was)
+  const after = filterOperators(now)
+  for (const field of new Set([...before.keys(), ...after.keys()])) {
+    const older = before.get(field) ?? []
+    const newer = after.get(field) ?? []
+    const describe = (operators: readonly string[]) => operators.join(', ') || '(none)'
+    const subject = `filter[${field}]`
+    if (older.some((operator) => !newer.includes(operator))) {
+      report('FILTER_OPERATOR_REMOVED', field, subject, describe(older), describe(newer))
+    } else if (newer.some((operator) => !older.includes(operator))) {
+      report('FILTER_OPERATOR_ADDED', field, subject, describe(older), describe(newer))
+    }
+  }
+}
+
+/** Field → its filter operators, in document order. */
+function filterOperators(parameters: ReadonlyMap<string, Parameter>): Map<string, string[]> {
+  const byField = new Map<string, string[]>()
+  for (const [name, parameter] of parameters) {
+    const filter = FILTER_PARAMETER.exec(name)
+    if (filter === null || parameter.node.required === true) continue
+    byField.set(filter[1]!, [...(byField.get(filter[1]!) ?? []), filter[2]!])
+  }
+  return byField
 }
 
 function compareParameterSchemas(

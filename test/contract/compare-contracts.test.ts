@@ -303,17 +303,17 @@ const CASES: Record<ContractRuleId, RuleCase> = {
   FILTER_OPERATOR_REMOVED: {
     edit: (document) => listPosts(document).parameters.splice(4, 1),
     operation: 'GET /v1/posts',
-    subject: 'query parameter filter[price][gte]',
-    before: 'filter[price][gte]',
-    after: '(absent)',
+    subject: 'filter[price]',
+    before: 'gte',
+    after: '(none)',
   },
   FILTER_OPERATOR_ADDED: {
     edit: (document) =>
       listPosts(document).parameters.push({ name: 'filter[price][lte]', in: 'query', schema: { type: 'number' } }),
     operation: 'GET /v1/posts',
-    subject: 'query parameter filter[price][lte]',
-    before: '(absent)',
-    after: 'filter[price][lte]',
+    subject: 'filter[price]',
+    before: 'gte',
+    after: 'gte, lte',
   },
   SORT_FIELD_REMOVED: {
     edit: (document) => (enumOf(parameters(document)['Post.sort']!).enum = ['id', '-id']),
