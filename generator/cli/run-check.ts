@@ -29,8 +29,7 @@ export async function runCheck(
   if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
   const output = checkOutput(manifestFile, outDir, result.files, io)
   const contracts = checkPublishedContracts(publishedDir, manifestFile, result.files, io)
-  // Each version's declared `changes` come with its model (VersionModel.changes); until then none is declared.
-  const versions = checkDeclaredVersionChanges(result.files, new Map(), io)
+  const versions = await checkDeclaredVersionChanges(manifestFile, result.files, io)
   return Math.max(output, contracts, versions, await checkMigrations(manifestFile, migrationsDir, io))
 }
 

@@ -204,9 +204,11 @@ describe('restmint publish and check against published contracts', () => {
     }
   })
 
-  it('passes consecutive versions that serve the same resources', async () => {
-    await regenerate(MANIFEST.replace('  v1: {}', '  v1: {}\n  v2: {}'))
+  it('passes consecutive versions whose breaking differences are exactly their declared changes', async () => {
+    const twoVersions = join(import.meta.dirname, '..', 'cases', 'versions-changes-good', 'resources.yaml')
+    await regenerate(readFileSync(twoVersions, 'utf8'))
     const checked = await runCli(project, 'check')
     expect(checked.exitCode, checked.stderr).toBe(0)
+    expect(checked.stdout).toContain('v1 → v2: the breaking differences are the 6 declared in versions.v2.changes.')
   })
 })
