@@ -8,6 +8,7 @@ import { UserError } from '../diagnostics/diagnostic.js'
 import { processIo, type CliIo } from './cli-io.js'
 import type { MigrationOptions } from './migration-options.js'
 import type { MigrateCreateOptions } from './run-migrate-create.js'
+import type { PublishOptions } from './run-publish.js'
 import type { runServe } from './run-serve.js'
 
 // Exit codes, documented in README: 0 ok, 1 invalid manifest or stale output, 2 usage error.
@@ -33,6 +34,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       .env('DATABASE_SCHEMA')
       .default('public')
   const migrationsOption = () => new Option('--migrations <dir>', 'the migrations directory').default('migrations')
+  const publishedOption = () =>
+    new Option('--published <dir>', 'the published contracts directory').default('published')
   const program = new Command('restmint')
     .description('Generate a Fastify API, JSON Schema validators and OpenAPI documents from resources.yaml.')
     .version(packageVersion(), '-V, --version', 'print the restmint version')
@@ -62,9 +65,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(manifestOption())
     .addOption(outOption())
     .addOption(migrationsOption())
-    .action(async (options: { manifest: string; out: string; migrations: string }) => {
+    .addOption(publishedOption())
+    .action(async (options: { manifest: string; out: string; migrations: string; published: string }) => {
       const { runCheck } = await import('./run-check.js')
-      exitCode = await runCheck(options.manifest, options.out, io, options.migrations)
+      exitCode = await runCheck(options.manifest, options.out, io, options.migrations, options.published)
+    })
+  program
+    .command('publish')
+    .description("Record a version's generated OpenAPI as its published contract; over one, only additive changes.")
+    .argument('<version>', 'the version to publish, e.g. v1')
+    .addOption(manifestOption())
+    .addOption(outOption())
+    .addOption(publishedOption())
+    .action(async (version: string, options: Omit<PublishOptions, 'version'>) => {
+      exitCode = await (await import('./run-publish.js')).runPublish({ ...options, version }, io)
     })
   const migrate = program.command('migrate').description('Create, apply and list database migrations.')
   migrate

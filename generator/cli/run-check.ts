@@ -7,24 +7,30 @@ import { generateFiles } from '../generate.js'
 import { diffSnapshots } from '../migrate/diff-snapshots.js'
 import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
 import { summarizeChanges } from '../migrate/summarize-changes.js'
+import { checkDeclaredVersionChanges } from './check-declared-version-changes.js'
+import { checkPublishedContracts } from './check-published-contracts.js'
 import type { CliIo } from './cli-io.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 
 /**
- * Regenerates in memory and compares with the output directory, then the
- * manifest's storage model with the latest migration's snapshot (when the
- * migrations directory exists); writes nothing.
+ * Regenerates in memory and compares with the output directory, each
+ * published contract (when the published directory exists) and consecutive
+ * versions with what they declare, then the manifest's storage model with the
+ * latest migration's snapshot (when the migrations directory exists); writes nothing.
  */
 export async function runCheck(
   manifestFile: string,
   outDir: string,
   io: CliIo,
   migrationsDir = 'migrations',
+  publishedDir = 'published',
 ): Promise<number> {
   const result = await generateFiles({ manifestFile, cwd: io.cwd })
   if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
   const output = checkOutput(manifestFile, outDir, result.files, io)
-  return Math.max(output, await checkMigrations(manifestFile, migrationsDir, io))
+  const contracts = checkPublishedContracts(publishedDir, manifestFile, result.files, io)
+  const versions = await checkDeclaredVersionChanges(manifestFile, result.files, io)
+  return Math.max(output, contracts, versions, await checkMigrations(manifestFile, migrationsDir, io))
 }
 
 function checkOutput(manifestFile: string, outDir: string, files: ReadonlyMap<string, string>, io: CliIo): number {

@@ -1,0 +1,66 @@
+import { checkDeclaredChanges } from '../contract/check-declared-changes.js'
+import { formatFinding } from '../contract/contract-finding.js'
+import { listVersionDocuments, versionDocumentPath } from '../contract/version-documents.js'
+import type { VersionChange } from '../model/version-change.js'
+import type { CliIo } from './cli-io.js'
+
+/**
+ * Compares each pair of consecutive versions' generated OpenAPI documents:
+ * every breaking difference must be a change the newer version declares, and
+ * every declared change must show in the difference. One version: nothing to do.
+ */
+export async function checkDeclaredVersionChanges(
+  manifestFile: string,
+  files: ReadonlyMap<string, string>,
+  io: CliIo,
+): Promise<number> {
+  const versions = listVersionDocuments(files.keys())
+  if (versions.length < 2) return 0
+  // Only now: the manifest stages (yaml, ajv) stay unloaded for a single version.
+  const { loadDeclaredChanges } = await import('../contract/load-declared-changes.js')
+  const declared = await loadDeclaredChanges(manifestFile, io.cwd)
+  const document = (version: string) => JSON.parse(files.get(versionDocumentPath(version))!) as unknown
+  let exitCode = 0
+  for (const [index, newer] of versions.entries()) {
+    const older = versions[index - 1]
+    if (older === undefined) continue
+    const changes = declared.get(newer) ?? []
+    const report = checkDeclaredChanges(document(older), document(newer), changes)
+    for (const finding of report.undeclared) {
+      io.stderr(
+        `undeclared breaking change between ${older} and ${newer}: ${formatFinding(finding)}; ` +
+          `declare it in versions.${newer}.changes or undo it\n`,
+      )
+    }
+    for (const change of report.unseen) {
+      io.stderr(
+        `versions.${newer}.changes declares ${describeChange(change)}, but it is not in the diff between ${older} ` +
+          `and ${newer}: make the change, or remove the entry\n`,
+      )
+    }
+    if (report.undeclared.length + report.unseen.length > 0) exitCode = 1
+    else
+      io.stdout(
+        `${older} → ${newer}: the breaking differences are the ${changes.length} declared in versions.${newer}.changes.\n`,
+      )
+  }
+  return exitCode
+}
+
+/** `rename_field posts.body → content` */
+function describeChange(change: VersionChange): string {
+  switch (change.kind) {
+    case 'rename_field':
+      return `rename_field ${change.resource}.${change.from} → ${change.to}`
+    case 'remove_field':
+      return `remove_field ${change.resource}.${change.field}`
+    case 'add_field':
+      return `add_field ${change.resource}.${change.field}`
+    case 'rename_resource':
+      return `rename_resource ${change.from} → ${change.to}`
+    case 'reroot_resource':
+      return `reroot_resource ${change.resource} from ${change.fromParent}`
+    case 'remove_resource':
+      return `remove_resource ${change.resource}`
+  }
+}

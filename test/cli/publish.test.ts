@@ -1,0 +1,214 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { runCli } from '../support/run-cli.js'
+
+const MANIFEST = `restmint: 1
+service: { title: Blog }
+limits: { per_page_max: 100 }
+versions:
+  v1: {}
+resources:
+  authors:
+    fields:
+      name: { type: string, required: true }
+  posts:
+    fields:
+      title: { type: string, required: true, max_length: 300 }
+      body: { type: string }
+      price: { type: number, minimum: 0, nullable: true }
+      status: { type: string, enum: [draft, published], default: draft }
+    relations:
+      author: { resource: authors }
+    include: [author]
+    sort: [title, price]
+    filter: { price: [eq, gte], status: [eq] }
+`
+
+describe('restmint publish and check against published contracts', () => {
+  let project: string
+  const published = () => join(project, 'published', 'v1.openapi.json')
+  const generatedV1 = () => readFileSync(join(project, 'generated', 'v1', 'openapi.json'), 'utf8')
+  const writeManifest = (text: string) => writeFileSync(join(project, 'resources.yaml'), text)
+  /** Edits the manifest and regenerates, so only the contract can fail `check`. */
+  const regenerate = async (text: string) => {
+    writeManifest(text)
+    expect((await runCli(project, 'generate')).exitCode).toBe(0)
+  }
+
+  beforeEach(async () => {
+    project = mkdtempSync(join(tmpdir(), 'restmint-publish-'))
+    await regenerate(MANIFEST)
+  })
+  afterEach(() => rmSync(project, { recursive: true, force: true }))
+
+  it('records the generated document on first publish, whole, and check then passes', async () => {
+    const run = await runCli(project, 'publish', 'v1')
+    expect(run.exitCode, run.stderr).toBe(0)
+    expect(run.stdout).toBe('published v1: published/v1.openapi.json\n')
+    expect(readFileSync(published(), 'utf8')).toBe(generatedV1())
+    expect(readdirSync(join(project, 'published'))).toEqual(['v1.openapi.json'])
+    const checked = await runCli(project, 'check')
+    expect(checked.exitCode, checked.stderr).toBe(0)
+    expect(checked.stdout).toContain('published/v1.openapi.json matches what resources.yaml generates for v1.')
+  })
+
+  it('refuses output that does not match the manifest', async () => {
+    writeManifest(MANIFEST.replace('max_length: 300', 'max_length: 400'))
+    const run = await runCli(project, 'publish', 'v1')
+    expect(run.exitCode).toBe(1)
+    expect(run.stderr).toContain(
+      'generated/ was generated from another version of resources.yaml; run restmint generate',
+    )
+    expect(existsSync(published())).toBe(false)
+  })
+
+  it('names the versions when asked for an unknown one (usage error)', async () => {
+    const run = await runCli(project, 'publish', 'v7')
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr).toBe('restmint publish: unknown version "v7" in generated/; the versions are v1\n')
+  })
+
+  /** Each rule's manifest edit: the text replaced, its replacement, and the finding after the rule ID. */
+  const BREAKING: readonly [string, [string, string][], string][] = [
+    [
+      'REQUEST_MAX_LENGTH_DECREASED',
+      [['max_length: 300', 'max_length: 100']],
+      'POST /v1/posts: request field title: max_length 300 → max_length 100',
+    ],
+    [
+      'REQUEST_FIELD_REMOVED',
+      [['      body: { type: string }\n', '']],
+      'POST /v1/posts: request field body: body → (absent)',
+    ],
+    [
+      'FIELD_TYPE_CHANGED',
+      [['body: { type: string }', 'body: { type: integer }']],
+      'POST /v1/posts: request field body: string → integer',
+    ],
+    [
+      'REQUEST_NULLABLE_REMOVED',
+      [['minimum: 0, nullable: true', 'minimum: 0']],
+      'POST /v1/posts: request field price: number or null → number',
+    ],
+    [
+      'REQUEST_MINIMUM_INCREASED',
+      [['minimum: 0', 'minimum: 5']],
+      'POST /v1/posts: request field price: minimum 0 → minimum 5',
+    ],
+    [
+      'REQUEST_ENUM_VALUE_REMOVED',
+      [['enum: [draft, published]', 'enum: [draft]']],
+      'POST /v1/posts: request field status: "draft", "published" → "draft"',
+    ],
+    [
+      'REQUEST_FIELD_BECAME_REQUIRED',
+      [['body: { type: string }', 'body: { type: string, required: true }']],
+      'POST /v1/posts: request field body: optional → required',
+    ],
+    ['FILTER_OPERATOR_REMOVED', [['price: [eq, gte]', 'price: [eq]']], 'GET /v1/posts: filter[price]: eq, gte → eq'],
+    [
+      'SORT_FIELD_REMOVED',
+      [['sort: [title, price]', 'sort: [title]']],
+      'GET /v1/posts: query parameter sort: sort=price → (absent)',
+    ],
+    [
+      'INCLUDE_PATH_REMOVED',
+      [['include: [author]', 'include: []']],
+      'GET /v1/posts: query parameter include: include=author → (absent)',
+    ],
+    [
+      'PER_PAGE_MAX_DECREASED',
+      [['per_page_max: 100', 'per_page_max: 50']],
+      'GET /v1/authors: query parameter per_page: maximum 100 → maximum 50',
+    ],
+    [
+      'RESOURCE_RENAMED',
+      [
+        ['  authors:\n', '  writers:\n'],
+        ['resource: authors', 'resource: writers'],
+      ],
+      '/v1/authors: /v1/authors → /v1/writers',
+    ],
+  ]
+  const edit = (replacements: [string, string][]) =>
+    replacements.reduce((text, [from, to]) => text.replace(from, to), MANIFEST)
+
+  it.each(BREAKING)('check fails and publish refuses on %s', async (rule, replacements, finding) => {
+    await runCli(project, 'publish', 'v1')
+    const before = readFileSync(published(), 'utf8')
+    await regenerate(edit(replacements))
+    const checked = await runCli(project, 'check')
+    expect(checked.exitCode).toBe(1)
+    expect(checked.stderr).toContain(
+      `published/v1.openapi.json: ${rule}: ${finding}; this change needs a new major version: add v2 with a \`changes\` entry, or `,
+    )
+    const refused = await runCli(project, 'publish', 'v1')
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toContain(`published/v1.openapi.json: ${rule}: ${finding};`)
+    expect(readFileSync(published(), 'utf8')).toBe(before)
+  })
+
+  const ADDITIVE: readonly [string, [string, string][], string][] = [
+    [
+      'REQUEST_FIELD_ADDED',
+      [['      body: { type: string }\n', '      body: { type: string }\n      summary: { type: string }\n']],
+      'POST /v1/posts: request field summary: (absent) → summary (string)',
+    ],
+    [
+      'REQUEST_CONSTRAINT_RELAXED',
+      [['max_length: 300', 'max_length: 500']],
+      'POST /v1/posts: request field title: max_length 300 → max_length 500',
+    ],
+    [
+      'SORT_FIELD_ADDED',
+      [['sort: [title, price]', 'sort: [title, price, status]']],
+      'GET /v1/posts: query parameter sort: (absent) → sort=status',
+    ],
+  ]
+
+  it.each(ADDITIVE)('check passes with a note and publish records %s', async (rule, replacements, finding) => {
+    await runCli(project, 'publish', 'v1')
+    await regenerate(edit(replacements))
+    const checked = await runCli(project, 'check')
+    expect(checked.exitCode, checked.stderr).toBe(0)
+    expect(checked.stdout).toContain(`published/v1.openapi.json: ${rule}: ${finding}\n`)
+    expect(checked.stdout).toContain('has additive changes only; run `restmint publish v1` to record it')
+    const recorded = await runCli(project, 'publish', 'v1')
+    expect(recorded.exitCode, recorded.stderr).toBe(0)
+    expect(recorded.stdout).toContain(`published/v1.openapi.json: ${rule}: ${finding}\n`)
+    expect(readFileSync(published(), 'utf8')).toBe(generatedV1())
+  })
+
+  it('fails when a published version is no longer in versions:', async () => {
+    await runCli(project, 'publish', 'v1')
+    await regenerate(MANIFEST.replace('  v1: {}', '  v2: {}'))
+    const checked = await runCli(project, 'check')
+    expect(checked.exitCode).toBe(1)
+    expect(checked.stderr).toContain(
+      'published/v1.openapi.json: v1 is published, but resources.yaml no longer lists it under versions:; ' +
+        'a published version is served until its sunset has passed: add v1 back to versions:',
+    )
+  })
+
+  it('says how to recover a published file that is not JSON', async () => {
+    await runCli(project, 'publish', 'v1')
+    writeFileSync(published(), '{ "openapi": ')
+    for (const command of ['check', 'publish']) {
+      const run = await runCli(project, command, ...(command === 'publish' ? ['v1'] : []))
+      expect(run.exitCode).toBe(1)
+      expect(run.stderr).toMatch(
+        /^restmint: published\/v1\.openapi\.json is not valid JSON \(.+\); restore it from version control/m,
+      )
+    }
+  })
+
+  it('passes consecutive versions whose breaking differences are exactly their declared changes', async () => {
+    const twoVersions = join(import.meta.dirname, '..', 'cases', 'versions-changes-good', 'resources.yaml')
+    await regenerate(readFileSync(twoVersions, 'utf8'))
+    const checked = await runCli(project, 'check')
+    expect(checked.exitCode, checked.stderr).toBe(0)
+    expect(checked.stdout).toContain('v1 → v2: the breaking differences are the 6 declared in versions.v2.changes.')
+  })
+})
