@@ -10,7 +10,7 @@ export interface MigrationFile extends MigrationEntry {
   /** The dialect's SQL file: `migrations/0002_add_posts_summary/sqlite.sql`. */
   readonly path: string
   readonly sql: string
-  /** SHA-256 hex of the file's bytes: what the migrations table records. */
+  /** SHA-256 hex of the file's bytes, CRLF read as LF: what the migrations table records. */
   readonly checksum: string
 }
 
@@ -40,6 +40,17 @@ export function readMigrationFiles(directory: string, dialect: MigrationDialect)
           `restore it from version control, or recreate the migration with restmint migrate create`,
       )
     }
-    return { ...entry, path, sql: bytes.toString('utf8'), checksum: createHash('sha256').update(bytes).digest('hex') }
+    return { ...entry, path, sql: bytes.toString('utf8'), checksum: checksumOf(bytes) }
   })
+}
+
+/**
+ * Line endings do not count: git's autocrlf checks the files out with CRLF on
+ * Windows, and a migration applied from one checkout must not read as changed
+ * in another. The bytes are read as latin1 so that any other byte, UTF-8 or
+ * not, counts as it is.
+ */
+function checksumOf(bytes: Buffer): string {
+  const normalized = Buffer.from(bytes.toString('latin1').replaceAll('\r\n', '\n'), 'latin1')
+  return createHash('sha256').update(normalized).digest('hex')
 }
