@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path'
+import type { MigrationEntry } from '../../runtime/migrations/list-migrations.js'
 import { MIGRATION_SQL_FILES, SNAPSHOT_FILE } from '../../runtime/migrations/migration-files.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { withOutputLock } from '../emit/output-lock.js'
@@ -13,6 +14,8 @@ import { summarizeChanges } from '../migrate/summarize-changes.js'
 import { removeStagedMigrations, writeMigration } from '../migrate/write-migration.js'
 import type { CliIo } from './cli-io.js'
 import { reportDiagnostics } from './report-diagnostics.js'
+
+const MAX_MIGRATION_NUMBER = 9999
 
 export interface MigrateCreateOptions {
   readonly manifest: string
@@ -55,8 +58,7 @@ export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo)
         io.stdout(`${options.migrations}/ is up to date with ${options.manifest}: nothing to migrate.\n`)
         return 0
       }
-      const number = String(Number(latest.migrations.at(-1)?.id ?? '0') + 1).padStart(4, '0')
-      const name = `${number}_${options.name ?? nameMigration(plan.changes, latest.migrations.length === 0)}`
+      const name = `${nextMigrationNumber(latest.migrations.at(-1), options.migrations)}_${options.name ?? nameMigration(plan.changes, latest.migrations.length === 0)}`
       const files = new Map([
         [MIGRATION_SQL_FILES.sqlite, renderMigrationSql(plan, 'sqlite')],
         [MIGRATION_SQL_FILES.postgres, renderMigrationSql(plan, 'postgres')],
@@ -69,5 +71,16 @@ export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo)
       return 0
     },
     holder,
+  )
+}
+
+/** The number after `last`'s, in the 4 digits listMigrations reads: a 10000th migration would not be read back. */
+function nextMigrationNumber(last: MigrationEntry | undefined, migrationsDir: string): string {
+  const next = Number(last?.id ?? '0') + 1
+  if (next <= MAX_MIGRATION_NUMBER) return String(next).padStart(4, '0')
+  throw new UserError(
+    `${join(migrationsDir, last!.name)} is numbered ${last!.id}, so the next migration would be ${next}, ` +
+      `but a migration number has 4 digits; if no database has applied ${last!.name} yet, renumber it right after ` +
+      `the migration before it, then run restmint migrate create again. Nothing was written.`,
   )
 }

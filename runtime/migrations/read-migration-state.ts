@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { findSchemaDifferences } from '../storage/find-schema-differences.js'
 import type { SqlExecutor, StorageDialect } from '../storage/storage-dialect.js'
 import { readAppliedMigrations, type AppliedMigration } from './applied-migrations.js'
 import { MIGRATIONS_TABLE, SNAPSHOT_FILE } from './migration-files.js'
-import { MigrationError } from './migration-error.js'
 import type { MigrationFile } from './read-migration-files.js'
-import type { StorageSnapshot } from './storage-snapshot.js'
+import { readSnapshotFile } from './read-snapshot-file.js'
 
 /** Where a database stands against a migrations directory. */
 export interface MigrationState {
@@ -46,7 +44,7 @@ export async function readMigrationState(
   if (tracked || first === undefined) return { tracked, applied, pending, problems, adoptable: false }
 
   const snapshotPath = join(first.directory, SNAPSHOT_FILE)
-  const snapshot = readSnapshot(snapshotPath)
+  const snapshot = readSnapshotFile(snapshotPath)
   const existing = new Map(tables.map((table) => [table.name, table]))
   // Tables the first migration does not create are another application's: an empty database as far as restmint goes.
   if (!snapshot.tables.some((table) => existing.has(table.name))) {
@@ -108,22 +106,4 @@ function findSkippedMigrations(pending: readonly MigrationFile[], applied: reado
         `${file.name} is not applied, but ${last.name}, numbered after it, is: ` +
         `renumber ${file.directory} after the last migration and check its SQL still applies on top of it`,
     )
-}
-
-function readSnapshot(path: string): StorageSnapshot {
-  let snapshot: Partial<StorageSnapshot>
-  try {
-    snapshot = JSON.parse(readFileSync(path, 'utf8')) as Partial<StorageSnapshot>
-  } catch (error) {
-    throw new MigrationError(
-      `${path} cannot be read (${(error as Error).message}); ` +
-        `restore it from version control: adopting a database created before migrations compares its tables with it`,
-    )
-  }
-  if (snapshot.restmint_snapshot !== 1 || !Array.isArray(snapshot.tables)) {
-    throw new MigrationError(
-      `${path} is not a restmint snapshot (restmint_snapshot: 1 with a tables list); restore it from version control`,
-    )
-  }
-  return snapshot as StorageSnapshot
 }

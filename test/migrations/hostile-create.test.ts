@@ -1,0 +1,75 @@
+/**
+ * `migrate create` and `check` over migrations directories left in states
+ * that `migrate create` itself never writes: a snapshot.json edited into the
+ * wrong shape, and a last migration numbered 9999.
+ */
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { manifestOf } from '../migrate/storage-of.js'
+import { runCli } from '../support/run-cli.js'
+
+const POSTS = `  posts:
+    fields:
+      title: { type: string, required: true }
+`
+const WITH_SUMMARY = `${POSTS}      summary: { type: string }
+`
+
+describe('migrate create over a hostile migrations directory', () => {
+  let project: string
+  afterEach(() => rmSync(project, { recursive: true, force: true }))
+
+  /** A project whose first migration is created, with the manifest then edited to `resources`. */
+  async function startProject(resources: string): Promise<string> {
+    project = mkdtempSync(join(tmpdir(), 'restmint-hostile-create-'))
+    writeFileSync(join(project, 'resources.yaml'), manifestOf(POSTS))
+    expect((await runCli(project, 'migrate', 'create')).exitCode).toBe(0)
+    writeFileSync(join(project, 'resources.yaml'), manifestOf(resources))
+    return join(project, 'migrations')
+  }
+
+  it.each([
+    [
+      'a table without columns',
+      { restmint_snapshot: 1, tables: [{ name: 'posts', indexes: [] }] },
+      'tables[0] ("posts") needs a "columns" list',
+    ],
+    ['a table that is no object', { restmint_snapshot: 1, tables: [1] }, 'tables[0] needs a "name"'],
+    [
+      'a column without a type',
+      { restmint_snapshot: 1, tables: [{ name: 'posts', columns: [{ name: 'id' }], indexes: [] }] },
+      'tables[0].columns[0] of table "posts" needs a "type" among string, integer, number, boolean, date, datetime',
+    ],
+  ])('names the key of a snapshot.json with %s, in create and check', async (_, snapshot, problem) => {
+    const migrations = await startProject(WITH_SUMMARY)
+    const file = join(migrations, '0001_init', 'snapshot.json')
+    writeFileSync(file, JSON.stringify(snapshot))
+    const message =
+      `restmint: ${file} is not a restmint snapshot: ${problem}; restore it from version control ` +
+      '(every migration needs the snapshot.json that migrate create wrote)\n'
+
+    const created = await runCli(project, 'migrate', 'create')
+    expect(created).toMatchObject({ exitCode: 1, stderr: message })
+    expect(readdirSync(migrations)).toEqual(['0001_init'])
+    const checked = await runCli(project, 'check')
+    expect(checked.exitCode).toBe(1)
+    expect(checked.stderr).toContain(message)
+  })
+
+  it('refuses to number a migration 10000, which no command could read back', async () => {
+    const migrations = await startProject(WITH_SUMMARY)
+    renameSync(join(migrations, '0001_init'), join(migrations, '9999_init'))
+
+    const created = await runCli(project, 'migrate', 'create')
+    expect(created.exitCode).toBe(1)
+    expect(created.stderr).toBe(
+      'restmint: migrations/9999_init is numbered 9999, so the next migration would be 10000, but a migration ' +
+        'number has 4 digits; if no database has applied 9999_init yet, renumber it right after the migration ' +
+        'before it, then run restmint migrate create again. Nothing was written.\n',
+    )
+    expect(readdirSync(migrations)).toEqual(['9999_init'])
+    expect(readFileSync(join(migrations, '9999_init', 'sqlite.sql'), 'utf8')).toContain('create table "posts"')
+  })
+})
