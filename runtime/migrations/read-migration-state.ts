@@ -20,8 +20,8 @@ export interface MigrationState {
    */
   readonly problems: readonly string[]
   /**
-   * The database has no migrations table but holds the first migration's
-   * tables as its snapshot describes them (prepare() created them before the
+   * The database records no migration (no migrations table, or an empty
+   * one) but holds the first migration's tables as its snapshot describes them (prepare() created them before the
    * project had migrations): the first pending migration is to be recorded as
    * applied without running.
    */
@@ -41,7 +41,8 @@ export async function readMigrationState(
   const pending = files.filter((file) => !recorded.has(file.id))
   const problems = [...findChangedMigrations(files, applied), ...findSkippedMigrations(pending, applied)]
   const first = files[0]
-  if (tracked || first === undefined) return { tracked, applied, pending, problems, adoptable: false }
+  // An empty migrations table (made by hand, or by a tool that failed before recording) records nothing either.
+  if (applied.length > 0 || first === undefined) return { tracked, applied, pending, problems, adoptable: false }
 
   const snapshotPath = join(first.directory, SNAPSHOT_FILE)
   const snapshot = readSnapshotFile(snapshotPath)
@@ -57,7 +58,8 @@ export async function readMigrationState(
   })
   if (differences.length === 0) return { tracked, applied, pending, problems, adoptable: true }
   problems.push(
-    `the database has tables but no ${MIGRATIONS_TABLE} table, so it was created before migrations, ` +
+    `the database has tables but records no migration (no ${MIGRATIONS_TABLE} table, or an empty one), ` +
+      `so it was created before migrations, ` +
       `and its tables differ from the first migration's snapshot (${snapshotPath}):\n` +
       differences.map((difference) => `  - ${difference}`).join('\n') +
       `\n  Change the tables until they match, so that ${first.name} can be recorded as applied without running; ` +
