@@ -1,9 +1,11 @@
 /**
  * Migration files as people and tools leave them: a file that commits the
  * applier's transaction itself, and files checked out with CRLF line
- * endings (git's autocrlf on Windows) after they were applied with LF.
+ * endings (git's autocrlf on Windows) after they were applied with LF, and
+ * a migration directory that is a symbolic link.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MIGRATION_SQL_FILES } from '../../runtime/migrations/migration-files.js'
@@ -11,6 +13,8 @@ import { runCli } from '../support/run-cli.js'
 import { DIALECTS } from '../support/test-postgres.js'
 import { createMigrationDatabase, type MigrationDatabase } from './migration-database.js'
 import { bothDialects, writeMigration } from './migration-fixtures.js'
+
+const NOTES = 'create table notes (id integer primary key);\n-- notes\n'
 
 describe.each(DIALECTS)('%s: hostile migration files', (dialect) => {
   let database: MigrationDatabase
@@ -65,7 +69,7 @@ describe.each(DIALECTS)('%s: hostile migration files', (dialect) => {
 
   it('reads a migration applied with LF line endings as unchanged when checked out with CRLF', async () => {
     setUp()
-    writeMigration(migrations, '0001_notes', bothDialects('create table notes (id integer primary key);\n-- notes\n'))
+    writeMigration(migrations, '0001_notes', bothDialects(NOTES))
     expect((await cli('apply')).exitCode).toBe(0)
     const file = join(migrations, '0001_notes', MIGRATION_SQL_FILES[dialect])
     writeFileSync(file, readFileSync(file, 'utf8').replaceAll('\n', '\r\n'))
@@ -76,5 +80,30 @@ describe.each(DIALECTS)('%s: hostile migration files', (dialect) => {
     const changed = await cli('status')
     expect(changed.exitCode).toBe(1)
     expect(changed.stderr).toContain(`${file} changed since it was applied`)
+  })
+
+  it('applies a migration whose directory is a symbolic link, and names a link whose target is gone', async () => {
+    setUp()
+    writeMigration(migrations, '0001_notes', bothDialects(NOTES))
+    const shared = mkdtempSync(join(tmpdir(), 'restmint-shared-migration-'))
+    try {
+      writeMigration(shared, '0002_tags', bothDialects('create table tags (id integer primary key);\n'))
+      symlinkSync(join(shared, '0002_tags'), join(migrations, '0002_tags'))
+
+      const applied = await cli('apply')
+      expect(applied).toMatchObject({ exitCode: 0, stderr: '' })
+      expect(applied.stdout).toContain('applied 0002_tags')
+      expect(await database.tableNames()).toEqual(['notes', 'restmint_migrations', 'tags'])
+
+      renameSync(join(shared, '0002_tags'), join(shared, 'moved'))
+      const status = await cli('status')
+      expect(status.exitCode).toBe(1)
+      expect(status.stderr).toBe(
+        `restmint: ${join(migrations, '0002_tags')} is a symbolic link to ${join(shared, '0002_tags')}, which does ` +
+          'not exist; restore what it points to, or remove the link\n',
+      )
+    } finally {
+      rmSync(shared, { recursive: true, force: true })
+    }
   })
 })
