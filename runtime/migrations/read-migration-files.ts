@@ -17,7 +17,7 @@ export interface MigrationFile extends MigrationEntry {
 /**
  * The migrations in `directory`, in order, each with `dialect`'s SQL file
  * read. Throws MigrationError when the directory is missing or a migration
- * lacks the file, and MigrationDirectoryError (list-migrations.ts) when a
+ * lacks the file or it is not UTF-8, and MigrationDirectoryError (list-migrations.ts) when a
  * directory is misnamed.
  */
 export function readMigrationFiles(directory: string, dialect: MigrationDialect): MigrationFile[] {
@@ -40,8 +40,26 @@ export function readMigrationFiles(directory: string, dialect: MigrationDialect)
           `restore it from version control, or recreate the migration with restmint migrate create`,
       )
     }
-    return { ...entry, path, sql: bytes.toString('utf8'), checksum: checksumOf(bytes) }
+    return { ...entry, path, sql: decodeUtf8(bytes, path), checksum: checksumOf(bytes) }
   })
+}
+
+/**
+ * The file's text, refusing bytes that are not UTF-8 (a file saved as Latin-1,
+ * say) rather than running the SQL with U+FFFD in their place: the rows it
+ * writes would hold the replacement character.
+ */
+function decodeUtf8(bytes: Buffer, path: string): string {
+  const text = bytes.toString('utf8')
+  const reencoded = Buffer.from(text, 'utf8')
+  if (reencoded.equals(bytes)) return text
+  let offset = 0
+  while (bytes[offset] === reencoded[offset]) offset++
+  const line = bytes.subarray(0, offset).toString('latin1').split('\n').length
+  throw new MigrationError(
+    `${path}:${line}: byte 0x${bytes[offset]!.toString(16).padStart(2, '0')} is not UTF-8; ` +
+      `save the file as UTF-8 (it is read as UTF-8, whatever the database's encoding)`,
+  )
 }
 
 /**

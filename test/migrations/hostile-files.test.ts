@@ -2,7 +2,7 @@
  * Migration files as people and tools leave them: a file that commits the
  * applier's transaction itself, and files checked out with CRLF line
  * endings (git's autocrlf on Windows) after they were applied with LF, and
- * a migration directory that is a symbolic link.
+ * a migration directory that is a symbolic link, a file saved as Latin-1.
  */
 import { mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -105,5 +105,25 @@ describe.each(DIALECTS)('%s: hostile migration files', (dialect) => {
     } finally {
       rmSync(shared, { recursive: true, force: true })
     }
+  })
+
+  it('refuses a file that is not UTF-8 rather than writing U+FFFD into rows', async () => {
+    setUp()
+    const latin1 = Buffer.from(
+      "create table notes (body text);\ninsert into notes (body) values ('caf\xe9');\n",
+      'latin1',
+    )
+    writeMigration(migrations, '0001_notes', bothDialects(''))
+    const file = join(migrations, '0001_notes', MIGRATION_SQL_FILES[dialect])
+    writeFileSync(file, latin1)
+
+    const applied = await cli('apply')
+    expect(applied).toMatchObject({
+      exitCode: 1,
+      stderr:
+        `restmint: ${file}:2: byte 0xe9 is not UTF-8; save the file as UTF-8 ` +
+        "(it is read as UTF-8, whatever the database's encoding)\n",
+    })
+    expect(await database.tableNames()).toEqual([])
   })
 })
