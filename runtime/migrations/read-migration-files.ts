@@ -10,9 +10,11 @@ export interface MigrationFile extends MigrationEntry {
   /** The dialect's SQL file: `migrations/0002_add_posts_summary/sqlite.sql`. */
   readonly path: string
   readonly sql: string
-  /** SHA-256 hex of the file's bytes, CRLF read as LF: what the migrations table records. */
+  /** SHA-256 hex of the file's bytes, CRLF read as LF and without a byte order mark: what the migrations table records. */
   readonly checksum: string
 }
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf])
 
 /**
  * The migrations in `directory`, in order, each with `dialect`'s SQL file
@@ -40,7 +42,9 @@ export function readMigrationFiles(directory: string, dialect: MigrationDialect)
           `restore it from version control, or recreate the migration with restmint migrate create`,
       )
     }
-    return { ...entry, path, sql: decodeUtf8(bytes, path), checksum: checksumOf(bytes) }
+    // Editors on Windows may save a byte order mark, which PostgreSQL would read as part of the first word.
+    const text = bytes.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? bytes.subarray(UTF8_BOM.length) : bytes
+    return { ...entry, path, sql: decodeUtf8(text, path), checksum: checksumOf(text) }
   })
 }
 
@@ -63,9 +67,9 @@ function decodeUtf8(bytes: Buffer, path: string): string {
 }
 
 /**
- * Line endings do not count: git's autocrlf checks the files out with CRLF on
- * Windows, and a migration applied from one checkout must not read as changed
- * in another. The bytes are read as latin1 so that any other byte, UTF-8 or
+ * Line endings and a byte order mark do not count: git's autocrlf checks the
+ * files out with CRLF on Windows, and a migration applied from one checkout
+ * must not read as changed in another. The bytes are read as latin1 so that any other byte, UTF-8 or
  * not, counts as it is.
  */
 function checksumOf(bytes: Buffer): string {

@@ -2,7 +2,8 @@
  * Migration files as people and tools leave them: a file that commits the
  * applier's transaction itself, and files checked out with CRLF line
  * endings (git's autocrlf on Windows) after they were applied with LF, and
- * a migration directory that is a symbolic link, a file saved as Latin-1.
+ * a migration directory that is a symbolic link, a file saved as Latin-1 or
+ * with a byte order mark.
  */
 import { mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -67,12 +68,12 @@ describe.each(DIALECTS)('%s: hostile migration files', (dialect) => {
     expect(await database.query('select body from audit')).toEqual([{ body: 'begin; commit;' }])
   })
 
-  it('reads a migration applied with LF line endings as unchanged when checked out with CRLF', async () => {
+  it('reads a migration applied with LF line endings as unchanged when checked out with CRLF and a BOM', async () => {
     setUp()
     writeMigration(migrations, '0001_notes', bothDialects(NOTES))
     expect((await cli('apply')).exitCode).toBe(0)
     const file = join(migrations, '0001_notes', MIGRATION_SQL_FILES[dialect])
-    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('\n', '\r\n'))
+    writeFileSync(file, `\ufeff${readFileSync(file, 'utf8').replaceAll('\n', '\r\n')}`)
 
     expect(await cli('status')).toMatchObject({ exitCode: 0, stderr: '' })
     expect(await cli('apply')).toMatchObject({ exitCode: 0, stderr: '' })
@@ -105,6 +106,13 @@ describe.each(DIALECTS)('%s: hostile migration files', (dialect) => {
     } finally {
       rmSync(shared, { recursive: true, force: true })
     }
+  })
+
+  it('applies a pending file that starts with a byte order mark', async () => {
+    setUp()
+    writeMigration(migrations, '0001_notes', bothDialects(`\ufeff${NOTES}`))
+    expect(await cli('apply')).toMatchObject({ exitCode: 0, stderr: '' })
+    expect(await database.tableNames()).toEqual(['notes', 'restmint_migrations'])
   })
 
   it('refuses a file that is not UTF-8 rather than writing U+FFFD into rows', async () => {
