@@ -1,7 +1,8 @@
 /**
  * `migrate create` and `check` over migrations directories left in states
  * that `migrate create` itself never writes: a snapshot.json edited into the
- * wrong shape, and a last migration numbered 9999.
+ * wrong shape, and a last migration numbered 9999; and a manifest default
+ * no column can store.
  */
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -71,5 +72,20 @@ describe('migrate create over a hostile migrations directory', () => {
     )
     expect(readdirSync(migrations)).toEqual(['9999_init'])
     expect(readFileSync(join(migrations, '9999_init', 'sqlite.sql'), 'utf8')).toContain('create table "posts"')
+  })
+
+  it('refuses a string default holding a NUL character with its position, not a stack trace', async () => {
+    const migrations = await startProject(`${POSTS}      summary: { type: string, default: "a\\0b" }\n`)
+
+    const created = await runCli(project, 'migrate', 'create')
+    expect(created.exitCode).toBe(1)
+    expect(created.stderr).toBe(
+      'resources.yaml:8:41: error DEFAULT_TYPE: default "a\\u0000b" of field "summary" contains a NUL character ' +
+        '(U+0000), which no string field can store; remove it\n' +
+        '        summary: { type: string, default: "a\\0b" }\n' +
+        '                                          ^^^^^^\n' +
+        'resources.yaml: 1 error; nothing was written.\n',
+    )
+    expect(readdirSync(migrations)).toEqual(['0001_init'])
   })
 })
