@@ -32,8 +32,13 @@ export function listMigrations(directory: string): MigrationEntry[] | null {
       .filter((entry) => !entry.name.startsWith('.') && isDirectory(directory, entry))
       .map((entry) => entry.name)
   } catch (error) {
+    if (error instanceof MigrationDirectoryError) throw error
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
+    // Not the database's fault, though migrate apply opens one first: name the directory.
+    throw new MigrationDirectoryError(
+      `cannot read the migrations directory ${directory} (${(error as Error).message}); ` +
+        `pass the directory that holds the migrations with --migrations`,
+    )
   }
   const entries: MigrationEntry[] = []
   for (const name of names.sort()) {

@@ -36,7 +36,9 @@ export function readMigrationFiles(directory: string, dialect: MigrationDialect)
     try {
       bytes = readFileSync(path)
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new MigrationError(`cannot read ${path} (${(error as Error).message}); make it a readable file`)
+      }
       throw new MigrationError(
         `${path} is missing: migration ${entry.name} has no SQL for ${dialect}; ` +
           `restore it from version control, or recreate the migration with restmint migrate create`,

@@ -88,4 +88,15 @@ describe('migrate create over a hostile migrations directory', () => {
     )
     expect(readdirSync(migrations)).toEqual(['0001_init'])
   })
+
+  it('names a --migrations path that is a file, not a stack trace', async () => {
+    await startProject(WITH_SUMMARY)
+    const created = await runCli(project, 'migrate', 'create', '--migrations', 'resources.yaml')
+    expect(created).toMatchObject({
+      exitCode: 1,
+      stderr:
+        `restmint: ${join(project, 'resources.yaml')} is not a directory (a file stands there, or on the way to it), ` +
+        'and restmint migrate create writes into a directory there; move the file, or pass another directory\n',
+    })
+  })
 })

@@ -134,4 +134,16 @@ describe.each(DIALECTS)('%s: hostile migration files', (dialect) => {
     })
     expect(await database.tableNames()).toEqual([])
   })
+
+  it('names a --migrations path that is a file as such, not as a database that cannot be opened', async () => {
+    setUp()
+    writeMigration(migrations, '0001_notes', bothDialects(NOTES))
+    const file = join(migrations, '0001_notes', MIGRATION_SQL_FILES[dialect])
+    const run = await runCli(database.directory, 'migrate', 'apply', ...database.args, '--migrations', file)
+    expect(run.exitCode).toBe(1)
+    expect(run.stderr).toBe(
+      `restmint: cannot read the migrations directory ${file} (ENOTDIR: not a directory, scandir '${file}'); ` +
+        'pass the directory that holds the migrations with --migrations\n',
+    )
+  })
 })
