@@ -99,4 +99,15 @@ describe('migrate create over a hostile migrations directory', () => {
         'and restmint migrate create writes into a directory there; move the file, or pass another directory\n',
     })
   })
+
+  it('names a migration that adds a column and renames another update_<table>, not add_<table>_<column>', async () => {
+    const migrations = await startProject(
+      `  posts:\n    fields:\n      heading: { type: string, required: true, renamed_from: title }\n      summary: { type: string }\n`,
+    )
+    const created = await runCli(project, 'migrate', 'create')
+    expect(created.stdout).toBe(
+      'Created migrations/0002_update_posts/ (review it, then commit it):\n  posts: rename title to heading, add summary\n',
+    )
+    expect(readdirSync(migrations)).toEqual(['0001_init', '0002_update_posts'])
+  })
 })
