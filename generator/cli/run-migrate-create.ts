@@ -4,6 +4,7 @@ import { MIGRATION_SQL_FILES, SNAPSHOT_FILE } from '../../runtime/migrations/mig
 import { UserError } from '../diagnostics/diagnostic.js'
 import { withOutputLock } from '../emit/output-lock.js'
 import { diffSnapshots } from '../migrate/diff-snapshots.js'
+import { listSharedUniqueValues } from '../migrate/list-shared-unique-values.js'
 import { loadStorageModel } from '../migrate/load-storage-model.js'
 import { nameMigration } from '../migrate/name-migration.js'
 import { parseBackfills } from '../migrate/parse-backfills.js'
@@ -68,6 +69,7 @@ export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo)
       io.stdout(`Created ${join(options.migrations, name)}/ (review it, then commit it):\n`)
       for (const line of summarizeChanges(diffSnapshots(plan.before, after, origins))) io.stdout(`  ${line}\n`)
       for (const line of plan.dataLoss) io.stdout(`  data loss: ${line}\n`)
+      for (const line of listSharedUniqueValues(plan)) io.stdout(`  warning: ${line}\n`)
       return 0
     },
     holder,

@@ -110,4 +110,23 @@ describe('migrate create over a hostile migrations directory', () => {
     )
     expect(readdirSync(migrations)).toEqual(['0001_init', '0002_update_posts'])
   })
+
+  it.each([
+    [
+      'a --backfill',
+      '      slug: { type: string, required: true, unique: true }\n',
+      ['--backfill', 'posts.slug=x'],
+      '"x"',
+    ],
+    ['a default', '      slug: { type: string, unique: true, default: x }\n', [], '"x"'],
+  ])('warns that a unique column added with %s gives every row one value', async (_, field, args, value) => {
+    await startProject(POSTS + field)
+    const created = await runCli(project, 'migrate', 'create', ...args)
+    expect(created.exitCode, created.stderr).toBe(0)
+    expect(created.stdout).toBe(
+      'Created migrations/0002_add_posts_slug/ (review it, then commit it):\n  posts: add slug\n' +
+        `  warning: posts.slug is unique, but existing rows all get ${value} there, so apply fails when two rows ` +
+        'or more do; edit the SQL files to give each row its own value before applying\n',
+    )
+  })
 })
