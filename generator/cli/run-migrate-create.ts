@@ -59,7 +59,8 @@ export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo)
         io.stdout(`${options.migrations}/ is up to date with ${options.manifest}: nothing to migrate.\n`)
         return 0
       }
-      const name = `${nextMigrationNumber(latest.migrations.at(-1), options.migrations)}_${options.name ?? nameMigration(plan.changes, latest.migrations.length === 0)}`
+      const number = nextMigrationNumber(latest.migrations.at(-1), options.migrations)
+      const name = `${number}_${options.name ?? nameMigration(plan.changes, latest.migrations.length === 0)}`
       const files = new Map([
         [MIGRATION_SQL_FILES.sqlite, renderMigrationSql(plan, 'sqlite')],
         [MIGRATION_SQL_FILES.postgres, renderMigrationSql(plan, 'postgres')],

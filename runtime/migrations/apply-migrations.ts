@@ -81,7 +81,10 @@ export function applyMigrations(options: ApplyMigrationsOptions): Promise<Applie
   })
 }
 
-/** Refuses a file that begins or ends a transaction itself: a COMMIT in it would leave the rest outside the one applyMigrations runs it in. */
+/**
+ * Refuses a file that begins or ends a transaction itself: a COMMIT in it
+ * would leave the rest outside the one applyMigrations runs it in.
+ */
 function refuseTransactionControl(file: MigrationFile): void {
   const control = findTransactionControl(file.sql)
   if (control === null) return

@@ -7,9 +7,9 @@ export interface TransactionControl {
   readonly column: number
 }
 
-/** First words of the statements that begin or end a transaction (`ROLLBACK TO` a savepoint does neither). */
+/** First words of statements that begin or end a transaction (`ROLLBACK TO` a savepoint does neither). */
 const CONTROL_KEYWORDS = new Set(['begin', 'commit', 'end', 'rollback', 'abort', 'start'])
-/** What a statement starts with, and what it skips over: comments, quoted strings and names, PostgreSQL's dollar quotes. */
+/** Words, and what is skipped: comments, quoted strings and names, PostgreSQL's dollar quotes. */
 const TOKEN =
   /--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|'(?:[^']|'')*(?:'|$)|"(?:[^"]|"")*(?:"|$)|\$([A-Za-z_]\w*)?\$[\s\S]*?(?:\$\1\$|$)|;|[A-Za-z_][\w$]*|\s+|./gy
 /** Statements whose body runs between BEGIN and END of their own. */

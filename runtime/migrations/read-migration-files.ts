@@ -10,7 +10,7 @@ export interface MigrationFile extends MigrationEntry {
   /** The dialect's SQL file: `migrations/0002_add_posts_summary/sqlite.sql`. */
   readonly path: string
   readonly sql: string
-  /** SHA-256 hex of the file's bytes, CRLF read as LF and without a byte order mark: what the migrations table records. */
+  /** SHA-256 hex of the file's bytes, CRLF read as LF, without a byte order mark: what the migrations table records. */
   readonly checksum: string
 }
 

@@ -21,9 +21,9 @@ export interface MigrationState {
   readonly problems: readonly string[]
   /**
    * The database records no migration (no migrations table, or an empty
-   * one) but holds the first migration's tables as its snapshot describes them (prepare() created them before the
-   * project had migrations): the first pending migration is to be recorded as
-   * applied without running.
+   * one) but holds the first migration's tables as its snapshot describes
+   * them (prepare() created them before the project had migrations): the
+   * first pending migration is to be recorded as applied without running.
    */
   readonly adoptable: boolean
 }
