@@ -36,7 +36,8 @@ export async function runServe(
     throw new UserError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(options.port)}`)
   }
   requireSchemaName(options.schema)
-  if (existsSync(resolve(io.cwd, options.migrations))) {
+  // A memory database starts empty every time, and prepare() creates the manifest's tables: nothing to migrate.
+  if (options.db !== 'sqlite::memory:' && existsSync(resolve(io.cwd, options.migrations))) {
     await (await import('./ensure-migrations-applied.js')).ensureMigrationsApplied(options, io)
   }
   const server = await loadGeneratedServer(entry, createContentCache(findCacheDirectory(io.cwd)))

@@ -61,7 +61,8 @@ export class SchemaMismatchError extends Error {
     super(
       `The database does not match the manifest; refusing to start (nothing was changed):\n` +
         differences.map((difference) => `  - ${difference}`).join('\n') +
-        `\nMigrate the database by hand, or point --db at a new database.`,
+        `\nIf the manifest changed, create a migration (restmint migrate create) and apply it (restmint migrate apply, ` +
+        `or serve --migrate); if the database was changed by hand, undo that change; or point --db at a new database.`,
     )
     this.name = 'SchemaMismatchError'
   }
