@@ -1,4 +1,4 @@
-import type { TableChange } from '../../runtime/migrations/migration-plan.js'
+import type { TableChange } from './migration-plan.js'
 import type { SnapshotColumn, SnapshotTable } from '../../runtime/migrations/storage-snapshot.js'
 import type { ColumnValue } from '../../runtime/table-definition.js'
 

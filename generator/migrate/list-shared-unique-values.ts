@@ -1,4 +1,4 @@
-import type { MigrationPlan } from '../../runtime/migrations/migration-plan.js'
+import type { MigrationPlan } from './migration-plan.js'
 
 /**
  * One line per unique column that this migration fills with one value for

@@ -1,9 +1,12 @@
 import type { CompiledQuery, Kysely } from 'kysely'
-import type { TableChange } from '../../runtime/migrations/migration-plan.js'
+import type { TableChange } from './migration-plan.js'
 import type { RenamedTables } from './compare-table-columns.js'
 import type { SnapshotTable } from '../../runtime/migrations/storage-snapshot.js'
 import type { ColumnTypeMapping } from '../../runtime/storage/column-type-mapping.js'
 import type { DialectSyntax } from '../../runtime/storage/storage-dialect.js'
+
+/** Tables and indexes a migration creates: plain CREATE, since the migration runs once, on a database without them. */
+export const MIGRATION_CREATE_OPTIONS = { ifNotExists: false } as const
 
 /** A Kysely builder or `sql` template, compiled without a connection. */
 export interface MigrationStatement {

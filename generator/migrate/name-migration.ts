@@ -1,4 +1,4 @@
-import type { TableChange } from '../../runtime/migrations/migration-plan.js'
+import type { TableChange } from './migration-plan.js'
 
 /**
  * The default slug of a migration, from what it does: `init` for the first,

@@ -1,6 +1,6 @@
-import type { ColumnSource, MigrationPlan, TableChange } from '../../runtime/migrations/migration-plan.js'
+import type { ColumnSource, MigrationPlan, TableChange } from './migration-plan.js'
 import type { StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
-import { isLosslessConversion } from '../../runtime/migrations/type-conversion.js'
+import { isLosslessConversion } from './type-conversion.js'
 import { didYouMean } from '../diagnostics/did-you-mean.js'
 import type { ManifestPath } from '../manifest/source-ranges.js'
 import type { Backfill } from './backfill.js'

@@ -1,10 +1,15 @@
 import { DATA_LOSS_PREFIX, type MigrationDialect } from '../../runtime/migrations/migration-files.js'
-import type { MigrationPlan, TableChange } from '../../runtime/migrations/migration-plan.js'
+import type { MigrationPlan, TableChange } from './migration-plan.js'
 import { buildCreateStatements } from '../../runtime/storage/build-create-statements.js'
 import type { RenamedTables } from './compare-table-columns.js'
 import { describeTableChange } from './describe-table-change.js'
 import { defineSnapshotTable } from './define-snapshot-table.js'
-import type { MigrationLine, MigrationSqlDialect, MigrationStatement } from './migration-sql-dialect.js'
+import {
+  MIGRATION_CREATE_OPTIONS,
+  type MigrationLine,
+  type MigrationSqlDialect,
+  type MigrationStatement,
+} from './migration-sql-dialect.js'
 import { postgresMigrationSql } from './postgres/postgres-migration-sql.js'
 import { sqliteMigrationSql } from './sqlite/sqlite-migration-sql.js'
 
@@ -57,9 +62,13 @@ function renderTableChange(
   const { before, after } = change
   if (before === null && after === null) throw new Error('a table change needs a table before or after it')
   if (before === null) {
-    return buildCreateStatements(target.db, [defineSnapshotTable(after!)], target.columnTypes, target.syntax, {
-      ifNotExists: false,
-    }).map((statement) => ({ statement }))
+    return buildCreateStatements(
+      target.db,
+      [defineSnapshotTable(after!)],
+      target.columnTypes,
+      target.syntax,
+      MIGRATION_CREATE_OPTIONS,
+    ).map((statement) => ({ statement }))
   }
   if (after === null) return [{ statement: target.db.schema.dropTable(before.name) }]
   return target.alterTable(before, after, change.sources, renamedTables, tableNames)

@@ -445,7 +445,7 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
       { name: 'Ada' },
     ])
     expect(await project.database.query('select id from restmint_migrations')).toEqual([{ id: '0001' }])
-    // Left for last: m8fix makes SQLite's message name the values, as PostgreSQL's does.
+    // Both dialects name the duplicated values, not only the constraint.
     expect(failure?.message).toContain('Ada')
   })
 })

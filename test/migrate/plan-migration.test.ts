@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Backfill } from '../../generator/migrate/backfill.js'
 import { planMigration } from '../../generator/migrate/plan-migration.js'
-import type { ColumnSource, TableChange } from '../../runtime/migrations/migration-plan.js'
+import type { ColumnSource, TableChange } from '../../generator/migrate/migration-plan.js'
 import { storageOf } from './storage-of.js'
 
 const AUTHORS = `  authors:\n    fields:\n      name: { type: string, required: true }\n`

@@ -1,5 +1,5 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely'
-import type { TableChange } from '../../../runtime/migrations/migration-plan.js'
+import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely'
+import type { TableChange } from '../migration-plan.js'
 import type { SnapshotColumn, SnapshotTable } from '../../../runtime/migrations/storage-snapshot.js'
 import { buildCreateIndex } from '../../../runtime/storage/build-create-statements.js'
 import { nameConstraint } from '../../../runtime/storage/constraint-names.js'
@@ -9,19 +9,21 @@ import { compareTableColumns, isSameReference, type RenamedTables } from '../com
 import { columnLiteral } from '../column-literal.js'
 import { compareTableIndexes } from '../compare-table-indexes.js'
 import { convertColumnValue } from '../convert-column-value.js'
+import { createCompileOnlyKysely } from '../create-compile-only-kysely.js'
 import { defineSnapshotTable } from '../define-snapshot-table.js'
-import type { MigrationLine, MigrationSqlDialect, MigrationStatement } from '../migration-sql-dialect.js'
+import {
+  MIGRATION_CREATE_OPTIONS,
+  type MigrationLine,
+  type MigrationSqlDialect,
+  type MigrationStatement,
+} from '../migration-sql-dialect.js'
 import { postgresValueConversions } from './postgres-value-conversions.js'
 
-const db = new Kysely<any>({
-  dialect: {
-    createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (kysely) => new PostgresIntrospector(kysely),
-    createQueryCompiler: () => new PostgresQueryCompiler(),
-  },
+const db = createCompileOnlyKysely({
+  adapter: () => new PostgresAdapter(),
+  compiler: () => new PostgresQueryCompiler(),
+  introspector: (kysely) => new PostgresIntrospector(kysely),
 })
-const NO_IF_NOT_EXISTS = { ifNotExists: false }
 const MAX_IDENTIFIER_LENGTH = 63
 
 /**
@@ -174,7 +176,7 @@ function alterTable(
     }
   }
   for (const index of indexes.created) {
-    statements.push(buildCreateIndex(db, table, index, postgresSyntax, NO_IF_NOT_EXISTS))
+    statements.push(buildCreateIndex(db, table, index, postgresSyntax, MIGRATION_CREATE_OPTIONS))
   }
   return statements.map((statement) => ({ statement }))
 }

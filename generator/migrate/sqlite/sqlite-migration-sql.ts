@@ -1,13 +1,5 @@
-import {
-  DummyDriver,
-  Kysely,
-  sql,
-  type Expression,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-} from 'kysely'
-import type { TableChange } from '../../../runtime/migrations/migration-plan.js'
+import { sql, type Expression, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely'
+import type { TableChange } from '../migration-plan.js'
 import type { SnapshotColumn, SnapshotTable } from '../../../runtime/migrations/storage-snapshot.js'
 import {
   buildCreateIndex,
@@ -27,19 +19,16 @@ import {
 import { columnLiteral } from '../column-literal.js'
 import { compareTableIndexes } from '../compare-table-indexes.js'
 import { convertColumnValue } from '../convert-column-value.js'
+import { createCompileOnlyKysely } from '../create-compile-only-kysely.js'
 import { defineSnapshotTable } from '../define-snapshot-table.js'
-import type { MigrationLine, MigrationSqlDialect } from '../migration-sql-dialect.js'
+import { MIGRATION_CREATE_OPTIONS, type MigrationLine, type MigrationSqlDialect } from '../migration-sql-dialect.js'
 import { sqliteValueConversions } from './sqlite-value-conversions.js'
 
-const db = new Kysely<any>({
-  dialect: {
-    createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new DummyDriver(),
-    createIntrospector: (kysely) => new SqliteIntrospector(kysely),
-    createQueryCompiler: () => new SqliteQueryCompiler(),
-  },
+const db = createCompileOnlyKysely({
+  adapter: () => new SqliteAdapter(),
+  compiler: () => new SqliteQueryCompiler(),
+  introspector: (kysely) => new SqliteIntrospector(kysely),
 })
-const NO_IF_NOT_EXISTS = { ifNotExists: false }
 /** https://www.sqlite.org/lang_altertable.html#otheralter */
 const REBUILD_PROCEDURE = 'https://www.sqlite.org/lang_altertable.html#otheralter'
 
@@ -94,7 +83,7 @@ function alterInPlace(before: SnapshotTable, after: SnapshotTable, columns: Colu
     ),
     ...columns.added.flatMap((added) => addColumn(table, added)),
     ...[...indexes.created, ...renamedIndexes.map((index) => index.after)].map((index) =>
-      buildCreateIndex(db, table, index, sqliteSyntax, NO_IF_NOT_EXISTS),
+      buildCreateIndex(db, table, index, sqliteSyntax, MIGRATION_CREATE_OPTIONS),
     ),
   ].map((statement) => ({ statement }))
 }
@@ -155,7 +144,7 @@ function rebuildTable(
   const copy = sql`insert into ${sql.table(temporary)} (${sql.join(names.map((name) => sql.ref(name)))})\nselect\n  ${selected}\nfrom ${sql.table(before.name)}`
   return [
     { comment: `"${after.name}" is rebuilt: SQLite cannot alter its columns in place (${REBUILD_PROCEDURE})` },
-    { statement: buildCreateTable(db, definition, temporary, sqliteColumnTypes, NO_IF_NOT_EXISTS) },
+    { statement: buildCreateTable(db, definition, temporary, sqliteColumnTypes, MIGRATION_CREATE_OPTIONS) },
     // AUTOINCREMENT's counter carries over, so ids of rows deleted before are still never reused.
     {
       statement: sql`insert into sqlite_sequence (name, seq) select ${sql.lit(temporary)}, seq from sqlite_sequence where name = ${sql.lit(before.name)}`,
@@ -164,7 +153,7 @@ function rebuildTable(
     { statement: db.schema.dropTable(before.name) },
     { statement: db.schema.alterTable(temporary).renameTo(after.name) },
     ...listTableIndexes(definition).map((index) => ({
-      statement: buildCreateIndex(db, after.name, index, sqliteSyntax, NO_IF_NOT_EXISTS),
+      statement: buildCreateIndex(db, after.name, index, sqliteSyntax, MIGRATION_CREATE_OPTIONS),
     })),
   ]
 }

@@ -1,5 +1,5 @@
-import type { ColumnValue } from '../table-definition.js'
-import type { SnapshotTable, StorageSnapshot } from './storage-snapshot.js'
+import type { ColumnValue } from '../../runtime/table-definition.js'
+import type { SnapshotTable, StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
 
 /**
  * What `restmint migrate create` decided to change, before it is written as

@@ -1,4 +1,4 @@
-import type { FieldType } from '../contract/field-type.js'
+import type { FieldType } from '../../runtime/contract/field-type.js'
 
 /**
  * Type changes every stored value survives: an integer is a number, anything
