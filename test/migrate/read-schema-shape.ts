@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3'
 import pg from 'pg'
 import { MIGRATIONS_TABLE } from '../../runtime/migrations/migration-files.js'
-import type { MigrationDatabase } from '../migrations/migration-database.js'
+import type { MigrationDatabase } from './migration-database.js'
 import { POSTGRES_URL } from '../support/test-postgres.js'
 
 /**
