@@ -62,11 +62,21 @@ export interface ManifestResource {
   cache?: ManifestCache
 }
 
+/** `versions:` entry; `{}` for a current version. */
+export interface ManifestVersion {
+  /** `YYYY-MM-DD` (UTC): deprecated from that day on (RFC 9745 `Deprecation`, `meta.deprecated`). */
+  deprecated?: string
+  /** `YYYY-MM-DD` (UTC): may stop answering from that day on (RFC 8594 `Sunset`, `meta.sunset`). */
+  sunset?: string
+  /** Absolute http(s) URL of the migration guide; default: the generated one. */
+  guide?: string
+}
+
 export interface Manifest {
   restmint: 1
   service: { title: string; description?: string; base_url?: string }
   limits?: { [key in keyof typeof DEFAULT_LIMITS]?: number }
-  versions: Record<string, Record<string, never>>
+  versions: Record<string, ManifestVersion>
   resources: Record<string, ManifestResource>
   /** `yaml: true` also writes `openapi.yaml`. */
   openapi?: { yaml?: boolean }

@@ -9,6 +9,13 @@ export const RULES = {
   SCHEMA: 'Values must have the type and form manifest.schema.json gives them; required keys must be present.',
   UNKNOWN_KEY: 'Only the keys of manifest format 1 are accepted; near misses get a "did you mean".',
   VERSION_NAME: 'Version names are path prefixes of the form v<major>: v1, v2, ...',
+  VERSION_SUNSET_WITHOUT_DEPRECATED: 'A version with a `sunset` is `deprecated` too: the sunset ends a deprecation.',
+  VERSION_SUNSET_TOO_EARLY:
+    "A version's `sunset` is at least six months after its `deprecated` date, so consumers have time to migrate.",
+  VERSION_DEPRECATED_WITHOUT_SUCCESSOR:
+    'A deprecated version has a newer version that is not deprecated: what its consumers migrate to.',
+  VERSION_GUIDE_WITHOUT_DEPRECATED:
+    'A `guide` belongs to a deprecated version: only its responses link the guide (`Link: rel="deprecation"`).',
   LIMITS_RANGE:
     "limits.per_page_default, limits.include_items_max and a relation's max_items must not exceed limits.per_page_max (defaults included).",
   UNSAFE_NAME:

@@ -18,6 +18,7 @@ import { checkSchema } from './check-schema.js'
 import { checkSort } from './check-sort.js'
 import { createCheckContext } from './check-context.js'
 import { checkVersions } from './check-versions.js'
+import { checkDeprecation } from './check-deprecation.js'
 
 /**
  * Runs every check on a loaded manifest and returns all problems, the loader's
@@ -36,6 +37,7 @@ export function validateManifest(loaded: LoadedManifest): { manifest: Manifest |
     for (const check of [
       checkSchema,
       checkVersions,
+      checkDeprecation,
       checkLimits,
       checkResourceNames,
       checkGeneratedNames,
