@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ApiDefinition } from './define-api.js'
+import { announceDeprecation } from './http/announce-deprecation.js'
 import { handleErrors } from './http/handle-errors.js'
 import { declaredCharset, MERGE_PATCH } from './http/media-types.js'
 import { createCursorCodec } from './http/page-cursor.js'

@@ -9,6 +9,7 @@ import { deriveResourceNames } from '../names/derive-names.js'
 import type { ApiModel, FieldModel, ParentModel, ReferenceModel, ResourceModel, RouteModel } from './api-model.js'
 import { buildItemQueryParameters, buildListQueryParameters } from './build-query-parameters.js'
 import { buildQueryRules } from './build-query-rules.js'
+import { buildDeprecation } from './build-deprecation.js'
 import { buildRelations } from './build-relations.js'
 
 /**
@@ -31,7 +32,11 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
     },
     limits,
     openapiYaml: manifest.openapi?.yaml ?? false,
-    versions: Object.keys(manifest.versions).map((name) => ({ name, prefix: `/${name}` })),
+    versions: Object.keys(manifest.versions).map((name) => ({
+      name,
+      prefix: `/${name}`,
+      deprecation: buildDeprecation(name, manifest.versions),
+    })),
     resources,
   }
 }

@@ -114,6 +114,7 @@ function buildServerView(model: ApiModel): ServerView {
       prefix: version.prefix,
       functionName: versionFunctionName(version.name),
       openapiName: versionOpenApiName(version.name),
+      deprecation: version.deprecation,
     })),
   }
 }
