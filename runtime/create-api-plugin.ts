@@ -76,6 +76,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
               parseJson(request, text, done)
             },
           )
+          if (version.deprecation) announceDeprecation(scope, version.prefix, version.deprecation)
           handleErrors(scope, api.limits)
           version.register(scope, registerResource)
         },
