@@ -75,7 +75,7 @@ for (const dialect of DIALECTS) {
       expectAnnounced(nested, 400, `/v2/posts/${post}/comments`)
     })
 
-    it('announces it on problems: 400, 404, 405 and a path no route serves, with meta as an extension member', async () => {
+    it('announces it on problems: 400, 404, 405, 415 and a path no route serves, with meta as an extension member', async () => {
       const invalid = await call({ method: 'POST', url: '/v1/posts', payload: { title: 7 } })
       expectAnnounced(invalid, 400, '/v2/posts')
       expect(invalid.headers['content-type']).toContain('application/problem+json')
@@ -89,6 +89,18 @@ for (const dialect of DIALECTS) {
       expectAnnounced(notAllowed, 405, '/v2/posts')
       expect(notAllowed.headers.allow).toBeDefined()
       expect(notAllowed.body).toMatchObject({ code: 'method_not_allowed', meta: META })
+
+      const unsupported = await call({
+        method: 'POST',
+        url: '/v1/posts',
+        payload: 'title=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
+      expectAnnounced(unsupported, 415, '/v2/posts')
+      expect(unsupported.body).toMatchObject({ code: 'unsupported_media_type', meta: META })
+
+      const root = await call({ method: 'GET', url: '/v1' })
+      expectAnnounced(root, 404, '/v2')
 
       const unknown = await call({ method: 'GET', url: '/v1/nothing-here/1?x=1' })
       expectAnnounced(unknown, 404, '/v2/nothing-here/1')
