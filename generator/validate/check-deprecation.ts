@@ -4,7 +4,7 @@ import { listNewerVersions } from '../manifest/list-newer-versions.js'
 import type { CheckContext } from './check-context.js'
 
 /** The overlap the interface rules promise consumers between deprecation and sunset. */
-export const DEPRECATION_OVERLAP_MONTHS = 6
+const DEPRECATION_OVERLAP_MONTHS = 6
 
 /**
  * VERSION_SUNSET_WITHOUT_DEPRECATED, VERSION_SUNSET_TOO_EARLY,
