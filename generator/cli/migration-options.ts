@@ -1,3 +1,5 @@
+import { UserError } from '../diagnostics/diagnostic.js'
+
 /** The options of `migrate apply`, `migrate status` and `serve` that name a database and its migrations. */
 export interface MigrationOptions {
   readonly db: string
@@ -8,6 +10,11 @@ export interface MigrationOptions {
 
 const DEFAULT_SCHEMA = 'public'
 const DEFAULT_MIGRATIONS = 'migrations'
+
+/** Refuses an empty `--schema` (or DATABASE_SCHEMA set to nothing): PostgreSQL has no schema without a name. */
+export function requireSchemaName(schema: string): void {
+  if (schema === '') throw new UserError('--schema must name a PostgreSQL schema, e.g. --schema public')
+}
 
 /** The `restmint migrate apply` command for these options, defaults left out, ready to paste into a shell. */
 export function formatApplyCommand(options: MigrationOptions): string {

@@ -2,11 +2,12 @@ import { resolve } from 'node:path'
 import { applyMigrations } from '../../runtime/migrations/apply-migrations.js'
 import { redactCredentials } from '../../runtime/redact-credentials.js'
 import type { CliIo } from './cli-io.js'
-import type { MigrationOptions } from './migration-options.js'
+import { requireSchemaName, type MigrationOptions } from './migration-options.js'
 import { withDatabaseErrors } from './with-database-errors.js'
 
 /** `restmint migrate apply`: applies the pending migrations, printing each; 0 when the database is up to date. */
 export async function runMigrateApply(options: MigrationOptions, io: CliIo): Promise<number> {
+  requireSchemaName(options.schema)
   const { adopted, applied } = await applyMigrationsLogged(options, io)
   const done = applied.length === 0 ? 'nothing to apply' : `${applied.length} applied`
   io.stdout(`restmint: ${done}${adopted === null ? '' : `, 1 adopted`}; the database is up to date\n`)

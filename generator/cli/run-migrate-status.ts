@@ -1,19 +1,28 @@
+import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { readMigrationFiles } from '../../runtime/migrations/read-migration-files.js'
 import { readMigrationStatus } from '../../runtime/migrations/read-migration-status.js'
+import type { MigrationState } from '../../runtime/migrations/read-migration-state.js'
 import { redactCredentials } from '../../runtime/redact-credentials.js'
 import type { CliIo } from './cli-io.js'
-import { formatApplyCommand, type MigrationOptions } from './migration-options.js'
+import { formatApplyCommand, requireSchemaName, type MigrationOptions } from './migration-options.js'
 import { withDatabaseErrors } from './with-database-errors.js'
 
 /**
  * `restmint migrate status`: lists each migration as applied (with when) or
  * pending. 0 when none is pending; 1 when some are, or when the database and
  * the directory disagree (listed on stderr), so scripts and CI can ask
- * whether a database is up to date.
+ * whether a database is up to date. Creates nothing: an SQLite file that does
+ * not exist has every migration pending.
  */
 export async function runMigrateStatus(options: MigrationOptions, io: CliIo): Promise<number> {
-  const state = await withDatabaseErrors(options.db, () =>
-    readMigrationStatus({ url: options.db, schema: options.schema, directory: resolve(io.cwd, options.migrations) }),
+  requireSchemaName(options.schema)
+  const directory = resolve(io.cwd, options.migrations)
+  const missingFile = missingSqliteFile(options.db)
+  const state = await withDatabaseErrors(options.db, async () =>
+    missingFile === null
+      ? readMigrationStatus({ url: options.db, schema: options.schema, directory })
+      : neverMigrated(readMigrationFiles(directory, 'sqlite')),
   )
   const width = Math.max(0, ...[...state.applied, ...state.pending].map((migration) => migration.name.length))
   const database = options.db.startsWith('sqlite:') ? options.db : `${options.db}, schema ${options.schema}`
@@ -25,6 +34,7 @@ export async function runMigrateStatus(options: MigrationOptions, io: CliIo): Pr
     lines.push(`  ${migration.name.padEnd(width)}  pending${adoption}`)
   }
   if (state.applied.length + state.pending.length === 0) lines.push('  (no migrations)')
+  if (missingFile !== null) lines.push(`restmint: no database at ${missingFile}; every migration is pending`)
   io.stdout(redactCredentials(`${lines.join('\n')}\n`))
   if (state.problems.length > 0) {
     io.stderr(`restmint: the database and ${options.migrations}/ disagree:\n`)
@@ -37,4 +47,15 @@ export async function runMigrateStatus(options: MigrationOptions, io: CliIo): Pr
   }
   io.stdout(redactCredentials(`restmint: ${state.pending.length} pending; apply with ${formatApplyCommand(options)}\n`))
   return 1
+}
+
+/** The file of an `sqlite:<file>` URL when no such file exists (opening it would create it); null otherwise. */
+function missingSqliteFile(db: string): string | null {
+  const file = db.startsWith('sqlite:') && db !== 'sqlite::memory:' ? db.slice('sqlite:'.length) : ''
+  return file === '' || existsSync(file) ? null : file
+}
+
+/** A database that does not exist yet: nothing applied, every migration pending. */
+function neverMigrated(pending: MigrationState['pending']): MigrationState {
+  return { tracked: false, applied: [], pending, problems: [], adoptable: false }
 }

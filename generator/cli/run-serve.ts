@@ -7,6 +7,7 @@ import { createContentCache, findCacheDirectory } from '../render/content-cache.
 import type { CliIo } from './cli-io.js'
 import { ensureFreshOutput } from './ensure-fresh-output.js'
 import { loadGeneratedServer } from './load-generated-server.js'
+import { requireSchemaName } from './migration-options.js'
 import { withDatabaseErrors } from './with-database-errors.js'
 
 /** Loads `<out>/server.ts` and serves it until SIGINT or SIGTERM. */
@@ -34,7 +35,7 @@ export async function runServe(
   if (!/^\d+$/.test(options.port) || port > 65535) {
     throw new UserError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(options.port)}`)
   }
-  if (options.schema === '') throw new UserError('--schema must name a PostgreSQL schema, e.g. --schema public')
+  requireSchemaName(options.schema)
   if (existsSync(resolve(io.cwd, options.migrations))) {
     await (await import('./ensure-migrations-applied.js')).ensureMigrationsApplied(options, io)
   }

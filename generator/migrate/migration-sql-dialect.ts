@@ -19,11 +19,16 @@ export interface MigrationSqlDialect {
   readonly db: Kysely<any>
   readonly columnTypes: ColumnTypeMapping
   readonly syntax: DialectSyntax
-  /** The statements that turn `before` into `after` (a table that exists before and after the migration). */
+  /**
+   * The statements that turn `before` into `after` (a table that exists
+   * before and after the migration). `tableNames` holds every table before
+   * and after it: names a temporary table must not take.
+   */
   alterTable(
     before: SnapshotTable,
     after: SnapshotTable,
     sources: TableChange['sources'],
     renamedTables: RenamedTables,
+    tableNames: ReadonlySet<string>,
   ): MigrationLine[]
 }

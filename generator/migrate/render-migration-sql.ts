@@ -41,8 +41,9 @@ export function renderMigrationSql(plan: MigrationPlan, dialect: MigrationDialec
       before !== null && after !== null && before.name !== after.name ? [[before.name, after.name] as const] : [],
     ),
   )
+  const tableNames = new Set([...plan.before.tables, ...plan.after.tables].map((table) => table.name))
   const sections = plan.changes.map((change) =>
-    renderTableChange(change, target, renamedTables).map((line) => renderLine(line, target)),
+    renderTableChange(change, target, renamedTables, tableNames).map((line) => renderLine(line, target)),
   )
   return [header.join('\n'), ...sections.map((lines) => lines.join('\n'))].join('\n\n') + '\n'
 }
@@ -51,6 +52,7 @@ function renderTableChange(
   change: TableChange,
   target: MigrationSqlDialect,
   renamedTables: RenamedTables,
+  tableNames: ReadonlySet<string>,
 ): MigrationLine[] {
   const { before, after } = change
   if (before === null && after === null) throw new Error('a table change needs a table before or after it')
@@ -60,7 +62,7 @@ function renderTableChange(
     }).map((statement) => ({ statement }))
   }
   if (after === null) return [{ statement: target.db.schema.dropTable(before.name) }]
-  return target.alterTable(before, after, change.sources, renamedTables)
+  return target.alterTable(before, after, change.sources, renamedTables, tableNames)
 }
 
 function renderLine(line: MigrationLine, target: MigrationSqlDialect): string {

@@ -10,12 +10,14 @@ const STAGING_PREFIX = '.restmint-new-'
  * `migrationsDir` all at once: the files are written and flushed in a
  * dot-directory beside it (which listMigrations skips), and that directory is
  * renamed into place, so after kill -9 the migration is either absent or
- * whole. Call it holding the migrations directory's lock.
+ * whole. Call it holding the migrations directory's lock. Each step ends
+ * at a killPoint, where tests kill it.
  */
 export function writeMigration(migrationsDir: string, name: string, files: ReadonlyMap<string, string>): string {
   const staging = join(migrationsDir, `${STAGING_PREFIX}${process.pid}`)
   rmSync(staging, { recursive: true, force: true })
   mkdirSync(staging)
+  killPoint()
   for (const [file, contents] of files) {
     writeFileSync(join(staging, file), contents, { flag: 'wx' })
     flush(join(staging, file))
@@ -26,6 +28,7 @@ export function writeMigration(migrationsDir: string, name: string, files: Reado
   // Fails (ENOTEMPTY/EEXIST) rather than replace a migration that is already there.
   renameSync(staging, target)
   flush(migrationsDir)
+  killPoint()
   return target
 }
 

@@ -1,4 +1,5 @@
 import { createMigrationsTable, recordAppliedMigration } from './applied-migrations.js'
+import { findDuplicateValues } from './find-duplicate-values.js'
 import { DATA_LOSS_PREFIX } from './migration-files.js'
 import { MigrationError } from './migration-error.js'
 import type { MigrationFile } from './read-migration-files.js'
@@ -61,8 +62,9 @@ export function applyMigrations(options: ApplyMigrationsOptions): Promise<Applie
           await recordAppliedMigration(dialect, executor, next)
           return { migration: next, adopted: state.adoptable }
         })
-        .catch((error: unknown) => {
-          throw running === undefined || error instanceof MigrationError ? error : describeFailure(running, error)
+        .catch(async (error: unknown) => {
+          if (running === undefined || error instanceof MigrationError) throw error
+          throw describeFailure(running, error, await findDuplicateValues(dialect, running, error))
         })
       if (step === undefined) return { adopted, applied }
       if (step.adopted) {
@@ -87,8 +89,12 @@ function listDataLoss(sql: string): string[] {
   return lines
 }
 
-/** The database's error with the migration, its file and, when the database gives one, the line and column. */
-function describeFailure(file: MigrationFile, error: unknown): MigrationError {
+/**
+ * The database's error with the migration, its file and, when the database
+ * gives one, the line and column; and the values a unique column would have
+ * held twice (findDuplicateValues), which are the rows to fix.
+ */
+function describeFailure(file: MigrationFile, error: unknown, duplicates: string | null): MigrationError {
   const { message, detail, hint, position } = error as {
     message?: string
     detail?: string
@@ -102,8 +108,10 @@ function describeFailure(file: MigrationFile, error: unknown): MigrationError {
     where += `:${before.length}:${before.at(-1)!.length + 1}`
   }
   const said = [message ?? String(error), detail, hint].filter((part) => part !== undefined && part !== '').join(' ')
+  const duplicated = duplicates === null ? '' : `The column is to be unique, but ${duplicates}.\n`
   return new MigrationError(
     `migration ${file.name} failed and was rolled back (the database is as it was before it): ${where}: ${said}\n` +
+      duplicated +
       `Fix the data, or ${file.path} (it is not applied yet, so it may still change), then apply again.`,
     { cause: error },
   )

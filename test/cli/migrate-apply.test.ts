@@ -4,7 +4,8 @@
  * refused, failing SQL rolled back, databases created before migrations adopted.
  */
 import { createHash } from 'node:crypto'
-import { appendFileSync, readFileSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { allTables } from '../../generated/schema.js'
@@ -12,8 +13,9 @@ import { createStorage } from '../../runtime/storage/create-storage.js'
 import type { TableDefinition } from '../../runtime/table-definition.js'
 import { createMigrationDatabase, type MigrationDatabase } from '../migrations/migration-database.js'
 import { bothDialects, writeInitialMigration, writeMigration } from '../migrations/migration-fixtures.js'
+import { REPO } from '../support/copy-checkout.js'
 import { runCli } from '../support/run-cli.js'
-import { DIALECTS } from '../support/test-postgres.js'
+import { DIALECTS, POSTGRES_URL } from '../support/test-postgres.js'
 
 const NOTES = 'create table notes (id integer primary key, body text);\n'
 
@@ -47,7 +49,7 @@ describe.each(DIALECTS)('%s: restmint migrate apply', (dialect) => {
     const before = await cli('status')
     expect(before).toMatchObject({ exitCode: 1, stderr: '' })
     expect(before.stdout).toMatch(
-      / 0001_notes +pending\n +0002_first_note +pending\n.*2 pending; apply with restmint migrate apply --db /,
+      / 0001_notes +pending\n +0002_first_note +pending\n(restmint: no database at .*\n)?.*2 pending; apply with restmint migrate apply --db /,
     )
 
     const applied = await cli('apply')
@@ -250,5 +252,40 @@ describe.each(DIALECTS)('%s: restmint migrate apply', (dialect) => {
       expect(run.stdout).toBe('')
       expect(await database.tableNames()).not.toContain('restmint_migrations')
     })
+  })
+})
+
+describe('restmint migrate apply and status, options', () => {
+  it('refuse an empty --schema, as serve does', async () => {
+    for (const command of ['apply', 'status']) {
+      const run = await runCli(REPO, 'migrate', command, '--db', POSTGRES_URL, '--schema', '')
+      expect(run).toEqual({
+        exitCode: 1,
+        stdout: '',
+        stderr: 'restmint: --schema must name a PostgreSQL schema, e.g. --schema public\n',
+      })
+    }
+  })
+
+  it('status on an SQLite file that does not exist lists every migration as pending and creates nothing', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'restmint-status-'))
+    try {
+      const migrations = join(directory, 'migrations')
+      writeMigration(migrations, '0001_notes', bothDialects(NOTES))
+      const file = join(directory, 'data', 'shop.db')
+      const run = await runCli(directory, 'migrate', 'status', '--db', `sqlite:${file}`)
+      expect(run).toEqual({
+        exitCode: 1,
+        stdout:
+          `restmint: migrations/ on sqlite:${file}:\n` +
+          '  0001_notes  pending\n' +
+          `restmint: no database at ${file}; every migration is pending\n` +
+          `restmint: 1 pending; apply with restmint migrate apply --db sqlite:${file}\n`,
+        stderr: '',
+      })
+      expect(readdirSync(directory)).toEqual(['migrations'])
+    } finally {
+      rmSync(directory, { recursive: true, force: true })
+    }
   })
 })

@@ -49,7 +49,7 @@ const REBUILD_PROCEDURE = 'https://www.sqlite.org/lang_altertable.html#otheralte
  * default, a foreign key only with a NULL default) and dropping or creating
  * indexes (which it cannot rename: they are dropped and created under the
  * new name). Any other change rebuilds the table by SQLite's documented
- * procedure: create `new_<table>` as the table should be, copy every row
+ * procedure: create `new_<table>` (nameRebuildTable) as the table should be, copy every row
  * converting each column, drop the old table, rename the new one, recreate
  * the indexes. The applier runs the file with foreign_keys OFF and checks
  * them (foreign_key_check) before committing.
@@ -66,13 +66,14 @@ function alterTable(
   after: SnapshotTable,
   sources: TableChange['sources'],
   renamedTables: RenamedTables,
+  tableNames: ReadonlySet<string>,
 ): MigrationLine[] {
   const columns = compareTableColumns(before, after, sources)
   const rebuild =
     columns.dropped.length > 0 ||
     columns.kept.some((column) => column.before.name !== column.after.name || isColumnAltered(column, renamedTables)) ||
     !columns.added.every(({ column }) => canAddColumn(column))
-  return rebuild ? rebuildTable(before, after, columns) : alterInPlace(before, after, columns)
+  return rebuild ? rebuildTable(before, after, columns, tableNames) : alterInPlace(before, after, columns)
 }
 
 /** ALTER TABLE ADD COLUMN's restrictions (https://www.sqlite.org/lang_altertable.html#altertabaddcol). */
@@ -113,9 +114,26 @@ function addColumn(table: string, { column, backfill }: AddedColumn) {
   return [add, db.updateTable(table).set(column.name, columnLiteral(sqliteColumnTypes, column, backfill))]
 }
 
-function rebuildTable(before: SnapshotTable, after: SnapshotTable, columns: ColumnChanges): MigrationLine[] {
+/**
+ * `new_<table>`, as SQLite's procedure names it, or `new_<table>_2`, `_3`…
+ * when a table before or after the migration has that name: validation
+ * refuses the word "new" in resource names, but a hand-edited migration may
+ * have created such a table all the same.
+ */
+function nameRebuildTable(table: string, tableNames: ReadonlySet<string>): string {
+  let name = `new_${table}`
+  for (let suffix = 2; tableNames.has(name); suffix++) name = `new_${table}_${suffix}`
+  return name
+}
+
+function rebuildTable(
+  before: SnapshotTable,
+  after: SnapshotTable,
+  columns: ColumnChanges,
+  tableNames: ReadonlySet<string>,
+): MigrationLine[] {
   const definition = defineSnapshotTable(after)
-  const temporary = `new_${after.name}`
+  const temporary = nameRebuildTable(after.name, tableNames)
   const values = new Map<string, Expression<unknown>>()
   for (const { before: previous, after: column, backfill } of columns.kept) {
     const converted = convertColumnValue(sqliteValueConversions, previous.type, column.type, sql.ref(previous.name))
