@@ -140,6 +140,7 @@ function buildServerView(model: ApiModel): ServerView {
         prefix: version.prefix,
         functionName: versionFunctionName(version.name),
         openapiName: versionOpenApiName(version.name),
+        deprecation: version.deprecation,
       })),
     unserved: model.versions.filter((version) => !isServed(model, version)).map((version) => version.name),
   }

@@ -1,4 +1,5 @@
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
+import type { ApiDeprecation } from '../../runtime/define-api.js'
 import type { QueryRules } from '../../runtime/http/query-rules.js'
 import type { TableDefinition } from '../../runtime/table-definition.js'
 import type { ResourceComponentNames } from '../names/generated-names.js'
@@ -61,6 +62,8 @@ export interface ServerView extends HeaderView {
     readonly functionName: string
     /** The local name its openapi.json is imported as. */
     readonly openapiName: string
+    /** The runtime's ApiDeprecation; null (and left out of server.ts) for a current version. */
+    readonly deprecation: ApiDeprecation | null
   }[]
   /**
    * Versions documented (openapi.json, types) but not served: their resources
