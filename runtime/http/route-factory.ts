@@ -285,9 +285,7 @@ function bodyContext(options: RouteOptions): () => ValidationContext {
   const table = options.translation?.view ?? options.table
   return () => ({
     table,
-    known: table.columns
-      .filter((column) => !column.readOnly && column.name !== pathKey)
-      .map((column) => column.name),
+    known: table.columns.filter((column) => !column.readOnly && column.name !== pathKey).map((column) => column.name),
     ...(pathKey ? { pathKey } : {}),
   })
 }
