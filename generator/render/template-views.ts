@@ -67,8 +67,8 @@ export interface ServerView extends HeaderView {
     readonly deprecation: ApiDeprecation | null
   }[]
   /**
-   * Versions documented (openapi.json, types) but not served: their resources
-   * differ from the storage's, and no translation between versions is generated.
+   * Versions documented (openapi.json, types) but not served: a newer version
+   * changed them in a way the generated translation does not cover yet.
    */
   readonly unserved: readonly string[]
 }
