@@ -11,6 +11,7 @@ import {
   refuseTunnel,
   sendProblem,
 } from './http/handle-errors.js'
+import { countRequests } from './http/count-requests.js'
 import { ProblemError } from './http/problem-error.js'
 import { registerApiDocs } from './http/register-api-docs.js'
 import { seedSampleRows } from './seed-sample-rows.js'
@@ -40,6 +41,8 @@ export interface ServerOptions {
   readonly logger?: FastifyServerOptions['logger']
   /** Serve the API reference at /docs. Default: true. */
   readonly docs?: boolean
+  /** Count requests and serve the counts at /metrics (Prometheus text format). Default: true. */
+  readonly metrics?: boolean
   /** See ApiPluginOptions.cursorSecret. Default: `RESTMINT_CURSOR_SECRET`, else a random key per process. */
   readonly cursorSecret?: string
   readonly timeouts?: ServerTimeouts
@@ -113,12 +116,13 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
   app.server.on('checkExpectation', refuseExpectation)
   if (ownsStorage) app.addHook('onClose', () => storage.close())
   handleErrors(app, api.limits)
+  // Before the API plugin, whose routes inherit the hook.
+  if (options.metrics !== false) countRequests(app, api.versions)
   await app.register(createApiPlugin(api), {
     storage,
     ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
   })
-  const latest = api.versions.at(-1)
-  if (options.docs !== false && latest) registerApiDocs(app, servedDocument(latest.openapi))
+  if (options.docs !== false) registerApiDocs(app, api.versions)
   await app.ready()
   return app
 }
@@ -152,14 +156,4 @@ function countHeader(rawHeaders: readonly string[], name: string): number {
   let count = 0
   for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]!.toLowerCase() === name) count++
   return count
-}
-
-/**
- * The document /docs shows: "Try it out" sends requests to the server that
- * served the page, whatever host and port it was opened at (a relative server
- * URL), before the manifest's `base_url`.
- */
-function servedDocument(document: object): object {
-  const servers = (document as { servers?: object[] }).servers ?? []
-  return { ...document, servers: [{ url: '/', description: 'This server' }, ...servers] }
 }

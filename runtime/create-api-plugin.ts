@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ApiDefinition } from './define-api.js'
+import { announceDeprecation } from './http/announce-deprecation.js'
 import { handleErrors } from './http/handle-errors.js'
 import { declaredCharset, MERGE_PATCH } from './http/media-types.js'
 import { createCursorCodec } from './http/page-cursor.js'
@@ -76,6 +77,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
               parseJson(request, text, done)
             },
           )
+          if (version.deprecation) announceDeprecation(scope, version.prefix, version.deprecation)
           handleErrors(scope, api.limits)
           version.register(scope, registerResource)
         },

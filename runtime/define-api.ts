@@ -12,6 +12,20 @@ export interface ApiVersion {
   readonly register: (app: FastifyInstance, registerResource: RegisterResource) => void
   /** The version's OpenAPI document, served at /docs. */
   readonly openapi: object
+  /** Present when the manifest declares the version deprecated. */
+  readonly deprecation?: ApiDeprecation
+}
+
+/** A deprecated version's dates and links, as the manifest's `versions.<name>` gives them. */
+export interface ApiDeprecation {
+  /** `YYYY-MM-DD`: deprecated from 00:00 UTC that day. */
+  readonly deprecated: string
+  /** `YYYY-MM-DD`: may stop answering from 00:00 UTC that day; null when not set. */
+  readonly sunset: string | null
+  /** URL of the migration guide. */
+  readonly guide: string
+  /** `/v2`: the same path under this prefix is the successor version's. */
+  readonly successorPrefix: string
 }
 
 /** Everything generated server.ts tells the runtime about an API. */

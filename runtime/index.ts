@@ -21,6 +21,7 @@ export { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './http/prob
 export { ProblemError, type InvalidParam, type ProblemDetails } from './http/problem-error.js'
 export type { QueryRules } from './http/query-rules.js'
 export type { RegisterResource, ResourceBodies, ResourceRoutes } from './http/register-resource.js'
+export type { VersionTranslation } from './http/version-translation.js'
 export { createStorage } from './storage/create-storage.js'
 export type { Filter, ListOptions, ListResult, Scope, SortKey, Storage } from './storage/storage.js'
 export {

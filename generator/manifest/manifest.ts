@@ -62,7 +62,14 @@ export interface ManifestResource {
   cache?: ManifestCache
 }
 
+/** `versions:` entry; `{}` for a current version. */
 export interface ManifestVersion {
+  /** `YYYY-MM-DD` (UTC): deprecated from that day on (RFC 9745 `Deprecation`, `meta.deprecated`). */
+  deprecated?: string
+  /** `YYYY-MM-DD` (UTC): may stop answering from that day on (RFC 8594 `Sunset`, `meta.sunset`). */
+  sunset?: string
+  /** Absolute http(s) URL of the migration guide; default: the generated one. */
+  guide?: string
   /** Breaking changes from the previous version; parsed by parseVersionChanges. */
   changes?: ManifestVersionChange[]
 }

@@ -36,6 +36,20 @@ export interface VersionModel {
   readonly changes: readonly VersionChange[]
   /** What this version serves, in manifest order: the newest version's are `ApiModel.resources`. */
   readonly resources: readonly ResourceModel[]
+  /** What the version announces to its clients once the manifest declares it deprecated; null for a current version. */
+  readonly deprecation: DeprecationModel | null
+}
+
+/** A deprecated version's signals: response headers and `meta` (runtime), `deprecated: true` (OpenAPI). */
+export interface DeprecationModel {
+  /** `2027-01-15`: deprecated from 00:00 UTC that day (RFC 9745 `Deprecation`). */
+  readonly deprecated: string
+  /** `2027-07-15`: may stop answering from 00:00 UTC that day (RFC 8594 `Sunset`); null when not set. */
+  readonly sunset: string | null
+  /** The migration guide (`Link: rel="deprecation"`): the manifest's `guide`, else `/docs/migrate-v1-to-v2`. */
+  readonly guide: string
+  /** The next newer version's prefix, `/v2`: the same path under it is the `successor-version` link. */
+  readonly successorPrefix: string
 }
 
 export interface FieldModel {

@@ -9,6 +9,7 @@ import { deriveResourceNames } from '../names/derive-names.js'
 import type { ApiModel, FieldModel, ParentModel, ReferenceModel, ResourceModel, RouteModel } from './api-model.js'
 import { buildItemQueryParameters, buildListQueryParameters } from './build-query-parameters.js'
 import { buildQueryRules } from './build-query-rules.js'
+import { buildDeprecation } from './build-deprecation.js'
 import { buildRelations } from './build-relations.js'
 import { deriveVersionResources } from './derive-version-resources.js'
 
@@ -37,6 +38,7 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
         prefix: `/${name}`,
         changes,
         resources: derivedFrom === null ? resources : buildResources({ ...manifest, resources: declared }, limits),
+        deprecation: buildDeprecation(name, manifest.versions),
       }
     }),
     resources,

@@ -1,6 +1,7 @@
 import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import { buildResourceSchemas, type ResourceSchemas } from './json-schemas.js'
 import { buildComponents } from './openapi-components.js'
+import { markDeprecated } from './openapi-deprecation.js'
 import type { OpenApiDocument, OpenApiMethod, OpenApiPathItem } from './openapi-objects.js'
 import { buildPathItems } from './openapi-path-items.js'
 
@@ -24,7 +25,7 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
   const paths: Record<string, OpenApiPathItem> = Object.fromEntries(
     model.resources.flatMap((resource) => buildPathItems(resource, model, version)),
   )
-  return {
+  const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {
       title: model.service.title,
@@ -39,6 +40,7 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
     paths,
     components: buildComponents(model, schemasOf, usesResponse(paths, '409')),
   }
+  return version.deprecation ? markDeprecated(document, version, version.deprecation) : document
 }
 
 function describeTag(resource: ResourceModel, version: VersionModel): string {

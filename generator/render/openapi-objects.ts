@@ -37,6 +37,8 @@ export interface OpenApiOperation {
   readonly description: string
   readonly parameters?: readonly OpenApiParameter[]
   readonly requestBody?: OpenApiRequestBody
+  /** Every operation of a deprecated version. */
+  readonly deprecated?: true
   readonly responses: { readonly [status: string]: OpenApiResponse | OpenApiReference }
 }
 

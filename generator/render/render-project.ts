@@ -29,6 +29,8 @@ import type {
 import type { QueryRules } from '../../runtime/http/query-rules.js'
 import { buildTableDefinition } from './build-table-definition.js'
 import { findResource } from '../model/find-resource.js'
+import { mapVersionFields, type FieldMapping } from '../model/map-version-fields.js'
+import { buildTranslateView } from './build-translate-view.js'
 
 /**
  * Renders every output file of a model, unformatted: relative path → contents.
@@ -40,24 +42,36 @@ export function renderProject(model: ApiModel, cache: ContentCache): Map<string,
   files.set('schema.ts', render('schema.ts', buildSchemaView(model)))
   files.set('server.ts', render('server.ts', buildServerView(model)))
   for (const version of model.versions) {
-    if (isServed(model, version)) renderVersion(model, version, render, cache, files)
-    else renderVersionDocuments({ ...model, resources: version.resources }, version, render, cache, files)
+    const mappings = mapVersionFields(model, version)
+    const versionModel = { ...model, resources: version.resources }
+    if (mappings) renderVersion(versionModel, version, isNewest(model, version) ? null : mappings, render, cache, files)
+    else renderVersionDocuments(versionModel, version, render, cache, files)
   }
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)))
 }
 
 /**
- * A version is served when its resources are the storage's (the newest
- * version's): the runtime reads and writes storage rows as they are.
+ * A version is served when the storage (the newest version's tables) holds
+ * it: it is the newest, or every change since is one the generated
+ * translation covers (map-version-fields.ts).
  */
 function isServed(model: ApiModel, version: VersionModel): boolean {
-  return version.resources === model.resources || JSON.stringify(version.resources) === JSON.stringify(model.resources)
+  return mapVersionFields(model, version) !== null
 }
 
-/** Everything a served version needs: its documents, routes and validators. */
+function isNewest(model: ApiModel, version: VersionModel): boolean {
+  return version === model.versions.at(-1)
+}
+
+/**
+ * Everything a served version needs: its documents, routes and validators,
+ * from `model`, whose resources are the version's; an older version also
+ * gets its translation to the storage (`mappings`, null for the newest).
+ */
 function renderVersion(
   model: ApiModel,
   version: VersionModel,
+  mappings: ReadonlyMap<string, FieldMapping> | null,
   render: RenderTemplate,
   cache: ContentCache,
   files: Map<string, string>,
@@ -68,7 +82,13 @@ function renderVersion(
   renderVersionDocuments(model, version, render, cache, files)
   for (const resource of model.resources) {
     const types = buildTypesView(model, resource)
-    files.set(`${dir}/routes/${resource.name}.ts`, render('routes.ts', buildRoutesView(model, resource, version)))
+    const mapping = mappings?.get(resource.name)
+    const routes = buildRoutesView(model, resource, version, mapping !== undefined)
+    files.set(`${dir}/routes/${resource.name}.ts`, render('routes.ts', routes))
+    if (mapping) {
+      const translate = buildTranslateView(header, model, version, resource, mapping)
+      files.set(`${dir}/translate/${resource.name}.ts`, render('translate.ts', translate))
+    }
     const schemas = buildResourceSchemas(resource, model)
     const bodies = new Map<string, object>([
       ['createBody', schemas.createBody],
@@ -140,6 +160,7 @@ function buildServerView(model: ApiModel): ServerView {
         prefix: version.prefix,
         functionName: versionFunctionName(version.name),
         openapiName: versionOpenApiName(version.name),
+        deprecation: version.deprecation,
       })),
     unserved: model.versions.filter((version) => !isServed(model, version)).map((version) => version.name),
   }
@@ -158,7 +179,12 @@ function buildVersionIndexView(model: ApiModel, version: VersionModel): VersionI
 }
 
 /** What routes.ts.hbs declares for registerResource: the table, rules and, when nested, the parent. */
-function buildRoutesView(model: ApiModel, resource: ResourceModel, version: VersionModel): RoutesView {
+function buildRoutesView(
+  model: ApiModel,
+  resource: ResourceModel,
+  version: VersionModel,
+  translated: boolean,
+): RoutesView {
   const nested = resource.routes.find((route) => route.nestedUnder !== null)?.nestedUnder ?? null
   return {
     ...headerView(model),
@@ -173,6 +199,7 @@ function buildRoutesView(model: ApiModel, resource: ResourceModel, version: Vers
       parentKey: nested.parentKey,
       idParam: nested.idParam,
     },
+    translated,
   }
 }
 

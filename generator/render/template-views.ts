@@ -1,6 +1,7 @@
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
+import type { ApiDeprecation } from '../../runtime/define-api.js'
 import type { QueryRules } from '../../runtime/http/query-rules.js'
-import type { TableDefinition } from '../../runtime/table-definition.js'
+import type { ColumnValue, TableDefinition } from '../../runtime/table-definition.js'
 import type { ResourceComponentNames } from '../names/generated-names.js'
 import type { CompiledValidators } from './compile-validators.js'
 
@@ -19,6 +20,7 @@ export interface TemplateViews {
   'types.ts': TypesView
   'validators.js': ValidatorsView
   'body-validators.d.ts': BodyValidatorsView
+  'translate.ts': TranslateView
 }
 
 /** A template of templates/, named after the file it renders (`routes.ts.hbs` → `routes.ts`). */
@@ -61,10 +63,12 @@ export interface ServerView extends HeaderView {
     readonly functionName: string
     /** The local name its openapi.json is imported as. */
     readonly openapiName: string
+    /** The runtime's ApiDeprecation; null (and left out of server.ts) for a current version. */
+    readonly deprecation: ApiDeprecation | null
   }[]
   /**
-   * Versions documented (openapi.json, types) but not served: their resources
-   * differ from the storage's, and no translation between versions is generated.
+   * Versions documented (openapi.json, types) but not served: a newer version
+   * changed them in a way the generated translation does not cover yet.
    */
   readonly unserved: readonly string[]
 }
@@ -102,6 +106,34 @@ export interface RoutesView extends HeaderView {
     /** The path parameter holding the parent's id: `order_id`. */
     readonly idParam: string
   } | null
+  /** An older version's routes, which pass its translate/ module to registerResource. */
+  readonly translated: boolean
+}
+
+/** translate/<resource>.ts of an older version: its edge translation (runtime VersionTranslation) as straight-line code. */
+export interface TranslateView extends HeaderView {
+  readonly resource: string
+  readonly version: string
+  /** The resource as the version has it. */
+  readonly view: TableDefinition
+  /** The translate modules of the resources its relations embed, other than itself. */
+  readonly related: readonly { readonly alias: string; readonly fileName: string }[]
+  /** Fields clients write, and their columns. */
+  readonly writable: readonly FieldColumn[]
+  /** Every field of the version's records, in order, and its column. */
+  readonly record: readonly FieldColumn[]
+  /** Columns the version lacks, and what its creates write there. */
+  readonly olderValues: readonly { readonly column: string; readonly value: ColumnValue }[]
+  /** Relations whose embedded records are translated too; `alias` null for the resource itself. */
+  readonly relations: readonly { readonly name: string; readonly many: boolean; readonly alias: string | null }[]
+  /** Fields whose column has another name. */
+  readonly renames: readonly FieldColumn[]
+}
+
+/** A version's field and the storage column holding it. */
+export interface FieldColumn {
+  readonly field: string
+  readonly column: string
 }
 
 /** One member of a generated TypeScript interface (partials/type-members.hbs), its type in pieces the template joins. */

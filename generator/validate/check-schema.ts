@@ -127,7 +127,9 @@ function describeExpected(node: SchemaNode): string | null {
     case 'boolean':
       return 'true or false'
     case 'string':
+      if (node.format === 'uri' && node.pattern !== undefined) return 'an absolute http(s) URL'
       if (node.format === 'uri') return 'an absolute URI such as http://localhost:3000'
+      if (node.format === 'date') return 'a date YYYY-MM-DD that exists'
       if (node.minLength === 1) return 'a non-empty string'
       return 'a string'
     case 'array':

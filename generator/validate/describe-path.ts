@@ -15,7 +15,9 @@ const ENTRY_NOUNS: Readonly<Record<string, string>> = {
 export function describePath(path: ManifestPath): string {
   const [section, name, key, entry, option, index] = path
   if (section === undefined) return 'the manifest'
-  if (section === 'versions' && name !== undefined) return `version "${name}"`
+  if (section === 'versions' && name !== undefined) {
+    return key === undefined ? `version "${name}"` : `"${String(key)}" of version "${name}"`
+  }
   if (section !== 'resources' || name === undefined) return path.join('.')
   const resource = `resource "${name}"`
   if (key === undefined) return resource

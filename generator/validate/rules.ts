@@ -18,6 +18,13 @@ export const RULES = {
     "A change names what it changes as it is: what a rename leads to and an added field exist in the newer version; what a rename leads from and what was removed do not; a re-rooted resource's from_parent is a resource of the older version.",
   VERSION_CHANGE_OLDER_VALUE:
     "add_field's `older_value` is given when the field is required in the newer version without a default, only then, and fits the field's type, enum and bounds.",
+  VERSION_SUNSET_WITHOUT_DEPRECATED: 'A version with a `sunset` is `deprecated` too: the sunset ends a deprecation.',
+  VERSION_SUNSET_TOO_EARLY:
+    "A version's `sunset` is at least six months after its `deprecated` date, so consumers have time to migrate.",
+  VERSION_DEPRECATED_WITHOUT_SUCCESSOR:
+    'A deprecated version has a newer version that is not deprecated: what its consumers migrate to.',
+  VERSION_GUIDE_WITHOUT_DEPRECATED:
+    'A `guide` belongs to a deprecated version: only its responses link the guide (`Link: rel="deprecation"`).',
   LIMITS_RANGE:
     "limits.per_page_default, limits.include_items_max and a relation's max_items must not exceed limits.per_page_max (defaults included).",
   UNSAFE_NAME:

@@ -9,6 +9,7 @@ import { checkVersions } from './check-versions.js'
 import { checkVersionChanges } from './check-version-changes.js'
 import { checkDerivedVersions } from './check-derived-versions.js'
 import { RESOURCE_CHECKS } from './resource-checks.js'
+import { checkDeprecation } from './check-deprecation.js'
 
 /**
  * Runs every check on a loaded manifest and returns all problems, the loader's
@@ -24,7 +25,14 @@ export function validateManifest(loaded: LoadedManifest): { manifest: Manifest |
     (diagnostic) => diagnostic.code === 'YAML_SYNTAX' && diagnostic.severity === 'error',
   )
   if (!syntaxBroken) {
-    for (const check of [checkSchema, checkVersions, checkVersionChanges, checkLimits, ...RESOURCE_CHECKS]) {
+    for (const check of [
+      checkSchema,
+      checkVersions,
+      checkVersionChanges,
+      checkDeprecation,
+      checkLimits,
+      ...RESOURCE_CHECKS,
+    ]) {
       check(context, loaded.data)
     }
     // Older versions are derived from a valid manifest only: a broken one would derive noise.

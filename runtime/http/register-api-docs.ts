@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import type { ApiVersion } from '../define-api.js'
 
 /** Hop-by-hop and framing headers: the outer reply sets its own. */
 const HEADERS_NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date'])
@@ -11,10 +12,11 @@ const HEADERS_NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-enc
  * request under /docs is passed to it. What it does not serve (404) goes to
  * `app`'s not-found handler, as when the plugins were registered on `app`.
  */
-export function registerApiDocs(app: FastifyInstance, document: object): void {
+export function registerApiDocs(app: FastifyInstance, versions: readonly ApiVersion[]): void {
+  if (versions.length === 0) return
   let docs: Promise<FastifyInstance> | undefined
   const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    docs ??= buildDocsServer(document)
+    docs ??= buildDocsServer(versions)
     // GET for HEAD too: Fastify's HEAD route of `app` drops the body after sizing Content-Length from it.
     const response = await (await docs).inject({ method: 'GET', url: request.url, headers: request.headers })
     if (response.statusCode === 404) {
@@ -34,14 +36,46 @@ export function registerApiDocs(app: FastifyInstance, document: object): void {
   })
 }
 
-async function buildDocsServer(document: object): Promise<FastifyInstance> {
+/**
+ * With several versions, each document is served at
+ * `/docs/<version>/openapi.json` and the page's top bar chooses among them,
+ * the newest current version first shown; a deprecated version's document
+ * says so in its description, with its sunset and a link to the migration
+ * guide. `/docs/json` is the version first shown.
+ */
+async function buildDocsServer(versions: readonly ApiVersion[]): Promise<FastifyInstance> {
   const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
     import('@fastify/swagger'),
     import('@fastify/swagger-ui'),
   ])
+  const shown = versions.filter((version) => version.deprecation === undefined).at(-1) ?? versions.at(-1)!
   const docs = Fastify()
-  await docs.register(swagger, { mode: 'static', specification: { document: document as never } })
-  await docs.register(swaggerUi, { routePrefix: '/docs' })
+  const urls = versions.map((version) => {
+    const url = `/docs/${version.name}/openapi.json`
+    const document = servedDocument(version.openapi)
+    docs.get(url, async () => document)
+    return { url, name: describeVersion(version) }
+  })
+  await docs.register(swagger, { mode: 'static', specification: { document: servedDocument(shown.openapi) as never } })
+  await docs.register(swaggerUi, {
+    routePrefix: '/docs',
+    // swagger-ui's top bar lists `urls` and opens `urls.primaryName`.
+    uiConfig: versions.length > 1 ? ({ urls, 'urls.primaryName': describeVersion(shown) } as object) : {},
+  })
   await docs.ready()
   return docs
+}
+
+function describeVersion(version: ApiVersion): string {
+  return version.deprecation ? `${version.name} (deprecated)` : version.name
+}
+
+/**
+ * The document /docs shows: "Try it out" sends requests to the server that
+ * served the page, whatever host and port it was opened at (a relative server
+ * URL), before the manifest's `base_url`.
+ */
+function servedDocument(document: object): object {
+  const servers = (document as { servers?: object[] }).servers ?? []
+  return { ...document, servers: [{ url: '/', description: 'This server' }, ...servers] }
 }

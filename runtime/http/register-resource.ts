@@ -4,6 +4,7 @@ import type { TableDefinition } from '../table-definition.js'
 import type { Validator } from '../validator.js'
 import type { QueryRules } from './query-rules.js'
 import type { EndpointHandler, RouteFactory } from './route-factory.js'
+import type { VersionTranslation } from './version-translation.js'
 
 /** A resource's body validators, as its generated `<resource>-bodies.js` exports them. */
 export interface ResourceBodies {
@@ -29,6 +30,8 @@ export interface ResourceRoutes {
     /** The path parameter of one record on the nested item route: `item_id`. */
     readonly idParam: string
   }
+  /** An older version's routes: they validate in its names and translate to and from the storage's rows. */
+  readonly translation?: VersionTranslation
 }
 
 /** What a generated version index calls once per resource. */
@@ -42,23 +45,35 @@ export type RegisterResource = (app: FastifyInstance, resource: ResourceRoutes) 
  * starts ~0.15 s sooner. `bodyLimit` bounds every body the path takes.
  */
 export function createResourceRegistrar(routes: RouteFactory, bodyLimit: number): RegisterResource {
-  return (app, { table, rules, bodies, nestedUnder }) => {
+  return (app, { table, rules, bodies, nestedUnder, translation }) => {
     const nested = nestedUnder
       ? { parentResource: nestedUnder.parent.resource, parentKey: nestedUnder.parentKey, idParam: nestedUnder.idParam }
       : null
     for (const route of listResourceRoutes(table.resource, nested)) {
       const scope =
         route.nestedUnder && nestedUnder
-          ? { scope: { parent: nestedUnder.parent, param: nestedUnder.parentKey, column: nestedUnder.parentKey } }
+          ? {
+              scope: {
+                parent: nestedUnder.parent,
+                param: nestedUnder.parentKey,
+                column: translation?.columnOf(nestedUnder.parentKey) ?? nestedUnder.parentKey,
+              },
+            }
           : {}
+      const edge = translation ? { translation } : {}
       const body = (plain: Validator<object>, forNested: Validator<object> | undefined) =>
         route.nestedUnder ? requireNestedBody(forNested, table) : plain
       const handlers: Partial<Record<HTTPMethods, EndpointHandler>> = {}
       if (route.idParam === null) {
-        handlers.GET = routes.list(app, { table, ...scope, rules })
-        handlers.POST = routes.create({ table, ...scope, body: body(bodies.createBody, bodies.nestedCreateBody) })
+        handlers.GET = routes.list(app, { table, ...scope, ...edge, rules })
+        handlers.POST = routes.create({
+          table,
+          ...scope,
+          ...edge,
+          body: body(bodies.createBody, bodies.nestedCreateBody),
+        })
       } else {
-        const item = { table, ...scope, idParam: route.idParam }
+        const item = { table, ...scope, ...edge, idParam: route.idParam }
         handlers.GET = routes.read(app, { ...item, rules })
         handlers.PUT = routes.replace({ ...item, body: body(bodies.replaceBody, bodies.nestedReplaceBody) })
         handlers.PATCH = routes.update({ ...item, body: body(bodies.updateBody, bodies.nestedUpdateBody) })

@@ -23,6 +23,7 @@ import { MERGE_PATCH } from './media-types.js'
 import { ProblemError, summarize, validationFailed, type InvalidParam } from './problem-error.js'
 import type { QueryRules } from './query-rules.js'
 import { requestSearch, routePath } from './request-path.js'
+import { identityTranslation, type VersionTranslation } from './version-translation.js'
 
 /** A nested route's link to its parent: `/orders/:order_id/items` → orders, order_id. */
 export interface RouteScope {
@@ -34,6 +35,8 @@ export interface RouteScope {
 interface RouteOptions {
   readonly table: TableDefinition
   readonly scope?: RouteScope
+  /** An older version's edge translation; absent for the newest version, whose records are the storage's rows. */
+  readonly translation?: VersionTranslation
 }
 
 interface ItemRouteOptions extends RouteOptions {
@@ -74,6 +77,7 @@ export function createRouteFactory(
   return {
     list(app, options) {
       const known = knownListParameters(options.rules)
+      const edge = edgeOf(options)
       return async (request, reply) => {
         const params = validateParams(request)
         const raw = parseQueryString(request.url)
@@ -83,15 +87,18 @@ export function createRouteFactory(
         const query = checkListQuery(raw, known, limits)
         // Cursors are bound to the collection: the route (with its version prefix) and the parent.
         const collection = JSON.stringify([request.routeOptions.url, scopeOf(options, params)])
-        const parsed = parseListQuery(query, given, options.table, options.rules, collection, cursors)
+        const parsed = parseListQuery(query, given, edge.view, options.rules, collection, cursors)
         const include = parseInclude(query.include, options.rules, limits, parsed.errors)
         // A bad query is a 400 whether or not the parent exists.
         rejectInvalid(parsed.errors)
         const scope = await resolveScope(storage, options, params)
-        const result = await listOrReject(storage, options.table, {
+        // Parsed in the version's names (cursors too, bound to its route); the storage takes its columns.
+        const sort = parsed.sort.map((key) => ({ ...key, column: edge.columnOf(key.column) }))
+        const filters = parsed.filters.map((filter) => ({ ...filter, column: edge.columnOf(filter.column) }))
+        const result = await listOrReject(storage, options.table, edge, {
           scope,
-          filters: parsed.filters,
-          sort: parsed.sort,
+          filters,
+          sort,
           // One row more than the page tells whether there is a next one.
           limit: parsed.perPage + 1,
           ...(parsed.after ? { after: parsed.after } : { offset: (parsed.page! - 1) * parsed.perPage }),
@@ -101,20 +108,21 @@ export function createRouteFactory(
         const last = rows.at(-1)
         const nextCursor =
           result.rows.length > parsed.perPage && last
-            ? cursors.encode(parsed.shape, [...parsed.sort.map((key) => last[key.column]!), last.id!])
+            ? cursors.encode(parsed.shape, [...sort.map((key) => last[key.column]!), last.id!])
             : null
         const truncated = await includeRelations(storage, tablesByName, options.table, rows, include, {
           pointers: rows.map((_, index) => `/data/${index}`),
           itemsMax: limits.includeItemsMax,
           prefix: app.prefix,
         })
+        const data = rows.map(edge.rowToVersion)
         const cut = truncated.length > 0 ? { truncated } : {}
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
         const path = routePath(request)
         const search = requestSearch(request.url)
         if (parsed.page === null) {
           return {
-            data: rows,
+            data,
             meta: { per_page: parsed.perPage, next_cursor: nextCursor, ...cut },
             links: buildCursorLinks(path, search, nextCursor),
           }
@@ -122,7 +130,7 @@ export function createRouteFactory(
         const total = result.total ?? 0
         const totalPages = Math.ceil(total / parsed.perPage)
         return {
-          data: rows,
+          data,
           meta: {
             page: parsed.page,
             per_page: parsed.perPage,
@@ -137,14 +145,15 @@ export function createRouteFactory(
     },
 
     create(options) {
+      const edge = edgeOf(options)
       return async (request, reply) => {
         rejectMergePatch(request)
         const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options))
         const scope = await resolveScope(storage, options, params)
-        const values = { ...withDefaults(options.table, body as Row), ...scope }
-        const row = await write(options.table, tablesByName, async () => {
+        const values = { ...withDefaults(options.table, edge.bodyToStorage(body as Row, true)), ...scope }
+        const row = await write(options.table, tablesByName, edge, async () => {
           try {
             return await storage.insert(options.table, values)
           } catch (error) {
@@ -158,12 +167,13 @@ export function createRouteFactory(
         return reply
           .code(201)
           .header('location', `${routePath(request)}/${row.id}`)
-          .send({ data: row })
+          .send({ data: edge.rowToVersion(row) })
       }
     },
 
     read(app, options) {
       const known = options.rules.includes.length > 0 ? ['include'] : []
+      const edge = edgeOf(options)
       return async (request, reply) => {
         const params = validateParams(request)
         const raw = parseQueryString(request.url)
@@ -179,28 +189,35 @@ export function createRouteFactory(
           prefix: app.prefix,
         })
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
-        return truncated.length > 0 ? { data: row, meta: { truncated } } : { data: row }
+        const data = edge.rowToVersion(row)
+        return truncated.length > 0 ? { data, meta: { truncated } } : { data }
       }
     },
 
     replace(options) {
+      const edge = edgeOf(options)
       return async (request) => {
         rejectMergePatch(request)
         const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options))
-        const values = withDefaults(options.table, body as Row, options.scope?.column)
-        return { data: await updateOrFail(storage, tablesByName, options, params, values) }
+        // A replacement writes exactly the columns the version sees: what another version alone sees stays.
+        const values = edge.bodyToStorage(withDefaults(edge.view, body as Row, options.scope?.param), false)
+        return { data: edge.rowToVersion(await updateOrFail(storage, tablesByName, options, params, values)) }
       }
     },
 
     update(options) {
+      const edge = edgeOf(options)
       return async (request) => {
         const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options)) as Row
-        if (Object.keys(body).length === 0) return { data: await findOrFail(storage, options, params) }
-        return { data: await updateOrFail(storage, tablesByName, options, params, body) }
+        const row =
+          Object.keys(body).length === 0
+            ? await findOrFail(storage, options, params)
+            : await updateOrFail(storage, tablesByName, options, params, edge.bodyToStorage(body, false))
+        return { data: edge.rowToVersion(row) }
       }
     },
 
@@ -267,12 +284,11 @@ function validateParams(request: FastifyRequest): Record<string, number> {
 const CANONICAL_ID = /^[1-9][0-9]{0,15}$/
 
 function bodyContext(options: RouteOptions): () => ValidationContext {
-  const pathKey = options.scope?.column
+  const pathKey = options.scope?.param
+  const table = options.translation?.view ?? options.table
   return () => ({
-    table: options.table,
-    known: options.table.columns
-      .filter((column) => !column.readOnly && column.name !== pathKey)
-      .map((column) => column.name),
+    table,
+    known: table.columns.filter((column) => !column.readOnly && column.name !== pathKey).map((column) => column.name),
     ...(pathKey ? { pathKey } : {}),
   })
 }
@@ -370,7 +386,7 @@ async function updateOrFail(
   values: Row,
 ): Promise<Row> {
   const scope = await resolveScope(storage, options, params)
-  const row = await write(options.table, tablesByName, () =>
+  const row = await write(options.table, tablesByName, edgeOf(options), () =>
     storage.update(options.table, params[options.idParam]!, values, scope),
   )
   if (!row) throw notFound(options, params)
@@ -397,45 +413,59 @@ function withDefaults(table: TableDefinition, body: Row, pathKey?: string): Row 
  * (a NUL character, say), or a cursor position it cannot (one signed before
  * the manifest changed).
  */
-async function listOrReject(storage: Storage, table: TableDefinition, options: ListOptions): Promise<ListResult> {
+async function listOrReject(
+  storage: Storage,
+  table: TableDefinition,
+  edge: VersionTranslation,
+  options: ListOptions,
+): Promise<ListResult> {
   try {
     return await storage.list(table, options)
   } catch (error) {
     if (!(error instanceof InvalidValueError)) throw error
+    const field = edge.fieldOf(error.column)
     if (options.filters?.some((filter) => filter.column === error.column)) {
-      throw validationFailed('query', [{ in: 'query', name: error.column, detail: error.reason }])
+      throw validationFailed('query', [{ in: 'query', name: field, detail: error.reason }])
     }
     throw new ProblemError('invalid_cursor', 'The cursor holds a value this collection cannot be sorted by.', {
-      errors: [{ in: 'query', name: 'cursor', detail: `${error.column} ${error.reason}` }],
+      errors: [{ in: 'query', name: 'cursor', detail: `${field} ${error.reason}` }],
     })
   }
 }
 
-/** Maps constraint failures to problems that name the field. */
+/** Maps constraint failures to problems that name the field, as the request's version names it. */
 async function write<T>(
   table: TableDefinition,
   tablesByName: ReadonlyMap<string, TableDefinition>,
+  edge: VersionTranslation,
   operation: () => Promise<T>,
 ): Promise<T> {
   try {
     return await operation()
   } catch (error) {
     if (error instanceof UniqueViolationError) {
-      throw new ProblemError('unique_violation', `Another ${table.singular} already has this ${error.column}.`, {
-        errors: [{ in: 'body', pointer: `/${error.column}`, detail: 'must be unique' }],
+      const field = edge.fieldOf(error.column)
+      throw new ProblemError('unique_violation', `Another ${table.singular} already has this ${field}.`, {
+        errors: [{ in: 'body', pointer: `/${field}`, detail: 'must be unique' }],
       })
     }
     if (error instanceof InvalidValueError) {
       throw new ProblemError('validation_failed', summarize('body'), {
-        errors: [{ in: 'body', pointer: `/${error.column}`, detail: error.reason }],
+        errors: [{ in: 'body', pointer: `/${edge.fieldOf(error.column)}`, detail: error.reason }],
       })
     }
     if (error instanceof MissingReferenceError) {
+      const field = edge.fieldOf(error.column)
       const target = tablesByName.get(error.referencedTable)?.singular ?? error.referencedTable
-      throw new ProblemError('validation_failed', `${error.column} does not name an existing ${target}.`, {
-        errors: [{ in: 'body', pointer: `/${error.column}`, detail: `no ${target} has this id` }],
+      throw new ProblemError('validation_failed', `${field} does not name an existing ${target}.`, {
+        errors: [{ in: 'body', pointer: `/${field}`, detail: `no ${target} has this id` }],
       })
     }
     throw error
   }
+}
+
+/** The route's translation between its version and the storage. */
+function edgeOf(options: RouteOptions): VersionTranslation {
+  return options.translation ?? identityTranslation(options.table)
 }

@@ -89,7 +89,7 @@ function readViewFields(program: hbs.AST.Program, partials: ReadonlyMap<string, 
 
 /**
  * A small API that takes every branch of every template (an enum, a nullable
- * field, a nested resource), so rendering it also checks the reads below a
+ * field, a nested resource, an older version translated to the storage), so rendering it also checks the reads below a
  * view's top level (`types.create`, the fields of `#each` items): the helpers
  * refuse the undefined a missing one gives them.
  */
@@ -97,12 +97,27 @@ const model = buildModel(
   {
     restmint: 1,
     service: { title: 'Views' },
-    versions: { v1: {} },
+    versions: {
+      v1: {},
+      v2: {
+        changes: [
+          { rename_field: { resource: 'items', from: 'count', to: 'quantity' }, why: 'quantity says what it counts' },
+          { add_field: { resource: 'items', field: 'sku', older_value: 'unknown' }, why: 'items are stocked' },
+        ],
+      },
+    },
     resources: {
-      orders: { fields: { status: { type: 'string', enum: ['pending', 'paid'], default: 'pending' } } },
+      orders: {
+        fields: { status: { type: 'string', enum: ['pending', 'paid'], default: 'pending' } },
+        relations: { items: { resource: 'items', many: true } },
+      },
       items: {
         parent: 'orders',
-        fields: { quantity: { type: 'integer', required: true }, note: { type: 'string', nullable: true } },
+        fields: {
+          quantity: { type: 'integer', required: true },
+          note: { type: 'string', nullable: true },
+          sku: { type: 'string', required: true },
+        },
       },
     },
   },

@@ -35,9 +35,9 @@ describe('schema errors mapped to YAML nodes', () => {
     ],
     [
       'an option on a version',
-      'restmint: 1\nservice:\n  title: Test\nversions:\n  v1: { label: true }\nresources:\n  orders: {}\n',
+      'restmint: 1\nservice:\n  title: Test\nversions:\n  v1: { depreciated: 2027-01-15 }\nresources:\n  orders: {}\n',
       'UNKNOWN_KEY 5:9',
-      'unknown key "label" in version "v1"; allowed keys: changes',
+      'unknown key "depreciated" in version "v1"; did you mean "deprecated"?',
     ],
     [
       'a missing field type, at the field key',

@@ -14,8 +14,8 @@ import v2OpenApi from './v2/openapi.json' with { type: 'json' }
 
 /**
  * The API described by resources.yaml. Not served: v1, whose
- * resources differ from the newest version's; restmint documents them (openapi.json, types) but does not
- * translate them to storage yet.
+ * changes include kinds restmint does not translate to the storage yet; it documents them (openapi.json, types)
+ * but does not serve them.
  */
 export const api = defineApi({
   title: 'Case',

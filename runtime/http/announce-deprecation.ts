@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ApiDeprecation } from '../define-api.js'
+import { requestedPath } from './request-path.js'
+
+/**
+ * Makes every response of a deprecated version say so, errors included: the
+ * `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link` headers (RFC 8288:
+ * the guide, rel="deprecation", and the same path in the successor version,
+ * rel="successor-version"), and `meta.deprecated`/`meta.sunset` in every JSON
+ * body (an extension member of problem details, RFC 9457 section 3.2). Sent
+ * from the moment the manifest declares it, before the date too: RFC 9745
+ * lets the date lie in the future, and the answer then does not depend on the
+ * clock. Add it to the version's scope before its routes and error handlers.
+ */
+export function announceDeprecation(scope: FastifyInstance, prefix: string, deprecation: ApiDeprecation): void {
+  // https://www.rfc-editor.org/rfc/rfc9745#section-2.1: an sf-date, seconds since the epoch.
+  const deprecationValue = `@${Date.parse(deprecation.deprecated) / 1000}`
+  // https://www.rfc-editor.org/rfc/rfc8594#section-3: an HTTP-date, which toUTCString writes as IMF-fixdate.
+  const sunsetValue = deprecation.sunset === null ? null : new Date(Date.parse(deprecation.sunset)).toUTCString()
+  const guideLink = `<${deprecation.guide}>; rel="deprecation"; type="text/html"`
+  const meta = { deprecated: true, sunset: deprecation.sunset }
+  scope.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
+    reply.header('deprecation', deprecationValue)
+    if (sunsetValue !== null) reply.header('sunset', sunsetValue)
+    const successor = deprecation.successorPrefix + requestedPath(request.url).slice(prefix.length)
+    reply.header('link', `${guideLink}, <${escapeUriReference(successor)}>; rel="successor-version"`)
+    done(null, payload)
+  })
+  scope.addHook('preSerialization', (_request: FastifyRequest, _reply: FastifyReply, payload: unknown, done) => {
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return done(null, payload)
+    const body = payload as { meta?: object }
+    done(null, { ...body, meta: { ...body.meta, ...meta } })
+  })
+}
+
+/** Percent-encodes what may not stand in a URI reference, so a path cannot close the `<…>` of a link. */
+function escapeUriReference(path: string): string {
+  return path.replace(/[^\w\-.~!$&'()*+,;=:@/%]/gu, (character) => encodeURIComponent(character))
+}

@@ -1,0 +1,31 @@
+import type { Row, TableDefinition } from '../table-definition.js'
+
+/**
+ * How an older API version's routes reach the newest version's storage: a
+ * generated `generated/<version>/translate/<resource>.ts` exports exactly
+ * these, as straight-line code. The routes validate bodies and query
+ * parameters in the version's own names (`view`), then translate at the edges.
+ */
+export interface VersionTranslation {
+  /** The resource as the version names and types its fields: query parameters and problem details use it. */
+  readonly view: TableDefinition
+  /** A validated body in storage columns; `creating` also fills columns the version lacks with their older value. */
+  bodyToStorage(body: Row, creating: boolean): Row
+  /** A stored row (with any embedded includes) as the version shows it. */
+  rowToVersion(row: Row): Row
+  /** The storage column of one of the version's field names. */
+  columnOf(field: string): string
+  /** The version's name for a storage column (the column's own name when the version does not have it). */
+  fieldOf(column: string): string
+}
+
+/** The newest version's translation: storage rows are its records. */
+export function identityTranslation(table: TableDefinition): VersionTranslation {
+  return {
+    view: table,
+    bodyToStorage: (body) => body,
+    rowToVersion: (row) => row,
+    columnOf: (field) => field,
+    fieldOf: (column) => column,
+  }
+}
