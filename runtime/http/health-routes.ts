@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { allowedMethodsAt } from './allowed-methods.js'
 import { sendProblem } from './handle-errors.js'
 import { ProblemError } from './problem-error.js'
 
@@ -37,8 +38,8 @@ export const READY_TIMEOUT_MS = 2_000
  * while draining, or naming the first dependency that failed or was too slow.
  */
 export function registerHealthRoutes(app: FastifyInstance, options: HealthRoutesOptions): void {
-  app.get(HEALTH_PATHS.live, async (_request, reply) => sendStatus(reply, 'live'))
-  app.get(HEALTH_PATHS.ready, async (request, reply) => {
+  registerCheck(app, HEALTH_PATHS.live, async (_request, reply) => sendStatus(reply, 'live'))
+  registerCheck(app, HEALTH_PATHS.ready, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     if (options.isDraining()) {
       return sendProblem(request, reply, new ProblemError('service_unavailable', 'The server is shutting down.'))
@@ -55,6 +56,22 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthRoutes
       return sendProblem(request, reply, new ProblemError('service_unavailable', detail))
     }
     return sendStatus(reply, 'ready')
+  })
+}
+
+/** GET and HEAD run `check`; OPTIONS (which makes the path known, so other methods get 405) lists them. */
+function registerCheck(
+  app: FastifyInstance,
+  url: string,
+  check: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>,
+): void {
+  app.route({
+    method: ['GET', 'HEAD', 'OPTIONS'],
+    url,
+    handler: async (request, reply) =>
+      request.method === 'OPTIONS'
+        ? reply.code(204).header('allow', allowedMethodsAt(app, request)).send()
+        : check(request, reply),
   })
 }
 
