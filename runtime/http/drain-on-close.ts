@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { RETRY_AFTER_SECONDS, sendProblem } from './handle-errors.js'
 import { isHealthRoute } from './health-routes.js'
@@ -7,6 +8,8 @@ import { ProblemError } from './problem-error.js'
  * Makes `app.close()` a graceful shutdown bounded by `timeoutMs`. Fastify
  * marks the routes closed and calls Node's `server.close()`, which stops
  * accepting connections and closes idle keep-alive ones; this adds the rest:
+ * - connections that have not sent a byte are closed too (Node counts them as
+ *   busy: browsers open such connections ahead of need);
  * - requests in flight finish, their answers with `Connection: close`, so no
  *   keep-alive connection outlives its last answer;
  * - a request arriving meanwhile on a connection still open is answered 503
@@ -20,8 +23,14 @@ import { ProblemError } from './problem-error.js'
 export function drainOnClose(app: FastifyInstance, timeoutMs: number): () => boolean {
   let draining = false
   let deadline: NodeJS.Timeout | undefined
+  const connections = new Set<Socket>()
+  app.server.on('connection', (socket: Socket) => {
+    connections.add(socket)
+    socket.once('close', () => connections.delete(socket))
+  })
   app.addHook('preClose', async () => {
     draining = true
+    for (const socket of connections) if (socket.bytesRead === 0) socket.destroy()
     deadline = setTimeout(() => app.server.closeAllConnections(), timeoutMs).unref()
   })
   app.addHook('onClose', async () => clearTimeout(deadline))
