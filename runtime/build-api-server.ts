@@ -12,10 +12,13 @@ import {
   sendProblem,
 } from './http/handle-errors.js'
 import { countRequests } from './http/count-requests.js'
+import { drainOnClose } from './http/drain-on-close.js'
+import { registerHealthRoutes } from './http/health-routes.js'
 import { ProblemError } from './http/problem-error.js'
 import { registerApiDocs } from './http/register-api-docs.js'
 import { seedSampleRows } from './seed-sample-rows.js'
 import { createStorage } from './storage/create-storage.js'
+import type { PostgresPoolOptions } from './storage/postgres/postgres-dialect.js'
 import type { Storage } from './storage/storage.js'
 
 /** How long the server waits for clients, in milliseconds (0 turns one off). */
@@ -46,6 +49,13 @@ export interface ServerOptions {
   /** See ApiPluginOptions.cursorSecret. Default: `RESTMINT_CURSOR_SECRET`, else a random key per process. */
   readonly cursorSecret?: string
   readonly timeouts?: ServerTimeouts
+  /** PostgreSQL's connection pool (size, wait for a connection); ignored for SQLite and when `storage` is given. */
+  readonly pool?: PostgresPoolOptions
+  /**
+   * How long `close()` lets requests in flight finish, in milliseconds, before
+   * it closes their connections. Default 10,000.
+   */
+  readonly shutdownTimeoutMs?: number
 }
 
 type SchemaCompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>
@@ -71,14 +81,18 @@ function refuseSchemas(): never {
 
 const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000 }
 
+const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000
+
 /**
- * A ready Fastify instance serving the API. Prepares the database first:
- * creates missing tables, and refuses to start (SchemaMismatchError) when
- * existing tables disagree with the manifest.
+ * A ready Fastify instance serving the API, and /health/live and
+ * /health/ready. Prepares the database first: creates missing tables, and
+ * refuses to start (SchemaMismatchError) when existing tables disagree with
+ * the manifest. Its `close()` drains (see drainOnClose): call it on SIGTERM.
  */
 export async function buildApiServer(api: ApiDefinition, options: ServerOptions = {}): Promise<FastifyInstance> {
   const storage =
-    options.storage ?? createStorage(options.db ?? 'sqlite::memory:', api.tables, { schema: options.schema })
+    options.storage ??
+    createStorage(options.db ?? 'sqlite::memory:', api.tables, { schema: options.schema, pool: options.pool })
   const ownsStorage = !options.storage
   try {
     await storage.prepare()
@@ -94,6 +108,9 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     // Every route here reads its query string with parseQueryString; Fastify's own parse would be wasted work.
     routerOptions: { ...serverOptions.routerOptions, querystringParser: () => ({}) },
     schemaController: { compilersFactory: NO_SCHEMA_COMPILERS },
+    // Closing: idle keep-alive connections close at once; new requests on busy ones are drainOnClose's to answer.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
   })
   // Known methods route like any other, so a known path answers 405 with Allow to TRACE, PROPFIND, LOCK…
   for (const method of METHODS) {
@@ -115,6 +132,8 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
   app.server.on('connect', refuseTunnel)
   app.server.on('checkExpectation', refuseExpectation)
   if (ownsStorage) app.addHook('onClose', () => storage.close())
+  const isDraining = drainOnClose(app, options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS)
+  registerHealthRoutes(app, { isDraining, checks: [{ name: 'The database', check: () => storage.ping() }] })
   handleErrors(app, api.limits)
   // Before the API plugin, whose routes inherit the hook.
   if (options.metrics !== false) countRequests(app, api.versions)

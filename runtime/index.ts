@@ -17,18 +17,21 @@ export type { MigrationFile } from './migrations/read-migration-files.js'
 export type { MigrationState } from './migrations/read-migration-state.js'
 export { readMigrationStatus } from './migrations/read-migration-status.js'
 export type { MigrationTarget } from './migrations/with-migration-target.js'
+export { HEALTH_PATHS, isHealthRoute } from './http/health-routes.js'
 export { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './http/problem-catalogue.js'
 export { ProblemError, type InvalidParam, type ProblemDetails } from './http/problem-error.js'
 export type { QueryRules } from './http/query-rules.js'
 export type { RegisterResource, ResourceBodies, ResourceRoutes } from './http/register-resource.js'
 export type { VersionTranslation } from './http/version-translation.js'
 export { createStorage } from './storage/create-storage.js'
+export type { PostgresPoolOptions } from './storage/postgres/postgres-dialect.js'
 export type { Filter, ListOptions, ListResult, Scope, SortKey, Storage } from './storage/storage.js'
 export {
   InvalidValueError,
   MissingReferenceError,
   RowReferencedError,
   SchemaMismatchError,
+  StorageBusyError,
   StorageUrlError,
   UniqueViolationError,
 } from './storage/storage-errors.js'

@@ -118,6 +118,18 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(new Option('-p, --port <port>', 'port to listen on').default('3000').env('PORT'))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
     .addOption(new Option('--seed', 'insert a few sample rows into empty tables'))
+    .addOption(
+      new Option(
+        '--shutdown-timeout <seconds>',
+        'on SIGTERM, how long requests in flight may finish (default: 10)',
+      ).env('SHUTDOWN_TIMEOUT'),
+    )
+    .addOption(new Option('--pool-size <n>', 'PostgreSQL connections at most (default: 10)').env('DATABASE_POOL_SIZE'))
+    .addOption(
+      new Option('--pool-timeout <ms>', 'how long a request waits for a PostgreSQL connection (default: 5000)').env(
+        'DATABASE_POOL_TIMEOUT',
+      ),
+    )
     .action(async (options: Parameters<typeof runServe>[0]) => {
       exitCode = await (await import('./run-serve.js')).runServe(options, io)
     })

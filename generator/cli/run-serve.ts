@@ -23,6 +23,9 @@ export async function runServe(
     seed?: boolean
     migrations: string
     migrate?: boolean
+    shutdownTimeout?: string
+    poolSize?: string
+    poolTimeout?: string
   },
   io: CliIo,
 ): Promise<number> {
@@ -36,6 +39,12 @@ export async function runServe(
     throw new UserError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(options.port)}`)
   }
   requireSchemaName(options.schema)
+  const shutdownTimeoutSeconds = readNumber('--shutdown-timeout (SHUTDOWN_TIMEOUT)', options.shutdownTimeout, {
+    min: 0,
+    fractions: true,
+  })
+  const poolSize = readNumber('--pool-size (DATABASE_POOL_SIZE)', options.poolSize, { min: 1 })
+  const poolTimeoutMs = readNumber('--pool-timeout (DATABASE_POOL_TIMEOUT)', options.poolTimeout, { min: 0 })
   // A memory database starts empty every time, and prepare() creates the manifest's tables: nothing to migrate.
   if (options.db !== 'sqlite::memory:' && existsSync(resolve(io.cwd, options.migrations))) {
     await (await import('./ensure-migrations-applied.js')).ensureMigrationsApplied(options, io)
@@ -44,24 +53,48 @@ export async function runServe(
   const logger = serveLogger((line) => process.stderr.write(line))
   const { db, schema } = options
   const app = await withDatabaseErrors(db, () =>
-    server.buildServer({ db, schema, seed: options.seed ?? false, logger }),
+    server.buildServer({
+      db,
+      schema,
+      seed: options.seed ?? false,
+      logger,
+      pool: { size: poolSize, timeoutMs: poolTimeoutMs },
+      ...(shutdownTimeoutSeconds !== undefined ? { shutdownTimeoutMs: shutdownTimeoutSeconds * 1000 } : {}),
+    }),
   )
   const address = await listen(app, port, options.host)
   const database = db.startsWith('sqlite:') ? db : `${db}, schema ${schema}`
   io.stdout(
     `restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${redactCredentials(database)}\n`,
   )
-  await new Promise<void>((done) => {
+  await new Promise<void>((done, fail) => {
+    // A second signal finds no handler left: Node's default ends the process at once.
     const stop = (signal: NodeJS.Signals): void => {
-      io.stdout(`restmint: ${signal} received, closing\n`)
+      io.stdout(`restmint: ${signal} received, finishing the requests in flight, then closing\n`)
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
-      void app.close().then(done)
+      app.close().then(done, fail)
     }
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
   })
   return 0
+}
+
+/**
+ * A number option, undefined when not given (the server's default applies):
+ * a whole number unless `fractions`, at least `min`.
+ */
+function readNumber(
+  name: string,
+  text: string | undefined,
+  { min, fractions = false }: { min: number; fractions?: boolean },
+): number | undefined {
+  if (text === undefined) return undefined
+  const value = Number(text)
+  if ((fractions ? /^\d+(\.\d+)?$/ : /^\d+$/).test(text) && value >= min) return value
+  const kind = fractions ? 'a number' : 'a whole number'
+  throw new UserError(`${name} must be ${kind} of at least ${min}, not ${JSON.stringify(text)}`)
 }
 
 /**

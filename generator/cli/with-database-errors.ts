@@ -8,6 +8,9 @@ const USER_FACING_ERRORS = new Set([
   'StorageUrlError',
 ])
 
+// The database did not let us in: unreachable, refused, or no connection within the pool timeout.
+const CONNECTION_ERRORS = new Set(['StorageConnectionError', 'StorageBusyError'])
+
 /**
  * Runs `work` against the database `db`, turning what a user can fix into
  * UserError: the errors above, and driver or system errors (unreachable
@@ -19,7 +22,7 @@ export async function withDatabaseErrors<T>(db: string, work: () => Promise<T>):
   } catch (error) {
     if (!(error instanceof Error)) throw error
     if (USER_FACING_ERRORS.has(error.name)) throw new UserError(error.message)
-    if (error.name === 'StorageConnectionError' || (error as NodeJS.ErrnoException).code)
+    if (CONNECTION_ERRORS.has(error.name) || (error as NodeJS.ErrnoException).code)
       throw new UserError(`cannot open the database "${db}": ${error.message}`)
     throw error
   }

@@ -5,6 +5,7 @@ import { allowedMethodsAt } from './allowed-methods.js'
 import { ProblemError } from './problem-error.js'
 import type { ProblemCode } from './problem-catalogue.js'
 import { requestedPath } from './request-path.js'
+import { StorageBusyError } from '../storage/storage-errors.js'
 
 /** Fastify's own client errors, by code, and the problem each becomes. */
 const FASTIFY_CLIENT_ERRORS: Record<string, ProblemCode> = {
@@ -14,6 +15,9 @@ const FASTIFY_CLIENT_ERRORS: Record<string, ProblemCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_body',
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_body',
 }
+
+/** What 503 answers tell clients to wait before sending the request again: the load or the drain is brief. */
+export const RETRY_AFTER_SECONDS = '1'
 
 /** Fastify's default `maxParamLength`: a longer path segment matches no route. */
 export const MAX_PATH_SEGMENT_LENGTH = 100
@@ -176,6 +180,15 @@ function writeProblemAndClose(socket: Socket, error: ProblemError): void {
 
 function toProblemError(error: FastifyError, bodyMaxBytes: number): ProblemError | null {
   if (error instanceof ProblemError) return error
+  if (error instanceof StorageBusyError) {
+    return new ProblemError(
+      'service_unavailable',
+      'Every database connection is busy; send the request again shortly.',
+      {
+        headers: { 'retry-after': RETRY_AFTER_SECONDS },
+      },
+    )
+  }
   const code = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined
   if (code === 'payload_too_large') {
     return new ProblemError(code, `The body exceeds the limit of ${bodyMaxBytes} bytes.`)

@@ -19,6 +19,7 @@ export const PROBLEM_CATALOGUE = {
   expectation_failed: { status: 417, title: 'Expectation failed' },
   header_fields_too_large: { status: 431, title: 'Request header fields too large' },
   internal_error: { status: 500, title: 'Internal server error' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>
 
 export type ProblemCode = keyof typeof PROBLEM_CATALOGUE

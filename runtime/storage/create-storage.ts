@@ -2,7 +2,7 @@ import { redactCredentials } from '../redact-credentials.js'
 import { StorageUrlError } from './storage-errors.js'
 import type { TableDefinition } from '../table-definition.js'
 import { KyselyStorage } from './kysely-storage.js'
-import { createPostgresDialect } from './postgres/postgres-dialect.js'
+import { createPostgresDialect, type PostgresPoolOptions } from './postgres/postgres-dialect.js'
 import { createSqliteDialect } from './sqlite/sqlite-dialect.js'
 import type { Storage } from './storage.js'
 import type { StorageDialect } from './storage-dialect.js'
@@ -20,6 +20,8 @@ export interface CreateStorageOptions {
    * tests that bound the number of statements a request issues.
    */
   readonly onStatement?: (sql: string) => void
+  /** PostgreSQL's connection pool: its size and how long a statement waits for a connection; ignored for SQLite. */
+  readonly pool?: PostgresPoolOptions
 }
 
 const ACCEPTED_URLS = 'sqlite:./path/to/file.db, sqlite::memory: or postgres://user@host:5432/database'
@@ -43,6 +45,7 @@ export function openDialect(url: string, options: CreateStorageOptions): Storage
   if (url === 'sqlite::memory:') return createSqliteDialect(':memory:', options.onStatement)
   if (url.startsWith('sqlite:') && url.length > 'sqlite:'.length)
     return createSqliteDialect(url.slice('sqlite:'.length), options.onStatement)
-  if (/^postgres(ql)?:\/\//.test(url)) return createPostgresDialect(url, options.schema, options.onStatement)
+  if (/^postgres(ql)?:\/\//.test(url))
+    return createPostgresDialect(url, options.schema, options.onStatement, options.pool)
   throw new StorageUrlError(`Unsupported database URL "${redactCredentials(url)}": use ${ACCEPTED_URLS}.`)
 }

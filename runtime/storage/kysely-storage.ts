@@ -287,6 +287,10 @@ export class KyselyStorage implements Storage {
     }
   }
 
+  async ping(): Promise<void> {
+    await this.#dialect.driver.execute('select 1', [])
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true

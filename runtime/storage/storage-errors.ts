@@ -87,3 +87,15 @@ export class StorageConnectionError extends Error {
     this.name = 'StorageConnectionError'
   }
 }
+
+/**
+ * No database connection within the pool's timeout: every one was busy and
+ * none came free, or opening a new one took longer. A matter of load, not of
+ * the request: HTTP 503 with Retry-After.
+ */
+export class StorageBusyError extends Error {
+  constructor(cause: Error) {
+    super(`no database connection within the pool timeout (${cause.message})`, { cause })
+    this.name = 'StorageBusyError'
+  }
+}

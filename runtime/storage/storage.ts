@@ -92,5 +92,7 @@ export interface Storage {
    * Returns false when no row matches.
    */
   delete(table: TableDefinition, id: number, scope?: Scope): Promise<boolean>
+  /** Runs a trivial query (`select 1`): resolves when the database answers it, for readiness checks. */
+  ping(): Promise<void>
   close(): Promise<void>
 }

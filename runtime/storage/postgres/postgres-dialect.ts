@@ -10,6 +10,21 @@ import { readPostgresTables } from './postgres-introspection.js'
 import { postgresSyntax, ROOT_COLLATION } from './postgres-syntax.js'
 import { StorageUrlError } from '../storage-errors.js'
 
+/** The connection pool of a PostgreSQL storage. */
+export interface PostgresPoolOptions {
+  /** Connections at most. Default 10 (pg's own default). */
+  readonly size?: number
+  /**
+   * How long a statement waits for a connection, in milliseconds, when every
+   * one is busy or a new one is slow to open; then it fails with
+   * StorageBusyError (HTTP 503). Default 5,000; 0 waits for ever.
+   */
+  readonly timeoutMs?: number
+}
+
+export const DEFAULT_POOL_SIZE = 10
+export const DEFAULT_POOL_TIMEOUT_MS = 5_000
+
 /**
  * Connects a pool to the PostgreSQL database at `url`; every table lives in
  * `schema` (created by prepare when missing). Every statement runs through
@@ -20,8 +35,14 @@ export function createPostgresDialect(
   url: string,
   schema = 'public',
   onStatement?: (sql: string) => void,
+  poolOptions: PostgresPoolOptions = {},
 ): StorageDialect {
-  const pool = new pg.Pool({ connectionString: url, types: postgresTypeParsers })
+  const pool = new pg.Pool({
+    connectionString: url,
+    types: postgresTypeParsers,
+    max: poolOptions.size ?? DEFAULT_POOL_SIZE,
+    connectionTimeoutMillis: poolOptions.timeoutMs ?? DEFAULT_POOL_TIMEOUT_MS,
+  })
   // An idle connection that dies is dropped by the pool; without a listener the process would crash.
   pool.on('error', () => {})
   const base = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })

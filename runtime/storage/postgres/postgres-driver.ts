@@ -1,6 +1,6 @@
 import pg, { type Pool, type PoolClient } from 'pg'
 import type { ScriptExecutor, SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
-import { StorageConnectionError } from '../storage-errors.js'
+import { StorageBusyError, StorageConnectionError } from '../storage-errors.js'
 
 /**
  * Executes SQL on a pg pool as named prepared statements, one name per SQL
@@ -28,7 +28,7 @@ export class PostgresDriver implements SqlDriver {
   // Foreign keys need nothing special: PostgreSQL's DDL validates them as it runs.
   async scriptTransaction<T>(work: (executor: ScriptExecutor) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect().catch((error: Error) => {
-      throw new StorageConnectionError(error)
+      throw connectionFailure(error)
     })
     try {
       await this.#control(client, 'begin')
@@ -66,7 +66,7 @@ export class PostgresDriver implements SqlDriver {
     } catch (error) {
       // On the pool, anything but the server's own answer failed while acquiring a connection.
       if (client === this.#pool && !(error instanceof pg.DatabaseError) && error instanceof Error) {
-        throw new StorageConnectionError(error)
+        throw connectionFailure(error)
       }
       throw error
     }
@@ -80,4 +80,17 @@ export class PostgresDriver implements SqlDriver {
     }
     return name
   }
+}
+
+/**
+ * pg-pool's errors when no connection comes within `connectionTimeoutMillis`:
+ * none came free in time, or a new one took longer to open. It gives them no code.
+ */
+const POOL_TIMEOUT_MESSAGES = new Set([
+  'timeout exceeded when trying to connect',
+  'Connection terminated due to connection timeout',
+])
+
+function connectionFailure(error: Error): StorageBusyError | StorageConnectionError {
+  return POOL_TIMEOUT_MESSAGES.has(error.message) ? new StorageBusyError(error) : new StorageConnectionError(error)
 }
