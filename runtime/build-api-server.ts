@@ -34,6 +34,12 @@ export interface ServerOptions {
   readonly schema?: string
   /** A storage you opened yourself; the server prepares it but does not close it. */
   readonly storage?: Storage
+  /**
+   * Create missing tables and indexes (default true). False when migrations
+   * manage the schema: the server then only checks that the tables match,
+   * and refuses to start (SchemaMismatchError) when one is missing.
+   */
+  readonly createMissing?: boolean
   /** Insert a few sample rows into empty tables (the example server does). */
   readonly seed?: boolean
   /** Fastify's logger option. Default: off. */
@@ -70,7 +76,7 @@ const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { requestMs: 30_000, headersM
 
 /**
  * A ready Fastify instance serving the API. Prepares the database first:
- * creates missing tables, and refuses to start (SchemaMismatchError) when
+ * creates missing tables (unless `createMissing` is false), and refuses to start (SchemaMismatchError) when
  * existing tables disagree with the manifest.
  */
 export async function buildApiServer(api: ApiDefinition, options: ServerOptions = {}): Promise<FastifyInstance> {
@@ -78,7 +84,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     options.storage ?? createStorage(options.db ?? 'sqlite::memory:', api.tables, { schema: options.schema })
   const ownsStorage = !options.storage
   try {
-    await storage.prepare()
+    await storage.prepare({ createMissing: options.createMissing ?? true })
     if (options.seed) await seedSampleRows(storage, api.tables)
   } catch (error) {
     if (ownsStorage) await storage.close()

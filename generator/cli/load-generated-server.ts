@@ -4,10 +4,18 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import esbuildPackage from 'esbuild/package.json' with { type: 'json' }
 import type { FastifyInstance } from 'fastify'
+import type { TableDefinition } from '../../runtime/table-definition.js'
 import { hashFiles, hashKey, listFiles, type ContentCache } from '../render/content-cache.js'
 
 export interface GeneratedServerModule {
-  buildServer(options: { db: string; schema?: string; seed?: boolean; logger?: object }): Promise<FastifyInstance>
+  readonly api: { readonly tables: readonly TableDefinition[] }
+  buildServer(options: {
+    db: string
+    schema?: string
+    seed?: boolean
+    logger?: object
+    createMissing?: boolean
+  }): Promise<FastifyInstance>
 }
 
 // A bundle depends on esbuild and on how this module drives it: both go into the cache key.

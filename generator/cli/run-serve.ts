@@ -36,14 +36,16 @@ export async function runServe(
     throw new UserError(`--port must be a whole number from 0 to 65535, not ${JSON.stringify(options.port)}`)
   }
   requireSchemaName(options.schema)
-  if (existsSync(resolve(io.cwd, options.migrations))) {
-    await (await import('./ensure-migrations-applied.js')).ensureMigrationsApplied(options, io)
-  }
   const server = await loadGeneratedServer(entry, createContentCache(findCacheDirectory(io.cwd)))
+  // With migrations, they alone make the schema: the server creates nothing, and refuses what they do not explain.
+  const managedByMigrations = existsSync(resolve(io.cwd, options.migrations))
+  if (managedByMigrations) {
+    await (await import('./ensure-migrations-applied.js')).ensureMigrationsApplied(options, server.api.tables, io)
+  }
   const logger = serveLogger((line) => process.stderr.write(line))
   const { db, schema } = options
   const app = await withDatabaseErrors(db, () =>
-    server.buildServer({ db, schema, seed: options.seed ?? false, logger }),
+    server.buildServer({ db, schema, seed: options.seed ?? false, logger, createMissing: !managedByMigrations }),
   )
   const address = await listen(app, port, options.host)
   const database = db.startsWith('sqlite:') ? db : `${db}, schema ${schema}`
