@@ -1,8 +1,10 @@
 import { join, resolve } from 'node:path'
+import type { MigrationEntry } from '../../runtime/migrations/list-migrations.js'
 import { MIGRATION_SQL_FILES, SNAPSHOT_FILE } from '../../runtime/migrations/migration-files.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { withOutputLock } from '../emit/output-lock.js'
 import { diffSnapshots } from '../migrate/diff-snapshots.js'
+import { listSharedUniqueValues } from '../migrate/list-shared-unique-values.js'
 import { loadStorageModel } from '../migrate/load-storage-model.js'
 import { nameMigration } from '../migrate/name-migration.js'
 import { parseBackfills } from '../migrate/parse-backfills.js'
@@ -13,6 +15,8 @@ import { summarizeChanges } from '../migrate/summarize-changes.js'
 import { removeStagedMigrations, writeMigration } from '../migrate/write-migration.js'
 import type { CliIo } from './cli-io.js'
 import { reportDiagnostics } from './report-diagnostics.js'
+
+const MAX_MIGRATION_NUMBER = 9999
 
 export interface MigrateCreateOptions {
   readonly manifest: string
@@ -55,7 +59,7 @@ export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo)
         io.stdout(`${options.migrations}/ is up to date with ${options.manifest}: nothing to migrate.\n`)
         return 0
       }
-      const number = String(Number(latest.migrations.at(-1)?.id ?? '0') + 1).padStart(4, '0')
+      const number = nextMigrationNumber(latest.migrations.at(-1), options.migrations)
       const name = `${number}_${options.name ?? nameMigration(plan.changes, latest.migrations.length === 0)}`
       const files = new Map([
         [MIGRATION_SQL_FILES.sqlite, renderMigrationSql(plan, 'sqlite')],
@@ -66,8 +70,20 @@ export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo)
       io.stdout(`Created ${join(options.migrations, name)}/ (review it, then commit it):\n`)
       for (const line of summarizeChanges(diffSnapshots(plan.before, after, origins))) io.stdout(`  ${line}\n`)
       for (const line of plan.dataLoss) io.stdout(`  data loss: ${line}\n`)
+      for (const line of listSharedUniqueValues(plan)) io.stdout(`  warning: ${line}\n`)
       return 0
     },
     holder,
+  )
+}
+
+/** The number after `last`'s, in the 4 digits listMigrations reads: a 10000th migration would not be read back. */
+function nextMigrationNumber(last: MigrationEntry | undefined, migrationsDir: string): string {
+  const next = Number(last?.id ?? '0') + 1
+  if (next <= MAX_MIGRATION_NUMBER) return String(next).padStart(4, '0')
+  throw new UserError(
+    `${join(migrationsDir, last!.name)} is numbered ${last!.id}, so the next migration would be ${next}, ` +
+      `but a migration number has 4 digits; if no database has applied ${last!.name} yet, renumber it right after ` +
+      `the migration before it, then run restmint migrate create again. Nothing was written.`,
   )
 }

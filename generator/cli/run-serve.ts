@@ -38,7 +38,8 @@ export async function runServe(
   requireSchemaName(options.schema)
   const server = await loadGeneratedServer(entry, createContentCache(findCacheDirectory(io.cwd)))
   // With migrations, they alone make the schema: the server creates nothing, and refuses what they do not explain.
-  const managedByMigrations = existsSync(resolve(io.cwd, options.migrations))
+  // A memory database starts empty every time, and prepare() creates the manifest's tables: nothing to migrate.
+  const managedByMigrations = options.db !== 'sqlite::memory:' && existsSync(resolve(io.cwd, options.migrations))
   if (managedByMigrations) {
     await (await import('./ensure-migrations-applied.js')).ensureMigrationsApplied(options, server.api.tables, io)
   }

@@ -24,7 +24,7 @@ export function withOutputLock<T>(
   action: () => T,
   holder = { command: 'restmint generate', directory: 'this output directory' },
 ): T {
-  const created = mkdirSync(outDir, { recursive: true })
+  const created = makeDirectory(outDir, holder.command)
   const lock = join(outDir, OUTPUT_LOCK)
   let locked = false
   try {
@@ -97,4 +97,18 @@ function isRunning(pid: number): boolean {
 export function findStaleLock(outDir: string): number | null {
   const holder = lockHolder(join(outDir, OUTPUT_LOCK))
   return typeof holder === 'number' && !isRunning(holder) ? holder : null
+}
+
+/** mkdir -p, refusing a file that stands where the directory must be. */
+function makeDirectory(outDir: string, command: string): string | undefined {
+  try {
+    return mkdirSync(outDir, { recursive: true })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw error
+    throw new UserError(
+      `${outDir} is not a directory (a file stands there, or on the way to it), and ${command} writes into ` +
+        `a directory there; move the file, or pass another directory`,
+    )
+  }
 }

@@ -3,7 +3,7 @@ import type { TableChange } from '../../runtime/migrations/migration-plan.js'
 /**
  * The default slug of a migration, from what it does: `init` for the first,
  * `add_reviews` / `drop_coupons` for one table created or dropped,
- * `add_posts_summary` / `drop_posts_summary` for one column, `rename_writers_to_authors`,
+ * `add_posts_summary` / `drop_posts_summary` for one column and nothing else, `rename_writers_to_authors`,
  * `update_posts` for other changes of one table, else `update_schema`.
  */
 export function nameMigration(changes: readonly TableChange[], first: boolean): string {
@@ -18,8 +18,18 @@ export function nameMigration(changes: readonly TableChange[], first: boolean): 
   )
   const added = Object.entries(change.sources).filter(([, source]) => source.kind === 'new')
   const dropped = before.columns.filter((column) => !kept.has(column.name))
+  // A column renamed or altered besides the one added or dropped makes it an update: the name must not hide it.
+  const othersUnchanged = Object.entries(change.sources).every(
+    ([name, source]) =>
+      source.kind === 'new' ||
+      (source.column === name &&
+        JSON.stringify(before.columns.find((column) => column.name === name)) ===
+          JSON.stringify(after.columns.find((column) => column.name === name))),
+  )
   const onlyColumns = (columns: number) =>
-    added.length + dropped.length === columns && JSON.stringify(before.indexes) === JSON.stringify(after.indexes)
+    added.length + dropped.length === columns &&
+    othersUnchanged &&
+    JSON.stringify(before.indexes) === JSON.stringify(after.indexes)
   if (added.length === 1 && dropped.length === 0 && onlyColumns(1)) return `add_${after.name}_${added[0]![0]}`
   if (dropped.length === 1 && added.length === 0 && onlyColumns(1)) return `drop_${after.name}_${dropped[0]!.name}`
   if (before.name !== after.name) return `rename_${before.name}_to_${after.name}`

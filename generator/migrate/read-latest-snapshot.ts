@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   listMigrations,
@@ -6,6 +5,8 @@ import {
   type MigrationEntry,
 } from '../../runtime/migrations/list-migrations.js'
 import { SNAPSHOT_FILE } from '../../runtime/migrations/migration-files.js'
+import { MigrationError } from '../../runtime/migrations/migration-error.js'
+import { readSnapshotFile } from '../../runtime/migrations/read-snapshot-file.js'
 import type { StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 
@@ -31,19 +32,10 @@ export function readLatestSnapshot(migrationsDir: string): LatestSnapshot | null
   const latest = migrations.at(-1)
   if (latest === undefined) return { migrations, snapshot: { restmint_snapshot: 1, tables: [] }, file: null }
   const file = join(latest.directory, SNAPSHOT_FILE)
-  let data: unknown
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'))
+    return { migrations, snapshot: readSnapshotFile(file), file }
   } catch (error) {
-    throw new UserError(
-      `cannot read ${file} (${(error as Error).message}); every migration needs the snapshot.json migrate create wrote: restore it from version control`,
-    )
+    if (error instanceof MigrationError) throw new UserError(error.message)
+    throw error
   }
-  const snapshot = data as Partial<StorageSnapshot> | null
-  if (snapshot?.restmint_snapshot !== 1 || !Array.isArray(snapshot.tables)) {
-    throw new UserError(
-      `${file} is not a restmint snapshot (it needs "restmint_snapshot": 1 and "tables"); restore it from version control`,
-    )
-  }
-  return { migrations, snapshot: snapshot as StorageSnapshot, file }
 }

@@ -4,7 +4,11 @@ import { describeValue } from './describe-value.js'
 import { matchesFormat } from './matches-format.js'
 
 const TYPE_CHECKS: Readonly<Record<string, (value: unknown) => string | null>> = {
-  string: (value) => (typeof value === 'string' ? null : `is not a string${quoteHint(value)}`),
+  string: (value) => {
+    if (typeof value !== 'string') return `is not a string${quoteHint(value)}`
+    // The storage refuses U+0000 (PostgreSQL text cannot hold it), so neither the API nor a migration could write it.
+    return value.includes('\0') ? 'contains a NUL character (U+0000), which no string field can store; remove it' : null
+  },
   integer: (value) => {
     if (!Number.isInteger(value)) return 'is not an integer'
     return Number.isSafeInteger(value) ? null : `is outside ±${Number.MAX_SAFE_INTEGER}, the integers the API accepts`

@@ -1,5 +1,6 @@
 import { createMigrationsTable, recordAppliedMigration } from './applied-migrations.js'
 import { findDuplicateValues } from './find-duplicate-values.js'
+import { findTransactionControl } from './find-transaction-control.js'
 import { DATA_LOSS_PREFIX } from './migration-files.js'
 import { MigrationError } from './migration-error.js'
 import type { MigrationFile } from './read-migration-files.js'
@@ -37,7 +38,8 @@ export interface AppliedMigrations {
  * migrations whose tables match the first snapshot is adopted: the first
  * migration is recorded without running. A
  * migration whose SQL fails rolls back, and the error names its file and the
- * database's message.
+ * database's message; one that would begin or end a transaction itself
+ * (findTransactionControl) is refused before it runs.
  */
 export function applyMigrations(options: ApplyMigrationsOptions): Promise<AppliedMigrations> {
   const log = options.log ?? (() => {})
@@ -59,6 +61,7 @@ export function applyMigrations(options: ApplyMigrationsOptions): Promise<Applie
           if (next === undefined) return undefined
           if (!state.tracked) await createMigrationsTable(dialect, executor)
           if (!state.adoptable) {
+            refuseTransactionControl(next)
             log(`applying ${next.name} (${next.path})`)
             for (const line of listDataLoss(next.sql)) log(`  ${line}`)
             running = next
@@ -81,6 +84,21 @@ export function applyMigrations(options: ApplyMigrationsOptions): Promise<Applie
       }
     }
   })
+}
+
+/**
+ * Refuses a file that begins or ends a transaction itself: a COMMIT in it
+ * would leave the rest outside the one applyMigrations runs it in.
+ */
+function refuseTransactionControl(file: MigrationFile): void {
+  const control = findTransactionControl(file.sql)
+  if (control === null) return
+  throw new MigrationError(
+    `${file.path}:${control.line}:${control.column}: ${control.keyword} controls the transaction that migrate apply ` +
+      `runs ${file.name} in (a COMMIT would leave what follows it unable to roll back), so ${file.name} was not applied; ` +
+      `remove every BEGIN, COMMIT, ROLLBACK and END from the file (it is not applied yet, so it may still change): ` +
+      `each migration runs in one transaction of its own.`,
+  )
 }
 
 /** Tables changed outside migrations: refused before applying, and reported after applying. */

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs'
+import { readdirSync, readlinkSync, statSync, type Dirent } from 'node:fs'
 import { join } from 'node:path'
 import { MIGRATION_DIRECTORY } from './migration-files.js'
 
@@ -19,7 +19,8 @@ export class MigrationDirectoryError extends Error {
 
 /**
  * The migrations in `directory`, in order, or null when the directory does
- * not exist. Plain files (a README) and dot-directories are ignored; a subdirectory whose name is
+ * not exist. Plain files (a README) and dot-directories are ignored; a
+ * symbolic link to a directory counts as one; a subdirectory whose name is
  * not `NNNN_slug`, or two sharing a number (two branches each created one),
  * is an error rather than a migration silently skipped or applied twice.
  */
@@ -28,11 +29,16 @@ export function listMigrations(directory: string): MigrationEntry[] | null {
   try {
     names = readdirSync(directory, { withFileTypes: true })
       // Dot-directories are not migrations: `migrate create` builds the next one under a dot-name.
-      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+      .filter((entry) => !entry.name.startsWith('.') && isDirectory(directory, entry))
       .map((entry) => entry.name)
   } catch (error) {
+    if (error instanceof MigrationDirectoryError) throw error
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
+    // Not the database's fault, though migrate apply opens one first: name the directory.
+    throw new MigrationDirectoryError(
+      `cannot read the migrations directory ${directory} (${(error as Error).message}); ` +
+        `pass the directory that holds the migrations with --migrations`,
+    )
   }
   const entries: MigrationEntry[] = []
   for (const name of names.sort()) {
@@ -53,4 +59,23 @@ export function listMigrations(directory: string): MigrationEntry[] | null {
     entries.push({ id: match[1]!, name, directory: join(directory, name) })
   }
   return entries
+}
+
+/**
+ * A directory, or a symbolic link to one (a migration shared from elsewhere):
+ * skipping the link would skip its migration. A link whose target is gone is
+ * an error when its name is a migration's.
+ */
+function isDirectory(directory: string, entry: Dirent): boolean {
+  if (!entry.isSymbolicLink()) return entry.isDirectory()
+  const path = join(directory, entry.name)
+  try {
+    return statSync(path).isDirectory()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    if (!MIGRATION_DIRECTORY.test(entry.name)) return false
+    throw new MigrationDirectoryError(
+      `${path} is a symbolic link to ${readlinkSync(path)}, which does not exist; restore what it points to, or remove the link`,
+    )
+  }
 }

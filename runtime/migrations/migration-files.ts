@@ -9,7 +9,7 @@
  * A migration's id is its 4-digit number, its name the directory name. The
  * SQL files hold plain statements (no BEGIN/COMMIT): `migrate apply` runs each
  * file in one transaction, and records its checksum (SHA-256 of the file's
- * bytes) in the migrations table.
+ * bytes, CRLF read as LF, without a byte order mark) in the migrations table.
  */
 export const MIGRATION_DIRECTORY = /^(\d{4})_([a-z0-9]+(?:_[a-z0-9]+)*)$/
 export const MIGRATION_SQL_FILES = { sqlite: 'sqlite.sql', postgres: 'postgres.sql' } as const

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { findSchemaDifferences } from '../storage/find-schema-differences.js'
 import type { ExistingTable, SqlExecutor, StorageDialect } from '../storage/storage-dialect.js'
 import { readAppliedMigrations, type AppliedMigration } from './applied-migrations.js'
 import { MIGRATIONS_TABLE, SNAPSHOT_FILE } from './migration-files.js'
-import { MigrationError } from './migration-error.js'
 import type { MigrationFile } from './read-migration-files.js'
+import { readSnapshotFile } from './read-snapshot-file.js'
 import type { StorageSnapshot } from './storage-snapshot.js'
 
 /** Where a database stands against a migrations directory. */
@@ -22,10 +21,10 @@ export interface MigrationState {
    */
   readonly problems: readonly string[]
   /**
-   * The database has no migrations table but holds the first migration's
-   * tables as its snapshot describes them (prepare() created them before the
-   * project had migrations): the first pending migration is to be recorded as
-   * applied without running.
+   * The database records no migration (no migrations table, or an empty
+   * one) but holds the first migration's tables as its snapshot describes
+   * them (prepare() created them before the project had migrations): the
+   * first pending migration is to be recorded as applied without running.
    */
   readonly adoptable: boolean
   /**
@@ -50,20 +49,22 @@ export async function readMigrationState(
   const problems = [...findChangedMigrations(files, applied), ...findSkippedMigrations(pending, applied)]
   const existing = new Map(tables.map((table) => [table.name, table]))
   const first = files[0]
-  if (tracked || first === undefined) {
+  // An empty migrations table (made by hand, or by a tool that failed before recording) records nothing either.
+  if (applied.length > 0 || first === undefined) {
     const drift = problems.length === 0 ? findDrift(dialect, existing, files, applied) : []
     return { tracked, applied, pending, problems, adoptable: false, drift }
   }
 
   const snapshotPath = join(first.directory, SNAPSHOT_FILE)
-  const snapshot = readSnapshot(snapshotPath)
+  const snapshot = readSnapshotFile(snapshotPath)
   const notMigrated = { tracked, applied, pending, problems, drift: [] }
   // Tables the first migration does not create are another application's: an empty database as far as restmint goes.
   if (!snapshot.tables.some((table) => existing.has(table.name))) return { ...notMigrated, adoptable: false }
   const differences = compareWithSnapshot(dialect, existing, snapshot)
   if (differences.length === 0) return { ...notMigrated, adoptable: true }
   problems.push(
-    `the database has tables but no ${MIGRATIONS_TABLE} table, so it was created before migrations, ` +
+    `the database has tables but records no migration (no ${MIGRATIONS_TABLE} table, or an empty one), ` +
+      `so it was created before migrations, ` +
       `and its tables differ from the first migration's snapshot (${snapshotPath}):\n` +
       differences.map((difference) => `  - ${difference}`).join('\n') +
       `\n  Change the tables until they match, so that ${first.name} can be recorded as applied without running; ` +
@@ -83,7 +84,7 @@ function findDrift(
   const file = files.find((candidate) => candidate.id === last?.id)
   if (file === undefined) return []
   const snapshotPath = join(file.directory, SNAPSHOT_FILE)
-  const differences = compareWithSnapshot(dialect, existing, readSnapshot(snapshotPath))
+  const differences = compareWithSnapshot(dialect, existing, readSnapshotFile(snapshotPath))
   if (differences.length === 0) return []
   return [
     `the database differs from ${snapshotPath}, where its applied migrations lead (a change made by hand?):`,
@@ -145,22 +146,4 @@ function findSkippedMigrations(pending: readonly MigrationFile[], applied: reado
         `${file.name} is not applied, but ${last.name}, numbered after it, is: ` +
         `renumber ${file.directory} after the last migration and check its SQL still applies on top of it`,
     )
-}
-
-function readSnapshot(path: string): StorageSnapshot {
-  let snapshot: Partial<StorageSnapshot>
-  try {
-    snapshot = JSON.parse(readFileSync(path, 'utf8')) as Partial<StorageSnapshot>
-  } catch (error) {
-    throw new MigrationError(
-      `${path} cannot be read (${(error as Error).message}); ` +
-        `restore it from version control: adopting a database created before migrations compares its tables with it`,
-    )
-  }
-  if (snapshot.restmint_snapshot !== 1 || !Array.isArray(snapshot.tables)) {
-    throw new MigrationError(
-      `${path} is not a restmint snapshot (restmint_snapshot: 1 with a tables list); restore it from version control`,
-    )
-  }
-  return snapshot as StorageSnapshot
 }

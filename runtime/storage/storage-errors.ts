@@ -73,7 +73,8 @@ export class SchemaMismatchError extends Error {
         (options.managedByMigrations
           ? `\nA change made by hand? Undo it. A manifest change without its migration? ` +
             `Run restmint migrate create, review the migration, then restmint serve --migrate.`
-          : `\nMigrate the database by hand, or point --db at a new database.`),
+          : `\nIf the manifest changed, create a migration (restmint migrate create) and apply it (restmint migrate apply, ` +
+            `or serve --migrate); if the database was changed by hand, undo that change; or point --db at a new database.`),
     )
     this.name = 'SchemaMismatchError'
   }

@@ -79,7 +79,7 @@ function alterTable(
 /** ALTER TABLE ADD COLUMN's restrictions (https://www.sqlite.org/lang_altertable.html#altertabaddcol). */
 function canAddColumn(column: SnapshotColumn): boolean {
   if (column.unique) return false
-  if (column.references) return column.default === null
+  if (column.references !== undefined && column.default !== null) return false
   return column.nullable || column.default !== null
 }
 
