@@ -38,6 +38,12 @@ export interface ServerOptions {
   readonly schema?: string
   /** A storage you opened yourself; the server prepares it but does not close it. */
   readonly storage?: Storage
+  /**
+   * Create missing tables and indexes (default true). False when migrations
+   * manage the schema: the server then only checks that the tables match,
+   * and refuses to start (SchemaMismatchError) when one is missing.
+   */
+  readonly createMissing?: boolean
   /** Insert a few sample rows into empty tables (the example server does). */
   readonly seed?: boolean
   /** Fastify's logger option. Default: off. */
@@ -85,9 +91,10 @@ const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000
 
 /**
  * A ready Fastify instance serving the API, and /health/live and
- * /health/ready. Prepares the database first: creates missing tables, and
- * refuses to start (SchemaMismatchError) when existing tables disagree with
- * the manifest. Its `close()` drains (see drainOnClose): call it on SIGTERM.
+ * /health/ready. Prepares the database first: creates missing tables (unless
+ * `createMissing` is false), and refuses to start (SchemaMismatchError) when
+ * existing tables disagree with the manifest. Its `close()` drains (see
+ * drainOnClose): call it on SIGTERM.
  */
 export async function buildApiServer(api: ApiDefinition, options: ServerOptions = {}): Promise<FastifyInstance> {
   const storage =
@@ -95,7 +102,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     createStorage(options.db ?? 'sqlite::memory:', api.tables, { schema: options.schema, pool: options.pool })
   const ownsStorage = !options.storage
   try {
-    await storage.prepare()
+    await storage.prepare({ createMissing: options.createMissing ?? true })
     if (options.seed) await seedSampleRows(storage, api.tables)
   } catch (error) {
     if (ownsStorage) await storage.close()

@@ -5,9 +5,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import esbuildPackage from 'esbuild/package.json' with { type: 'json' }
 import type { FastifyInstance } from 'fastify'
 import type { ServerOptions } from '../../runtime/build-api-server.js'
+import type { TableDefinition } from '../../runtime/table-definition.js'
 import { hashFiles, hashKey, listFiles, type ContentCache } from '../render/content-cache.js'
 
 export interface GeneratedServerModule {
+  readonly api: { readonly tables: readonly TableDefinition[] }
   buildServer(options: ServerOptions): Promise<FastifyInstance>
 }
 

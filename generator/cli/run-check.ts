@@ -1,15 +1,13 @@
-import { join, relative, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { createTwoFilesPatch } from 'diff'
 import { describeEscapes } from '../emit/find-escaping-symlinks.js'
 import { OUTPUT_JOURNAL } from '../emit/output-journal.js'
 import { planOutput } from '../emit/plan-output.js'
 import { generateFiles } from '../generate.js'
-import { diffSnapshots } from '../migrate/diff-snapshots.js'
-import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
-import { summarizeChanges } from '../migrate/summarize-changes.js'
 import { checkDeclaredVersionChanges } from './check-declared-version-changes.js'
 import { checkPublishedContracts } from './check-published-contracts.js'
 import type { CliIo } from './cli-io.js'
+import { compareWithLatestMigration, describeMissingMigration } from './compare-with-latest-migration.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 
 /**
@@ -74,22 +72,19 @@ function checkOutput(manifestFile: string, outDir: string, files: ReadonlyMap<st
 
 /** Fails when the manifest's storage model is not what the migrations lead to: a migration is missing. */
 async function checkMigrations(manifestFile: string, migrationsDir: string, io: CliIo): Promise<number> {
-  const latest = readLatestSnapshot(resolve(io.cwd, migrationsDir))
-  if (latest === null) return 0
-  // Only now: the manifest stages (yaml, ajv) stay unloaded when generation was cached and nothing is migrated.
-  const { loadStorageModel } = await import('../migrate/load-storage-model.js')
-  const { storage } = await loadStorageModel(manifestFile, io.cwd)
-  if (storage === null) throw new Error(`internal error: ${manifestFile} validated, but has no storage model`)
-  const diffs = diffSnapshots(latest.snapshot, storage.snapshot, storage.origins)
-  const snapshotFile = latest.file === null ? `${migrationsDir}/ (no migration yet)` : relative(io.cwd, latest.file)
-  if (diffs.length === 0) {
-    io.stdout(`${snapshotFile} matches the storage model of ${manifestFile}.\n`)
+  const comparison = await compareWithLatestMigration(migrationsDir, io.cwd, async () => {
+    // Only now: the manifest stages (yaml, ajv) stay unloaded when generation was cached and nothing is migrated.
+    const { loadStorageModel } = await import('../migrate/load-storage-model.js')
+    const { storage } = await loadStorageModel(manifestFile, io.cwd)
+    if (storage === null) throw new Error(`internal error: ${manifestFile} validated, but has no storage model`)
+    return storage
+  })
+  if (comparison === null) return 0
+  if (comparison.changes.length === 0) {
+    io.stdout(`${comparison.snapshotFile} matches the storage model of ${manifestFile}.\n`)
     return 0
   }
-  io.stderr(
-    `the manifest's storage model differs from ${snapshotFile}: ${summarizeChanges(diffs).join('; ')}; ` +
-      `run \`restmint migrate create --manifest ${manifestFile} --migrations ${migrationsDir}\`\n`,
-  )
+  io.stderr(`${describeMissingMigration(comparison, manifestFile, migrationsDir)}\n`)
   return 1
 }
 

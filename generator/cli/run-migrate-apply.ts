@@ -1,8 +1,7 @@
-import { resolve } from 'node:path'
 import { applyMigrations } from '../../runtime/migrations/apply-migrations.js'
 import { redactCredentials } from '../../runtime/redact-credentials.js'
 import type { CliIo } from './cli-io.js'
-import { requireSchemaName, type MigrationOptions } from './migration-options.js'
+import { locateMigrations, requireSchemaName, type MigrationOptions } from './migration-options.js'
 import { withDatabaseErrors } from './with-database-errors.js'
 
 /** `restmint migrate apply`: applies the pending migrations, printing each; 0 when the database is up to date. */
@@ -14,14 +13,18 @@ export async function runMigrateApply(options: MigrationOptions, io: CliIo): Pro
   return 0
 }
 
-/** applyMigrations for the CLI: each line it logs printed to stdout, its errors as UserError. */
+/** applyMigrations for the CLI: each line it logs printed to stdout, its errors as UserError, paths as given. */
 export function applyMigrationsLogged(options: MigrationOptions, io: CliIo) {
-  return withDatabaseErrors(options.db, () =>
-    applyMigrations({
-      url: options.db,
-      schema: options.schema,
-      directory: resolve(io.cwd, options.migrations),
-      log: (line) => io.stdout(`restmint: ${redactCredentials(line)}\n`),
-    }),
+  const { directory, asGiven } = locateMigrations(options, io.cwd)
+  return withDatabaseErrors(
+    options.db,
+    () =>
+      applyMigrations({
+        url: options.db,
+        schema: options.schema,
+        directory,
+        log: (line) => io.stdout(`restmint: ${redactCredentials(asGiven(line))}\n`),
+      }),
+    asGiven,
   )
 }

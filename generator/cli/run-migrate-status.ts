@@ -1,28 +1,31 @@
 import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { readMigrationFiles } from '../../runtime/migrations/read-migration-files.js'
 import { readMigrationStatus } from '../../runtime/migrations/read-migration-status.js'
 import type { MigrationState } from '../../runtime/migrations/read-migration-state.js'
 import { redactCredentials } from '../../runtime/redact-credentials.js'
 import type { CliIo } from './cli-io.js'
-import { formatApplyCommand, requireSchemaName, type MigrationOptions } from './migration-options.js'
+import { formatApplyCommand, locateMigrations, requireSchemaName, type MigrationOptions } from './migration-options.js'
 import { withDatabaseErrors } from './with-database-errors.js'
 
 /**
  * `restmint migrate status`: lists each migration as applied (with when) or
  * pending. 0 when none is pending; 1 when some are, or when the database and
- * the directory disagree (listed on stderr), so scripts and CI can ask
+ * the directory disagree, or the tables differ from what the applied
+ * migrations lead to (listed on stderr), so scripts and CI can ask
  * whether a database is up to date. Creates nothing: an SQLite file that does
  * not exist has every migration pending.
  */
 export async function runMigrateStatus(options: MigrationOptions, io: CliIo): Promise<number> {
   requireSchemaName(options.schema)
-  const directory = resolve(io.cwd, options.migrations)
+  const { directory, asGiven } = locateMigrations(options, io.cwd)
   const missingFile = missingSqliteFile(options.db)
-  const state = await withDatabaseErrors(options.db, async () =>
-    missingFile === null
-      ? readMigrationStatus({ url: options.db, schema: options.schema, directory })
-      : neverMigrated(readMigrationFiles(directory, 'sqlite')),
+  const state = await withDatabaseErrors(
+    options.db,
+    async () =>
+      missingFile === null
+        ? readMigrationStatus({ url: options.db, schema: options.schema, directory })
+        : neverMigrated(readMigrationFiles(directory, 'sqlite')),
+    asGiven,
   )
   const width = Math.max(0, ...[...state.applied, ...state.pending].map((migration) => migration.name.length))
   const database = options.db.startsWith('sqlite:') ? options.db : `${options.db}, schema ${options.schema}`
@@ -38,7 +41,11 @@ export async function runMigrateStatus(options: MigrationOptions, io: CliIo): Pr
   io.stdout(redactCredentials(`${lines.join('\n')}\n`))
   if (state.problems.length > 0) {
     io.stderr(`restmint: the database and ${options.migrations}/ disagree:\n`)
-    for (const problem of state.problems) io.stderr(redactCredentials(`- ${problem}\n`))
+    for (const problem of state.problems) io.stderr(redactCredentials(asGiven(`- ${problem}\n`)))
+    return 1
+  }
+  if (state.drift.length > 0) {
+    io.stderr(redactCredentials(asGiven(`restmint: ${state.drift.join('\n')}\n`)))
     return 1
   }
   if (state.pending.length === 0) {
@@ -57,5 +64,5 @@ function missingSqliteFile(db: string): string | null {
 
 /** A database that does not exist yet: nothing applied, every migration pending. */
 function neverMigrated(pending: MigrationState['pending']): MigrationState {
-  return { tracked: false, applied: [], pending, problems: [], adoptable: false }
+  return { tracked: false, applied: [], pending, problems: [], adoptable: false, drift: [] }
 }

@@ -45,11 +45,13 @@ export async function runServe(
   })
   const poolSize = readNumber('--pool-size (DATABASE_POOL_SIZE)', options.poolSize, { min: 1 })
   const poolTimeoutMs = readNumber('--pool-timeout (DATABASE_POOL_TIMEOUT)', options.poolTimeout, { min: 0 })
-  // A memory database starts empty every time, and prepare() creates the manifest's tables: nothing to migrate.
-  if (options.db !== 'sqlite::memory:' && existsSync(resolve(io.cwd, options.migrations))) {
-    await (await import('./ensure-migrations-applied.js')).ensureMigrationsApplied(options, io)
-  }
   const server = await loadGeneratedServer(entry, createContentCache(findCacheDirectory(io.cwd)))
+  // With migrations, they alone make the schema: the server creates nothing, and refuses what they do not explain.
+  // A memory database starts empty every time, and prepare() creates the manifest's tables: nothing to migrate.
+  const managedByMigrations = options.db !== 'sqlite::memory:' && existsSync(resolve(io.cwd, options.migrations))
+  if (managedByMigrations) {
+    await (await import('./ensure-migrations-applied.js')).ensureMigrationsApplied(options, server.api.tables, io)
+  }
   const logger = serveLogger((line) => process.stderr.write(line))
   const { db, schema } = options
   const app = await withDatabaseErrors(db, () =>
@@ -58,6 +60,7 @@ export async function runServe(
       schema,
       seed: options.seed ?? false,
       logger,
+      createMissing: !managedByMigrations,
       pool: { size: poolSize, timeoutMs: poolTimeoutMs },
       ...(shutdownTimeoutSeconds !== undefined ? { shutdownTimeoutMs: shutdownTimeoutSeconds * 1000 } : {}),
     }),

@@ -13,15 +13,20 @@ const CONNECTION_ERRORS = new Set(['StorageConnectionError', 'StorageBusyError']
 
 /**
  * Runs `work` against the database `db`, turning what a user can fix into
- * UserError: the errors above, and driver or system errors (unreachable
- * server, refused login, unreadable file), which concern the database, not restmint.
+ * UserError: the errors above (their message passed through `rewrite`), and
+ * driver or system errors (unreachable server, refused login, unreadable
+ * file), which concern the database, not restmint.
  */
-export async function withDatabaseErrors<T>(db: string, work: () => Promise<T>): Promise<T> {
+export async function withDatabaseErrors<T>(
+  db: string,
+  work: () => Promise<T>,
+  rewrite: (message: string) => string = (message) => message,
+): Promise<T> {
   try {
     return await work()
   } catch (error) {
     if (!(error instanceof Error)) throw error
-    if (USER_FACING_ERRORS.has(error.name)) throw new UserError(error.message)
+    if (USER_FACING_ERRORS.has(error.name)) throw new UserError(rewrite(error.message))
     if (CONNECTION_ERRORS.has(error.name) || (error as NodeJS.ErrnoException).code)
       throw new UserError(`cannot open the database "${db}": ${error.message}`)
     throw error

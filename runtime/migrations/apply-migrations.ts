@@ -30,9 +30,13 @@ export interface AppliedMigrations {
  * recorded.
  *
  * Refuses (MigrationError) before applying anything when an applied
- * migration's file changed or is gone, or when a database created before
- * migrations differs from the first migration's snapshot; one whose tables
- * match it is adopted: the first migration is recorded without running. A
+ * migration's file changed or is gone, when a database created before
+ * migrations differs from the first migration's snapshot, or when the tables
+ * differ from the last applied migration's snapshot (changed by hand;
+ * checked again after the last migration runs, so an edited SQL file that
+ * does not lead to its snapshot is named too). A database created before
+ * migrations whose tables match the first snapshot is adopted: the first
+ * migration is recorded without running. A
  * migration whose SQL fails rolls back, and the error names its file and the
  * database's message; one that would begin or end a transaction itself
  * (findTransactionControl) is refused before it runs.
@@ -52,6 +56,7 @@ export function applyMigrations(options: ApplyMigrationsOptions): Promise<Applie
           if (state.problems.length > 0) {
             throw new MigrationError(`refusing to apply migrations:\n${state.problems.map((p) => `- ${p}`).join('\n')}`)
           }
+          if (state.drift.length > 0) throw driftError(state.drift, applied)
           const next = state.pending[0]
           if (next === undefined) return undefined
           if (!state.tracked) await createMigrationsTable(dialect, executor)
@@ -96,6 +101,12 @@ function refuseTransactionControl(file: MigrationFile): void {
   )
 }
 
+/** Tables changed outside migrations: refused before applying, and reported after applying. */
+function driftError(drift: readonly string[], applied: readonly string[]): MigrationError {
+  const done = applied.length === 0 ? 'nothing applied' : `applied ${applied.join(', ')}, then`
+  return new MigrationError(`refusing to apply migrations (${done}): ${drift.join('\n')}`)
+}
+
 /** The header lines naming what the migration destroys: DATA_LOSS_PREFIX lines among the comments it starts with. */
 function listDataLoss(sql: string): string[] {
   const lines: string[] = []
@@ -126,11 +137,16 @@ function describeFailure(file: MigrationFile, error: unknown, duplicates: string
     where += `:${before.length}:${before.at(-1)!.length + 1}`
   }
   const said = [message ?? String(error), detail, hint].filter((part) => part !== undefined && part !== '').join(' ')
-  const duplicated = duplicates === null ? '' : `The column is to be unique, but ${duplicates}.\n`
+  // serve refuses while the migration is pending, so the fix goes into the file itself, or through a SQL client.
+  const fix =
+    duplicates === null
+      ? `Fix ${file.path} (it is not applied yet, so it may still change), or the data with a SQL client, then apply again.`
+      : `The column is to be unique, but ${duplicates}.\n` +
+        `Deduplicate first: edit ${file.path} (not applied yet, so it may still change) to make the values ` +
+        `distinct before the constraint (e.g. an UPDATE above it), or change the rows with a SQL client; then apply again.`
   return new MigrationError(
     `migration ${file.name} failed and was rolled back (the database is as it was before it): ${where}: ${said}\n` +
-      duplicated +
-      `Fix the data, or ${file.path} (it is not applied yet, so it may still change), then apply again.`,
+      fix,
     { cause: error },
   )
 }

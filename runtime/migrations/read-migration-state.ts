@@ -1,10 +1,11 @@
 import { join } from 'node:path'
 import { findSchemaDifferences } from '../storage/find-schema-differences.js'
-import type { SqlExecutor, StorageDialect } from '../storage/storage-dialect.js'
+import type { ExistingTable, SqlExecutor, StorageDialect } from '../storage/storage-dialect.js'
 import { readAppliedMigrations, type AppliedMigration } from './applied-migrations.js'
 import { MIGRATIONS_TABLE, SNAPSHOT_FILE } from './migration-files.js'
 import type { MigrationFile } from './read-migration-files.js'
 import { readSnapshotFile } from './read-snapshot-file.js'
+import type { StorageSnapshot } from './storage-snapshot.js'
 
 /** Where a database stands against a migrations directory. */
 export interface MigrationState {
@@ -26,6 +27,12 @@ export interface MigrationState {
    * first pending migration is to be recorded as applied without running.
    */
   readonly adoptable: boolean
+  /**
+   * How the tables differ from the snapshot of the last applied migration (a
+   * change made by hand), each difference a line; empty when they match or
+   * nothing is applied yet.
+   */
+  readonly drift: readonly string[]
 }
 
 /** Reads the migrations table and the tables through `executor`, and compares them with `files`. */
@@ -40,23 +47,21 @@ export async function readMigrationState(
   const recorded = new Map(applied.map((migration) => [migration.id, migration]))
   const pending = files.filter((file) => !recorded.has(file.id))
   const problems = [...findChangedMigrations(files, applied), ...findSkippedMigrations(pending, applied)]
+  const existing = new Map(tables.map((table) => [table.name, table]))
   const first = files[0]
   // An empty migrations table (made by hand, or by a tool that failed before recording) records nothing either.
-  if (applied.length > 0 || first === undefined) return { tracked, applied, pending, problems, adoptable: false }
+  if (applied.length > 0 || first === undefined) {
+    const drift = problems.length === 0 ? findDrift(dialect, existing, files, applied) : []
+    return { tracked, applied, pending, problems, adoptable: false, drift }
+  }
 
   const snapshotPath = join(first.directory, SNAPSHOT_FILE)
   const snapshot = readSnapshotFile(snapshotPath)
-  const existing = new Map(tables.map((table) => [table.name, table]))
+  const notMigrated = { tracked, applied, pending, problems, drift: [] }
   // Tables the first migration does not create are another application's: an empty database as far as restmint goes.
-  if (!snapshot.tables.some((table) => existing.has(table.name))) {
-    return { tracked, applied, pending, problems, adoptable: false }
-  }
-  const differences = snapshot.tables.flatMap((table) => {
-    const found = existing.get(table.name)
-    if (found === undefined) return [`table "${table.name}" is missing`]
-    return findSchemaDifferences(table, found, dialect.columnTypes)
-  })
-  if (differences.length === 0) return { tracked, applied, pending, problems, adoptable: true }
+  if (!snapshot.tables.some((table) => existing.has(table.name))) return { ...notMigrated, adoptable: false }
+  const differences = compareWithSnapshot(dialect, existing, snapshot)
+  if (differences.length === 0) return { ...notMigrated, adoptable: true }
   problems.push(
     `the database has tables but records no migration (no ${MIGRATIONS_TABLE} table, or an empty one), ` +
       `so it was created before migrations, ` +
@@ -65,7 +70,40 @@ export async function readMigrationState(
       `\n  Change the tables until they match, so that ${first.name} can be recorded as applied without running; ` +
       `or apply the migrations to an empty database and copy the rows over.`,
   )
-  return { tracked, applied, pending, problems, adoptable: false }
+  return { ...notMigrated, adoptable: false }
+}
+
+/** The tables against the snapshot of the last applied migration: what changed outside migrations. */
+function findDrift(
+  dialect: StorageDialect,
+  existing: ReadonlyMap<string, ExistingTable>,
+  files: readonly MigrationFile[],
+  applied: readonly AppliedMigration[],
+): string[] {
+  const last = applied.at(-1)
+  const file = files.find((candidate) => candidate.id === last?.id)
+  if (file === undefined) return []
+  const snapshotPath = join(file.directory, SNAPSHOT_FILE)
+  const differences = compareWithSnapshot(dialect, existing, readSnapshotFile(snapshotPath))
+  if (differences.length === 0) return []
+  return [
+    `the database differs from ${snapshotPath}, where its applied migrations lead (a change made by hand?):`,
+    ...differences.map((difference) => `  - ${difference}`),
+    `  Undo the change (restmint writes nothing over it), or point --db at another database.`,
+  ]
+}
+
+/** Each difference between the snapshot's tables and the database's (tables the snapshot lacks are not restmint's). */
+function compareWithSnapshot(
+  dialect: StorageDialect,
+  existing: ReadonlyMap<string, ExistingTable>,
+  snapshot: StorageSnapshot,
+): string[] {
+  return snapshot.tables.flatMap((table) => {
+    const found = existing.get(table.name)
+    if (found === undefined) return [`table "${table.name}" is missing`]
+    return findSchemaDifferences(table, found, dialect.columnTypes)
+  })
 }
 
 /** Applied migrations whose file changed, was renamed, or is gone. */

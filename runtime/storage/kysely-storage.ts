@@ -19,7 +19,7 @@ import {
 import { QueryCache, type CachedQuery } from './query-cache.js'
 import { bindParameters, type ParameterEncoding, type QueryArguments } from './query-parameter.js'
 import { sortTablesByDependency } from './sort-tables-by-dependency.js'
-import type { Filter, ListOptions, ListResult, Scope, SortKey, Storage } from './storage.js'
+import type { Filter, ListOptions, ListResult, PrepareOptions, Scope, SortKey, Storage } from './storage.js'
 import type { SqlExecutor, SqlRow, StorageDialect } from './storage-dialect.js'
 import {
   InvalidValueError,
@@ -91,7 +91,8 @@ export class KyselyStorage implements Storage {
     this.#contexts = new Map(tables.map((table) => [table.name, this.#createContext(table, tablesByName)]))
   }
 
-  async prepare(): Promise<void> {
+  async prepare(options: PrepareOptions = {}): Promise<void> {
+    const createMissing = options.createMissing ?? true
     const dialect = this.#dialect
     const statements = buildCreateStatements(
       dialect.db,
@@ -105,13 +106,15 @@ export class KyselyStorage implements Storage {
     // create them. A mismatch rolls back the namespace created on the way.
     await dialect.driver.transaction(async (transaction) => {
       await dialect.lockNamespace(transaction)
-      await dialect.createNamespace(transaction)
+      if (createMissing) await dialect.createNamespace(transaction)
       const existing = new Map((await dialect.readExistingTables(transaction)).map((table) => [table.name, table]))
       const differences = this.#tables.flatMap((table) => {
         const found = existing.get(table.name)
-        return found === undefined ? [] : findSchemaDifferences(table, found, dialect.columnTypes)
+        if (found !== undefined) return findSchemaDifferences(table, found, dialect.columnTypes)
+        return createMissing ? [] : [`table "${table.name}" is missing (the manifest declares it)`]
       })
-      if (differences.length > 0) throw new SchemaMismatchError(differences)
+      if (differences.length > 0) throw new SchemaMismatchError(differences, { managedByMigrations: !createMissing })
+      if (!createMissing) return
       for (const statement of statements) {
         const { sql, parameters } = statement.compile()
         await transaction.execute(sql, [...parameters])

@@ -55,14 +55,26 @@ export class RowReferencedError extends Error {
   }
 }
 
-/** Existing tables disagree with the manifest; the server must not start. */
+/**
+ * Existing tables disagree with the manifest; the server must not start.
+ * `managedByMigrations`: migrations make the schema (prepare() creates
+ * nothing), so the advice is a migration or undoing a hand-made change.
+ */
 export class SchemaMismatchError extends Error {
-  constructor(readonly differences: readonly string[]) {
+  constructor(
+    readonly differences: readonly string[],
+    options: { readonly managedByMigrations?: boolean } = {},
+  ) {
     super(
-      `The database does not match the manifest; refusing to start (nothing was changed):\n` +
+      (options.managedByMigrations
+        ? `The database differs from what its migrations lead to; refusing to start (nothing was changed):\n`
+        : `The database does not match the manifest; refusing to start (nothing was changed):\n`) +
         differences.map((difference) => `  - ${difference}`).join('\n') +
-        `\nIf the manifest changed, create a migration (restmint migrate create) and apply it (restmint migrate apply, ` +
-        `or serve --migrate); if the database was changed by hand, undo that change; or point --db at a new database.`,
+        (options.managedByMigrations
+          ? `\nA change made by hand? Undo it. A manifest change without its migration? ` +
+            `Run restmint migrate create, review the migration, then restmint serve --migrate.`
+          : `\nIf the manifest changed, create a migration (restmint migrate create) and apply it (restmint migrate apply, ` +
+            `or serve --migrate); if the database was changed by hand, undo that change; or point --db at a new database.`),
     )
     this.name = 'SchemaMismatchError'
   }

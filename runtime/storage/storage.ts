@@ -64,16 +64,26 @@ export interface ListResult {
  * column, values of another type than the column's), whether written,
  * filtered on, scoped by, or given as a keyset position or id.
  */
+export interface PrepareOptions {
+  /**
+   * Create missing tables, their indexes and the PostgreSQL schema (default
+   * true). False when migrations manage the schema: prepare() then only
+   * compares, and a missing table is a difference like any other.
+   */
+  readonly createMissing?: boolean
+}
+
 export interface Storage {
   /**
-   * Creates missing tables (and their indexes). A table that exists but
-   * disagrees with its definition (columns, types, nullability, UNIQUE
-   * constraints, foreign keys: target and ON DELETE) makes this throw
-   * SchemaMismatchError naming every difference; nothing is ever altered or dropped.
-   * Safe when several storages or processes prepare one empty database at
-   * once: they run one after another, and every one of them comes up.
+   * Creates missing tables (and their indexes) unless `createMissing` is
+   * false. A table that exists but disagrees with its definition (columns,
+   * types, nullability, UNIQUE constraints, foreign keys: target and ON
+   * DELETE) makes this throw SchemaMismatchError naming every difference;
+   * nothing is ever altered or dropped. Safe when several storages or
+   * processes prepare one empty database at once: they run one after
+   * another, and every one of them comes up.
    */
-  prepare(): Promise<void>
+  prepare(options?: PrepareOptions): Promise<void>
   list(table: TableDefinition, options: ListOptions): Promise<ListResult>
   /**
    * Rows whose `column` holds one of `values`, ordered by id, in ONE statement

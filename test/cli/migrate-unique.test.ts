@@ -59,14 +59,14 @@ describe.each(DIALECTS)('%s: migrate apply making a column unique', (dialect) =>
     writeFileSync(manifest, manifestWith(', unique: true'))
     const created = await cli('migrate', 'create', '--name', 'unique_titles')
     expect(created.stderr).toBe('')
-    const file = join(database.directory, 'migrations', '0002_unique_titles', `${dialect}.sql`)
+    const file = `migrations/0002_unique_titles/${dialect}.sql`
 
     const failed = await apply()
     expect(failed.exitCode).toBe(1)
     expect(failed.stderr).toContain(`migration 0002_unique_titles failed and was rolled back`)
     expect(failed.stderr).toContain(
       `The column is to be unique, but "posts"."title" holds "Hello" in 2 rows, "Hi" in 3 rows.\n` +
-        `Fix the data, or ${file}`,
+        `Deduplicate first: edit ${file} (not applied yet, so it may still change)`,
     )
     expect(await titles('posts')).toEqual(postsBefore)
     expect(await database.tableNames()).toEqual(['drafts', 'posts', 'restmint_migrations'])

@@ -172,7 +172,8 @@ describe('restmint check with migrations', () => {
     expect(stale.exitCode).toBe(1)
     expect(stale.stderr).toBe(
       "the manifest's storage model differs from migrations/0001_init/snapshot.json: posts: rename title to summary, alter summary; create table reviews; " +
-        'run `restmint migrate create --manifest resources.yaml --migrations migrations`\n',
+        'run `restmint migrate create --manifest resources.yaml --migrations migrations`, review the migration, ' +
+        'then apply it (`restmint migrate apply`, or `restmint serve --migrate`)\n',
     )
 
     expect((await create('--backfill', 'posts.summary=x')).stderr).toContain('MIGRATION_BACKFILL_UNUSED')
