@@ -1,5 +1,6 @@
 import { checkDeclaredChanges } from '../contract/check-declared-changes.js'
 import { formatFinding } from '../contract/contract-finding.js'
+import { isDeprecationSignal } from '../contract/is-deprecation-signal.js'
 import { listVersionDocuments, versionDocumentPath } from '../contract/version-documents.js'
 import type { VersionChange } from '../model/version-change.js'
 import type { CliIo } from './cli-io.js'
@@ -25,8 +26,12 @@ export async function checkDeclaredVersionChanges(
     const older = versions[index - 1]
     if (older === undefined) continue
     const changes = declared.get(newer) ?? []
-    const report = checkDeclaredChanges(document(older), document(newer), changes)
-    for (const finding of report.undeclared) {
+    const olderDocument = document(older)
+    const report = checkDeclaredChanges(olderDocument, document(newer), changes)
+    const undeclared = isDeprecated(olderDocument)
+      ? report.undeclared.filter((finding) => !isDeprecationSignal(finding))
+      : report.undeclared
+    for (const finding of undeclared) {
       io.stderr(
         `undeclared breaking change between ${older} and ${newer}: ${formatFinding(finding)}; ` +
           `declare it in versions.${newer}.changes or undo it\n`,
@@ -38,7 +43,7 @@ export async function checkDeclaredVersionChanges(
           `and ${newer}: make the change, or remove the entry\n`,
       )
     }
-    if (report.undeclared.length + report.unseen.length > 0) exitCode = 1
+    if (undeclared.length + report.unseen.length > 0) exitCode = 1
     else
       io.stdout(
         `${older} → ${newer}: the breaking differences are the ${changes.length} declared in versions.${newer}.changes.\n`,
@@ -46,6 +51,19 @@ export async function checkDeclaredVersionChanges(
   }
   return exitCode
 }
+
+/** A deprecated version's document marks every operation deprecated (openapi-deprecation.ts). */
+function isDeprecated(document: unknown): boolean {
+  const paths = Object.values((document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {})
+  const operations = paths.flatMap((item) =>
+    Object.entries(item)
+      .filter(([key]) => OPERATION_KEYS.has(key))
+      .map(([, operation]) => operation as { deprecated?: boolean }),
+  )
+  return operations.length > 0 && operations.every((operation) => operation.deprecated === true)
+}
+
+const OPERATION_KEYS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
 
 /** `rename_field posts.body → content` */
 function describeChange(change: VersionChange): string {
