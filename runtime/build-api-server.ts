@@ -118,7 +118,9 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
   })
   const latest = api.versions.at(-1)
-  if (options.docs !== false && latest) registerApiDocs(app, servedDocument(latest.openapi))
+  if (options.docs !== false && latest) {
+    registerApiDocs(app, async () => servedDocument((await latest.openapi()).default))
+  }
   await app.ready()
   return app
 }

@@ -137,8 +137,8 @@ async function bundle(entry: string, runtimeEntry: string): Promise<{ code: stri
             externals.push(found.path)
             return { path: pathToFileURL(found.path).href, external: true }
           })
-          // OpenAPI documents (megabytes for a large API) load as JSON modules: far
-          // cheaper than parsing them as object literals inside the bundle.
+          // OpenAPI documents (megabytes for a large API) load as JSON modules on the first
+          // /docs request: far cheaper than parsing them as object literals inside the bundle.
           bundler.onResolve({ filter: /\.json$/ }, (args) => ({
             path: pathToFileURL(join(args.resolveDir, args.path)).href,
             external: true,

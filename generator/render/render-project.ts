@@ -7,7 +7,6 @@ import {
   TABLE_LIST_NAME,
   tableConstantName,
   versionFunctionName,
-  versionOpenApiName,
 } from '../names/generated-names.js'
 import { buildOpenApiDocument } from './openapi-document.js'
 import { doNotEditNotice } from './do-not-edit-notice.js'
@@ -139,7 +138,6 @@ function buildServerView(model: ApiModel): ServerView {
         name: version.name,
         prefix: version.prefix,
         functionName: versionFunctionName(version.name),
-        openapiName: versionOpenApiName(version.name),
       })),
     unserved: model.versions.filter((version) => !isServed(model, version)).map((version) => version.name),
   }

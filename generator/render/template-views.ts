@@ -59,8 +59,6 @@ export interface ServerView extends HeaderView {
     readonly prefix: string
     /** The version index's export registering its routes. */
     readonly functionName: string
-    /** The local name its openapi.json is imported as. */
-    readonly openapiName: string
   }[]
   /**
    * Versions documented (openapi.json, types) but not served: their resources

@@ -7,14 +7,14 @@ const HEADERS_NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-enc
  * Serves the API reference page (@fastify/swagger-ui over @fastify/swagger in
  * static mode) at /docs. Both plugins, with yaml, @fastify/static and their
  * routes, cost a 100-resource server ~0.1 s at start-up, so they are loaded
- * into an instance of their own on the first /docs request, and every
+ * with the document into an instance of their own on the first /docs request, and every
  * request under /docs is passed to it. What it does not serve (404) goes to
  * `app`'s not-found handler, as when the plugins were registered on `app`.
  */
-export function registerApiDocs(app: FastifyInstance, document: object): void {
+export function registerApiDocs(app: FastifyInstance, loadDocument: () => Promise<object>): void {
   let docs: Promise<FastifyInstance> | undefined
   const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    docs ??= buildDocsServer(document)
+    docs ??= loadDocument().then(buildDocsServer)
     // GET for HEAD too: Fastify's HEAD route of `app` drops the body after sizing Content-Length from it.
     const response = await (await docs).inject({ method: 'GET', url: request.url, headers: request.headers })
     if (response.statusCode === 404) {
