@@ -29,20 +29,36 @@ import type { QueryRules } from '../../runtime/http/query-rules.js'
 import { buildTableDefinition } from './build-table-definition.js'
 import { findResource } from '../model/find-resource.js'
 
+/** Where renderers put each file they render. */
+interface RenderedFiles {
+  set(path: string, contents: string): void
+}
+
 /**
  * Renders every output file of a model, unformatted: relative path → contents.
- * Paths use `/` and are sorted, so output is deterministic.
+ * Paths use `/` and are sorted, so output is deterministic. `onFile` hears
+ * each file as soon as it is rendered, so formatting can start meanwhile.
  */
-export function renderProject(model: ApiModel, cache: ContentCache): Map<string, string> {
+export function renderProject(
+  model: ApiModel,
+  cache: ContentCache,
+  onFile?: (path: string, contents: string) => void,
+): Map<string, string> {
   const render = loadTemplates()
-  const files = new Map<string, string>()
+  const rendered = new Map<string, string>()
+  const files: RenderedFiles = {
+    set: (path, contents) => {
+      rendered.set(path, contents)
+      onFile?.(path, contents)
+    },
+  }
   files.set('schema.ts', render('schema.ts', buildSchemaView(model)))
   files.set('server.ts', render('server.ts', buildServerView(model)))
   for (const version of model.versions) {
     if (isServed(model, version)) renderVersion(model, version, render, cache, files)
     else renderVersionDocuments({ ...model, resources: version.resources }, version, render, cache, files)
   }
-  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)))
+  return new Map([...rendered].sort(([a], [b]) => (a < b ? -1 : 1)))
 }
 
 /**
@@ -59,7 +75,7 @@ function renderVersion(
   version: VersionModel,
   render: RenderTemplate,
   cache: ContentCache,
-  files: Map<string, string>,
+  files: RenderedFiles,
 ): void {
   const header = headerView(model)
   const dir = version.name
@@ -95,7 +111,7 @@ function renderVersionDocuments(
   version: VersionModel,
   render: RenderTemplate,
   cache: ContentCache,
-  files: Map<string, string>,
+  files: RenderedFiles,
 ): void {
   const header = headerView(model)
   const document = {
