@@ -30,6 +30,13 @@ export interface Formatting {
 export function startFormatting(cache: ContentCache, workers: FormatWorkers | null): Formatting {
   // By cache key: identical files (the same types in two versions, say) are formatted once.
   const typescript = new Map<string, Promise<string>>()
+  // In this thread one file at a time, as a worker does, so prettier never holds every syntax tree at once.
+  let formattedHere: Promise<unknown> = Promise.resolve()
+  const formatHere = (source: string): Promise<string> => {
+    const output = formattedHere.then(() => formatSource(source, TYPESCRIPT_PARSER))
+    formattedHere = output.catch(() => {})
+    return output
+  }
   const formatTypeScript = (source: string): Promise<string> => {
     const key = hashKey('prettier', PRETTIER_VERSION, TYPESCRIPT_PARSER, JSON.stringify(PRETTIER_OPTIONS), source)
     let output = typescript.get(key)
@@ -37,7 +44,7 @@ export function startFormatting(cache: ContentCache, workers: FormatWorkers | nu
     const cached = cache.read(key)
     if (cached !== null) output = Promise.resolve(cached)
     else {
-      output = workers ? workers.format(source, TYPESCRIPT_PARSER) : formatSource(source, TYPESCRIPT_PARSER)
+      output = workers ? workers.format(source, TYPESCRIPT_PARSER) : formatHere(source)
       output.then((formatted) => cache.write(key, formatted)).catch(() => {})
     }
     typescript.set(key, output)
