@@ -5,6 +5,7 @@ import { hasErrors, UserError } from './diagnostics/diagnostic.js'
 import { hashManifest, OUTPUT_INDEX, renderOutputIndex } from './emit/output-index.js'
 import { generatorFingerprint } from './generator-fingerprint.js'
 import { createContentCache, findCacheDirectory, hashKey, type ContentCache } from './render/content-cache.js'
+import { startFormatWorkers } from './render/format-workers.js'
 
 export interface GenerateResult {
   readonly diagnostics: readonly Diagnostic[]
@@ -39,11 +40,17 @@ export async function generateFiles(options: {
   const resultKey = hashKey('generate', fingerprint(), options.manifestFile, text)
   let result = readCachedResult(cache, resultKey)
   if (!result) {
-    const { manifest, diagnostics } = await validate()
-    if (!manifest || hasErrors(diagnostics)) return { diagnostics, sources, files: null }
-    const { buildModel, renderProject, formatFiles } = await loadStages()
-    const files = await formatFiles(renderProject(buildModel(manifest, options.manifestFile), cache), cache)
-    result = { diagnostics, files: [...files] }
+    const workers = startFormatWorkers()
+    try {
+      const { manifest, diagnostics } = await validate()
+      if (!manifest || hasErrors(diagnostics)) return { diagnostics, sources, files: null }
+      const { buildModel, renderProject, startFormatting } = await loadStages()
+      const formatting = startFormatting(cache, workers)
+      const rendered = renderProject(buildModel(manifest, options.manifestFile), cache, formatting.add)
+      result = { diagnostics, files: [...(await formatting.finish(rendered))] }
+    } finally {
+      await workers?.stop()
+    }
     cache.write(resultKey, JSON.stringify(result))
   }
   const files = new Map(result.files)
@@ -53,7 +60,7 @@ export async function generateFiles(options: {
 
 /** The stages, imported when they run: a cached result needs none of their packages (yaml, ajv, handlebars). */
 async function loadStages() {
-  const [{ loadManifest }, { validateManifest }, { buildModel }, { renderProject }, { formatFiles }] =
+  const [{ loadManifest }, { validateManifest }, { buildModel }, { renderProject }, { startFormatting }] =
     await Promise.all([
       import('./manifest/load-manifest.js'),
       import('./validate/validate-manifest.js'),
@@ -61,7 +68,7 @@ async function loadStages() {
       import('./render/render-project.js'),
       import('./render/format-files.js'),
     ])
-  return { loadManifest, validateManifest, buildModel, renderProject, formatFiles }
+  return { loadManifest, validateManifest, buildModel, renderProject, startFormatting }
 }
 
 /** What the stages gave for a valid manifest (warnings included), without the output index. */

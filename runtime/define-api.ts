@@ -10,8 +10,11 @@ export interface ApiVersion {
   readonly prefix: string
   /** Registers the version's routes, without the prefix. */
   readonly register: (app: FastifyInstance, registerResource: RegisterResource) => void
-  /** The version's OpenAPI document, served at /docs. */
-  readonly openapi: object
+  /**
+   * Loads the version's OpenAPI document, served at /docs: megabytes for a
+   * large API, so it is parsed on the first /docs request, not at start-up.
+   */
+  readonly openapi: () => Promise<{ readonly default: object }>
   /** Present when the manifest declares the version deprecated. */
   readonly deprecation?: ApiDeprecation
 }

@@ -31,7 +31,7 @@ const BUNDLED_PACKAGES = ['kysely']
  * validators are already ajv's compact output.
  *
  * The bundle is cached under the hash of every file it reads or imports: the
- * entry's directory tree, the runtime's, and where each of restmint's
+ * entry's directory tree (of its JSON files, only their names), the runtime's, and where each of restmint's
  * dependencies is with its version (the bundle imports the external ones by
  * path), so an unchanged tree starts without esbuild and a changed one is
  * never served stale.
@@ -44,16 +44,24 @@ export async function loadGeneratedServer(entry: string, cache: ContentCache): P
   const runtime = dirname(runtimeEntry)
   const dependencies = listDependencies(runtime)
   const tree = dirname(resolve(entry))
-  const keyOf = (): string =>
-    `${hashKey(
+  const keyOf = (): string => {
+    // JSON files are imported by path when the server reads them, never bundled (see bundle()): their
+    // names go into the key, their contents (the OpenAPI documents, most of the tree) need not.
+    const files = listFiles(tree)
+    return `${hashKey(
       'serve-bundle',
       BUNDLER_FINGERPRINT,
       resolve(entry),
-      hashFiles(listFiles(tree), tree),
+      hashFiles(
+        files.filter((file) => !file.endsWith('.json')),
+        tree,
+      ),
+      ...files.filter((file) => file.endsWith('.json')).map((file) => relative(tree, file)),
       runtime,
       hashFiles(listFiles(runtime), runtime),
       ...dependencies.map(({ directory, version }) => `${directory}@${version}`),
     )}.mjs`
+  }
   const key = keyOf()
   const cached = cache.pathOf(key)
   if (cached !== null) return (await import(pathToFileURL(cached).href)) as GeneratedServerModule
@@ -140,8 +148,8 @@ async function bundle(entry: string, runtimeEntry: string): Promise<{ code: stri
             externals.push(found.path)
             return { path: pathToFileURL(found.path).href, external: true }
           })
-          // OpenAPI documents (megabytes for a large API) load as JSON modules: far
-          // cheaper than parsing them as object literals inside the bundle.
+          // OpenAPI documents (megabytes for a large API) load as JSON modules on the first
+          // /docs request: far cheaper than parsing them as object literals inside the bundle.
           bundler.onResolve({ filter: /\.json$/ }, (args) => ({
             path: pathToFileURL(join(args.resolveDir, args.path)).href,
             external: true,

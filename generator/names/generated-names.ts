@@ -64,11 +64,6 @@ export function versionFunctionName(version: string): string {
   return `registerVersion${version.toUpperCase()}`
 }
 
-/** server.ts: the imported OpenAPI document of a version, `v1OpenApi`. */
-export function versionOpenApiName(version: string): string {
-  return `${version}OpenApi`
-}
-
 /** What an OpenAPI operation does, by route kind and method. */
 export type OperationVerb = 'list' | 'create' | 'get' | 'replace' | 'update' | 'delete'
 

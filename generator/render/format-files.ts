@@ -1,16 +1,23 @@
 import { readFileSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
 import { hashKey, type ContentCache } from './content-cache.js'
-import type { FormatJob } from './format-worker.js'
-import { formatSource, PRETTIER_OPTIONS, PRETTIER_VERSION } from './format-source.js'
+import { formatSource, PRETTIER_OPTIONS, PRETTIER_VERSION, TYPESCRIPT_PARSER } from './format-source.js'
+import type { FormatWorkers } from './format-workers.js'
+
+/** Formatting of one generate run, started while its files are rendered. */
+export interface Formatting {
+  /** Starts formatting a rendered file, if it is TypeScript: on the workers, while rendering goes on. */
+  add(path: string, source: string): void
+  /** Every file of `files` formatted (those not added too), in its order. */
+  finish(files: ReadonlyMap<string, string>): Promise<Map<string, string>>
+}
 
 /**
  * Formats the TypeScript a person reads with prettier. Earlier results come
  * from a content-hash cache (prettier costs 10–50 ms a file and most files are
- * unchanged between runs); the rest are spread over worker threads, one per core.
+ * unchanged between runs); the rest go to `workers` as they are added
+ * (startFormatWorkers), else are formatted in this thread.
  *
  * Nothing else goes through prettier, as Fastify ships its own ajv output:
  * validator JavaScript is written as ajv generated it, under its do-not-edit
@@ -20,44 +27,47 @@ import { formatSource, PRETTIER_OPTIONS, PRETTIER_VERSION } from './format-sourc
  * which prints what prettier would, ten times faster, and two-space
  * `JSON.stringify` for the rare layout it does not reproduce.
  */
-export async function formatFiles(
-  files: ReadonlyMap<string, string>,
-  cache: ContentCache,
-): Promise<Map<string, string>> {
-  const formatted = new Map<string, string>()
-  const pending: { path: string; source: string; parser: string; key: string }[] = []
-  for (const [path, source] of files) {
-    const extension = path.slice(path.lastIndexOf('.') + 1)
-    if (extension === 'yaml' || extension === 'js') {
-      formatted.set(path, source)
-      continue
-    }
-    if (extension === 'json') {
-      formatted.set(path, await layOutJson(source, cache))
-      continue
-    }
-    if (extension !== 'ts') throw new Error(`internal error: no formatter for ${path}`)
-    const parser = TYPESCRIPT_PARSER
-    const key = hashKey('prettier', PRETTIER_VERSION, parser, JSON.stringify(PRETTIER_OPTIONS), source)
-    const cached = cache.read(key)
-    if (cached !== null) formatted.set(path, cached)
-    else pending.push({ path, source, parser, key })
+export function startFormatting(cache: ContentCache, workers: FormatWorkers | null): Formatting {
+  // By cache key: identical files (the same types in two versions, say) are formatted once.
+  const typescript = new Map<string, Promise<string>>()
+  // In this thread one file at a time, as a worker does, so prettier never holds every syntax tree at once.
+  let formattedHere: Promise<unknown> = Promise.resolve()
+  const formatHere = (source: string): Promise<string> => {
+    const output = formattedHere.then(() => formatSource(source, TYPESCRIPT_PARSER))
+    formattedHere = output.catch(() => {})
+    return output
   }
-  // Identical files (the same validators in two versions, say) are formatted once.
-  const distinct = [...new Map(pending.map((job) => [job.key, job])).values()]
-  const outputs = await formatAll(distinct)
-  const byKey = new Map(distinct.map(({ key }, index) => [key, outputs[index]!]))
-  for (const { path, key } of pending) formatted.set(path, byKey.get(key)!)
-  for (const [key, output] of byKey) cache.write(key, output)
-  return new Map([...files.keys()].map((path) => [path, formatted.get(path)!]))
+  const formatTypeScript = (source: string): Promise<string> => {
+    const key = hashKey('prettier', PRETTIER_VERSION, TYPESCRIPT_PARSER, JSON.stringify(PRETTIER_OPTIONS), source)
+    let output = typescript.get(key)
+    if (output) return output
+    const cached = cache.read(key)
+    if (cached !== null) output = Promise.resolve(cached)
+    else {
+      output = workers ? workers.format(source, TYPESCRIPT_PARSER) : formatHere(source)
+      output.then((formatted) => cache.write(key, formatted)).catch(() => {})
+    }
+    typescript.set(key, output)
+    return output
+  }
+  return {
+    add: (path, source) => {
+      // A failure is reported by finish, which awaits the same promise.
+      if (path.endsWith('.ts')) void formatTypeScript(source).catch(() => {})
+    },
+    finish: async (files) => {
+      const formatted = new Map<string, string>()
+      for (const [path, source] of files) {
+        const extension = path.slice(path.lastIndexOf('.') + 1)
+        if (extension === 'yaml' || extension === 'js') formatted.set(path, source)
+        else if (extension === 'json') formatted.set(path, await layOutJson(source, cache))
+        else if (extension === 'ts') formatted.set(path, await formatTypeScript(source))
+        else throw new Error(`internal error: no formatter for ${path}`)
+      }
+      return formatted
+    },
+  }
 }
-
-/**
- * Babel's TypeScript parser: prettier prints the same from it as from
- * typescript-estree for what restmint generates (test/render/format-files.test.ts
- * checks every valid case), at ~20% less CPU, most of a cold generate.
- */
-export const TYPESCRIPT_PARSER = 'babel-ts'
 
 const PRINT_WIDTH = PRETTIER_OPTIONS.printWidth ?? 80
 
@@ -75,47 +85,4 @@ async function layOutJson(source: string, cache: ContentCache): Promise<string> 
   const laidOut = formatJson(source, PRINT_WIDTH) ?? `${JSON.stringify(JSON.parse(source), null, 2)}\n`
   cache.write(key, laidOut)
   return laidOut
-}
-
-const WORKER_URL = new URL('./format-worker.js', import.meta.url)
-// Worth a worker's start-up (~200 ms to load prettier) only for real batches.
-const JOBS_PER_WORKER = 16
-
-async function formatAll(jobs: readonly { source: string; parser: string }[]): Promise<string[]> {
-  const workers = Math.min(availableParallelism(), Math.floor(jobs.length / JOBS_PER_WORKER))
-  // Under vitest the generator runs from .ts sources, which a worker cannot load.
-  if (workers < 2 || import.meta.url.endsWith('.ts')) {
-    const outputs: string[] = []
-    for (const job of jobs) outputs.push(await formatSource(job.source, job.parser))
-    return outputs
-  }
-  const outputs: string[] = new Array(jobs.length)
-  let next = 0
-  await Promise.all(
-    Array.from({ length: workers }, () => {
-      const worker = new Worker(WORKER_URL)
-      return new Promise<void>((done, fail) => {
-        const send = (): void => {
-          if (next >= jobs.length) {
-            void worker.terminate().then(() => done())
-            return
-          }
-          const id = next++
-          worker.postMessage({ id, ...jobs[id]! } satisfies FormatJob)
-        }
-        worker.on('message', (answer: { id: number; output?: string; error?: string }) => {
-          if (answer.error !== undefined) {
-            void worker.terminate()
-            fail(new Error(`internal error: prettier failed: ${answer.error}`))
-            return
-          }
-          outputs[answer.id] = answer.output!
-          send()
-        })
-        worker.on('error', fail)
-        send()
-      })
-    }),
-  )
-  return outputs
 }

@@ -8,9 +8,15 @@ export interface FormatJob {
   readonly parser: string
 }
 
+// One job at a time, in order: jobs arrive faster than they are formatted, and prettier
+// working on all of them at once would hold every syntax tree in memory together.
+let queue = Promise.resolve()
+
 parentPort?.on('message', (job: FormatJob) => {
-  formatSource(job.source, job.parser).then(
-    (output) => parentPort?.postMessage({ id: job.id, output }),
-    (error: unknown) => parentPort?.postMessage({ id: job.id, error: String(error) }),
+  queue = queue.then(() =>
+    formatSource(job.source, job.parser).then(
+      (output) => parentPort?.postMessage({ id: job.id, output }),
+      (error: unknown) => parentPort?.postMessage({ id: job.id, error: String(error) }),
+    ),
   )
 })

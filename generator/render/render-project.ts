@@ -7,7 +7,6 @@ import {
   TABLE_LIST_NAME,
   tableConstantName,
   versionFunctionName,
-  versionOpenApiName,
 } from '../names/generated-names.js'
 import { buildOpenApiDocument } from './openapi-document.js'
 import { doNotEditNotice } from './do-not-edit-notice.js'
@@ -32,13 +31,29 @@ import { findResource } from '../model/find-resource.js'
 import { mapVersionFields, type FieldMapping } from '../model/map-version-fields.js'
 import { buildTranslateView } from './build-translate-view.js'
 
+/** Where renderers put each file they render. */
+interface RenderedFiles {
+  set(path: string, contents: string): void
+}
+
 /**
  * Renders every output file of a model, unformatted: relative path → contents.
- * Paths use `/` and are sorted, so output is deterministic.
+ * Paths use `/` and are sorted, so output is deterministic. `onFile` hears
+ * each file as soon as it is rendered, so formatting can start meanwhile.
  */
-export function renderProject(model: ApiModel, cache: ContentCache): Map<string, string> {
+export function renderProject(
+  model: ApiModel,
+  cache: ContentCache,
+  onFile?: (path: string, contents: string) => void,
+): Map<string, string> {
   const render = loadTemplates()
-  const files = new Map<string, string>()
+  const rendered = new Map<string, string>()
+  const files: RenderedFiles = {
+    set: (path, contents) => {
+      rendered.set(path, contents)
+      onFile?.(path, contents)
+    },
+  }
   files.set('schema.ts', render('schema.ts', buildSchemaView(model)))
   files.set('server.ts', render('server.ts', buildServerView(model)))
   for (const version of model.versions) {
@@ -47,7 +62,7 @@ export function renderProject(model: ApiModel, cache: ContentCache): Map<string,
     if (mappings) renderVersion(versionModel, version, isNewest(model, version) ? null : mappings, render, cache, files)
     else renderVersionDocuments(versionModel, version, render, cache, files)
   }
-  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)))
+  return new Map([...rendered].sort(([a], [b]) => (a < b ? -1 : 1)))
 }
 
 /**
@@ -74,7 +89,7 @@ function renderVersion(
   mappings: ReadonlyMap<string, FieldMapping> | null,
   render: RenderTemplate,
   cache: ContentCache,
-  files: Map<string, string>,
+  files: RenderedFiles,
 ): void {
   const header = headerView(model)
   const dir = version.name
@@ -116,7 +131,7 @@ function renderVersionDocuments(
   version: VersionModel,
   render: RenderTemplate,
   cache: ContentCache,
-  files: Map<string, string>,
+  files: RenderedFiles,
 ): void {
   const header = headerView(model)
   const document = {
@@ -159,7 +174,6 @@ function buildServerView(model: ApiModel): ServerView {
         name: version.name,
         prefix: version.prefix,
         functionName: versionFunctionName(version.name),
-        openapiName: versionOpenApiName(version.name),
         deprecation: version.deprecation,
       })),
     unserved: model.versions.filter((version) => !isServed(model, version)).map((version) => version.name),

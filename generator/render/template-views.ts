@@ -61,8 +61,6 @@ export interface ServerView extends HeaderView {
     readonly prefix: string
     /** The version index's export registering its routes. */
     readonly functionName: string
-    /** The local name its openapi.json is imported as. */
-    readonly openapiName: string
     /** The runtime's ApiDeprecation; null (and left out of server.ts) for a current version. */
     readonly deprecation: ApiDeprecation | null
   }[]

@@ -8,7 +8,7 @@ const HEADERS_NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-enc
  * Serves the API reference page (@fastify/swagger-ui over @fastify/swagger in
  * static mode) at /docs. Both plugins, with yaml, @fastify/static and their
  * routes, cost a 100-resource server ~0.1 s at start-up, so they are loaded
- * into an instance of their own on the first /docs request, and every
+ * with the document into an instance of their own on the first /docs request, and every
  * request under /docs is passed to it. What it does not serve (404) goes to
  * `app`'s not-found handler, as when the plugins were registered on `app`.
  */
@@ -44,23 +44,24 @@ export function registerApiDocs(app: FastifyInstance, versions: readonly ApiVers
  * guide. `/docs/json` is the version first shown.
  */
 async function buildDocsServer(versions: readonly ApiVersion[]): Promise<FastifyInstance> {
-  const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
+  const [{ default: swagger }, { default: swaggerUi }, documents] = await Promise.all([
     import('@fastify/swagger'),
     import('@fastify/swagger-ui'),
+    Promise.all(versions.map(async (version) => servedDocument((await version.openapi()).default))),
   ])
-  const shown = versions.filter((version) => version.deprecation === undefined).at(-1) ?? versions.at(-1)!
+  const current = versions.filter((version) => version.deprecation === undefined)
+  const shown = versions.indexOf(current.at(-1) ?? versions.at(-1)!)
   const docs = Fastify()
-  const urls = versions.map((version) => {
+  const urls = versions.map((version, index) => {
     const url = `/docs/${version.name}/openapi.json`
-    const document = servedDocument(version.openapi)
-    docs.get(url, async () => document)
+    docs.get(url, async () => documents[index])
     return { url, name: describeVersion(version) }
   })
-  await docs.register(swagger, { mode: 'static', specification: { document: servedDocument(shown.openapi) as never } })
+  await docs.register(swagger, { mode: 'static', specification: { document: documents[shown] as never } })
   await docs.register(swaggerUi, {
     routePrefix: '/docs',
     // swagger-ui's top bar lists `urls` and opens `urls.primaryName`.
-    uiConfig: versions.length > 1 ? ({ urls, 'urls.primaryName': describeVersion(shown) } as object) : {},
+    uiConfig: versions.length > 1 ? ({ urls, 'urls.primaryName': describeVersion(versions[shown]!) } as object) : {},
   })
   await docs.ready()
   return docs

@@ -106,4 +106,24 @@ describe('what restmint loads at start-up', () => {
     expect(await serve()).toMatchObject({ served: true })
     expect(serveBundles()).toHaveLength(before.length + 1)
   })
+
+  it('serve reuses the bundle when only an OpenAPI document changed, and /docs shows the changed one', async () => {
+    expect(await serve()).toMatchObject({ served: true })
+    const document = join(project, 'generated', 'v1', 'openapi.json')
+    const original = readFileSync(document, 'utf8')
+    writeFileSync(document, original.replace(/"title": "[^"]*"/, '"title": "Edited by hand"'))
+    try {
+      const cli = spawnCli(project, ['serve', '--db', 'sqlite::memory:', '--port', '0'], refusing('esbuild'))
+      try {
+        const [, url] = /serving \S+ at (http:\S+)/.exec(await cli.waitForStdout(/restmint: serving .* at http:\S+/))!
+        const served = (await (await fetch(`${url}/docs/json`)).json()) as { info: { title: string } }
+        expect(served.info.title).toBe('Edited by hand')
+      } finally {
+        await cli.stop()
+      }
+      expect(cli.output().stderr).toBe('')
+    } finally {
+      writeFileSync(document, original)
+    }
+  })
 })

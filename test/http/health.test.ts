@@ -40,7 +40,9 @@ describe.each(DIALECTS)('%s: health checks', (dialect) => {
       expect([post.statusCode, post.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS'])
       for (const version of api.versions) {
         expect(
-          Object.keys((version.openapi as { paths: object }).paths).filter((path) => path.includes('health')),
+          Object.keys(((await version.openapi()).default as { paths: object }).paths).filter((path) =>
+            path.includes('health'),
+          ),
         ).toEqual([])
       }
     } finally {

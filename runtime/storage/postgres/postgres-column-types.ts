@@ -1,4 +1,4 @@
-import pg from 'pg'
+import type Pg from 'pg'
 import type { CustomTypesConfig } from 'pg'
 import type { ColumnTypeMapping } from '../column-type-mapping.js'
 
@@ -29,30 +29,28 @@ export const postgresColumnTypes: ColumnTypeMapping = {
   decoders: {},
 }
 
-const { INT8, DATE, TIMESTAMPTZ } = pg.types.builtins
-const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ, 'text')
-
-function getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
-  if (format === 'binary') return pg.types.getTypeParser(oid, 'binary') as (value: string) => unknown
-  switch (oid) {
-    case INT8:
-      // bigint ids and counts: JS numbers, exact up to 2^53.
-      return Number
-    case DATE:
-      // As stored, `YYYY-MM-DD`; pg would make a local-midnight Date of it.
-      return (text) => text
-    case TIMESTAMPTZ:
-      return (text) => (parseTimestamptz(text) as Date).toISOString()
-    default:
-      return pg.types.getTypeParser(oid, 'text')
-  }
-}
-
 /**
  * The pool's type parsers: bigint → number, date → `YYYY-MM-DD`, timestamptz →
  * RFC 3339 UTC (`2026-11-21T10:00:00.000Z`), matching what SQLite returns.
  * Per pool rather than pg's global registry, so other pg users are unaffected.
  */
-export const postgresTypeParsers: CustomTypesConfig = {
-  getTypeParser: getTypeParser as CustomTypesConfig['getTypeParser'],
+export function postgresTypeParsers(types: typeof Pg.types): CustomTypesConfig {
+  const { INT8, DATE, TIMESTAMPTZ } = types.builtins
+  const parseTimestamptz = types.getTypeParser(TIMESTAMPTZ, 'text')
+  function getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+    if (format === 'binary') return types.getTypeParser(oid, 'binary') as (value: string) => unknown
+    switch (oid) {
+      case INT8:
+        // bigint ids and counts: JS numbers, exact up to 2^53.
+        return Number
+      case DATE:
+        // As stored, `YYYY-MM-DD`; pg would make a local-midnight Date of it.
+        return (text) => text
+      case TIMESTAMPTZ:
+        return (text) => (parseTimestamptz(text) as Date).toISOString()
+      default:
+        return types.getTypeParser(oid, 'text')
+    }
+  }
+  return { getTypeParser: getTypeParser as CustomTypesConfig['getTypeParser'] }
 }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
-import pg from 'pg'
+import type { Pool } from 'pg'
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import { runRawQuery } from '../run-raw-query.js'
 import type { StorageDialect } from '../storage-dialect.js'
 import { postgresColumnTypes, postgresTypeParsers } from './postgres-column-types.js'
 import { PostgresDriver } from './postgres-driver.js'
 import { classifyPostgresError } from './postgres-errors.js'
+import { loadPg } from './load-pg.js'
 import { readPostgresTables } from './postgres-introspection.js'
 import { postgresSyntax, ROOT_COLLATION } from './postgres-syntax.js'
 import { StorageUrlError } from '../storage-errors.js'
@@ -37,21 +38,26 @@ export function createPostgresDialect(
   onStatement?: (sql: string) => void,
   poolOptions: PostgresPoolOptions = {},
 ): StorageDialect {
-  const pool = new pg.Pool({
-    connectionString: url,
-    types: postgresTypeParsers,
-    max: poolOptions.size ?? DEFAULT_POOL_SIZE,
-    connectionTimeoutMillis: poolOptions.timeoutMs ?? DEFAULT_POOL_TIMEOUT_MS,
-  })
-  // An idle connection that dies is dropped by the pool; without a listener the process would crash.
-  pool.on('error', () => {})
-  const base = new Kysely<any>({ dialect: new PostgresDialect({ pool }) })
+  let pool: Promise<Pool> | undefined
+  const openPool = (): Promise<Pool> =>
+    (pool ??= loadPg().then((pg) => {
+      const opened = new pg.Pool({
+        connectionString: url,
+        types: postgresTypeParsers(pg.types),
+        max: poolOptions.size ?? DEFAULT_POOL_SIZE,
+        connectionTimeoutMillis: poolOptions.timeoutMs ?? DEFAULT_POOL_TIMEOUT_MS,
+      })
+      // An idle connection that dies is dropped by the pool; without a listener the process would crash.
+      opened.on('error', () => {})
+      return opened
+    }))
+  const base = new Kysely<any>({ dialect: new PostgresDialect({ pool: openPool }) })
   const lockKey = namespaceLockKey(schema)
 
   return {
     name: 'postgres',
     db: base.withSchema(schema),
-    driver: new PostgresDriver(pool, onStatement),
+    driver: new PostgresDriver(openPool, onStatement),
     columnTypes: postgresColumnTypes,
     syntax: postgresSyntax,
     checkSupport: async (executor) => {
@@ -84,7 +90,8 @@ export function createPostgresDialect(
     close: async () => {
       // Kysely ends the pool only if it ever used it.
       await base.destroy()
-      if (!pool.ended) await pool.end()
+      const opened = await pool
+      if (opened && !opened.ended) await opened.end()
     },
   }
 }

@@ -1,24 +1,28 @@
-import pg, { type Pool, type PoolClient } from 'pg'
+import type { Pool, PoolClient } from 'pg'
 import type { ScriptExecutor, SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
 import { StorageBusyError, StorageConnectionError } from '../storage-errors.js'
+import { isDatabaseError } from './load-pg.js'
 
 /**
  * Executes SQL on a pg pool as named prepared statements, one name per SQL
  * text, so each connection parses and plans a query shape once.
  */
 export class PostgresDriver implements SqlDriver {
-  readonly #pool: Pool
+  readonly #openPool: () => Promise<Pool>
   readonly #statementNames = new Map<string, string>()
   readonly #onStatement: ((sql: string) => void) | undefined
 
-  /** `onStatement` hears every statement before it is sent, `begin`, `commit` and `rollback` included. */
-  constructor(pool: Pool, onStatement?: (sql: string) => void) {
-    this.#pool = pool
+  /**
+   * `openPool` gives the same pool every time. `onStatement` hears every
+   * statement before it is sent, `begin`, `commit` and `rollback` included.
+   */
+  constructor(openPool: () => Promise<Pool>, onStatement?: (sql: string) => void) {
+    this.#openPool = openPool
     this.#onStatement = onStatement
   }
 
-  execute(sql: string, parameters: unknown[]): Promise<SqlRow[]> {
-    return this.#run(this.#pool, sql, parameters)
+  async execute(sql: string, parameters: unknown[]): Promise<SqlRow[]> {
+    return this.#run(await this.#openPool(), sql, parameters, 'pool')
   }
 
   transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
@@ -27,13 +31,13 @@ export class PostgresDriver implements SqlDriver {
 
   // Foreign keys need nothing special: PostgreSQL's DDL validates them as it runs.
   async scriptTransaction<T>(work: (executor: ScriptExecutor) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect().catch((error: Error) => {
+    const client = await (await this.#openPool()).connect().catch((error: Error) => {
       throw connectionFailure(error)
     })
     try {
       await this.#control(client, 'begin')
       const result = await work({
-        execute: (sql, parameters) => this.#run(client, sql, parameters),
+        execute: (sql, parameters) => this.#run(client, sql, parameters, 'connection'),
         executeScript: async (sql) => {
           this.#onStatement?.(sql)
           // Without values, pg uses the simple query protocol, which runs several statements.
@@ -58,14 +62,19 @@ export class PostgresDriver implements SqlDriver {
     await client.query(sql)
   }
 
-  async #run(client: Pool | PoolClient, sql: string, parameters: unknown[]): Promise<SqlRow[]> {
+  async #run(
+    client: Pool | PoolClient,
+    sql: string,
+    parameters: unknown[],
+    on: 'pool' | 'connection',
+  ): Promise<SqlRow[]> {
     this.#onStatement?.(sql)
     try {
       const result = await client.query<SqlRow>({ name: this.#nameOf(sql), text: sql, values: parameters })
       return result.rows
     } catch (error) {
       // On the pool, anything but the server's own answer failed while acquiring a connection.
-      if (client === this.#pool && !(error instanceof pg.DatabaseError) && error instanceof Error) {
+      if (on === 'pool' && !isDatabaseError(error) && error instanceof Error) {
         throw connectionFailure(error)
       }
       throw error

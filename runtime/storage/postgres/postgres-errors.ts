@@ -1,5 +1,5 @@
-import pg from 'pg'
 import type { ConstraintFailure } from '../storage-dialect.js'
+import { isDatabaseError } from './load-pg.js'
 
 const UNIQUE_VIOLATION = '23505'
 const FOREIGN_KEY_VIOLATION = '23503'
@@ -18,7 +18,7 @@ const KEY_COLUMN = /^Key \((\w+)\)=/
  * large, which name the index.
  */
 export function classifyPostgresError(error: unknown): ConstraintFailure | undefined {
-  if (!(error instanceof pg.DatabaseError)) return undefined
+  if (!isDatabaseError(error)) return undefined
   const code = error.code ?? ''
   switch (code) {
     case UNIQUE_VIOLATION:

@@ -10,7 +10,6 @@ import {
 } from 'restmint/runtime'
 import { allTables } from './schema.js'
 import { registerVersionV1 } from './v1/index.js'
-import v1OpenApi from './v1/openapi.json' with { type: 'json' }
 
 /** The API described by resources.yaml. */
 export const api = defineApi({
@@ -24,7 +23,14 @@ export const api = defineApi({
     bodyMaxBytes: 1048576,
   },
   tables: allTables,
-  versions: [{ name: 'v1', prefix: '/v1', register: registerVersionV1, openapi: v1OpenApi }],
+  versions: [
+    {
+      name: 'v1',
+      prefix: '/v1',
+      register: registerVersionV1,
+      openapi: () => import('./v1/openapi.json', { with: { type: 'json' } }),
+    },
+  ],
 })
 
 /**
