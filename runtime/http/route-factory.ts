@@ -93,8 +93,14 @@ export function createRouteFactory(
         rejectInvalid(parsed.errors)
         const scope = await resolveScope(storage, options, params)
         // Parsed in the version's names (cursors too, bound to its route); the storage takes its columns.
-        const sort = parsed.sort.map((key) => ({ ...key, column: edge.columnOf(key.column) }))
-        const filters = parsed.filters.map((filter) => ({ ...filter, column: edge.columnOf(filter.column) }))
+        // The newest version's names are the columns: its requests copy nothing.
+        const { translation } = options
+        const sort = translation
+          ? parsed.sort.map((key) => ({ ...key, column: translation.columnOf(key.column) }))
+          : parsed.sort
+        const filters = translation
+          ? parsed.filters.map((filter) => ({ ...filter, column: translation.columnOf(filter.column) }))
+          : parsed.filters
         const result = await listOrReject(storage, options.table, edge, {
           scope,
           filters,
@@ -115,7 +121,7 @@ export function createRouteFactory(
           itemsMax: limits.includeItemsMax,
           prefix: app.prefix,
         })
-        const data = rows.map(edge.rowToVersion)
+        const data = translation ? rows.map(translation.rowToVersion) : rows
         const cut = truncated.length > 0 ? { truncated } : {}
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
         const path = routePath(request)
