@@ -11,6 +11,7 @@ import { buildItemQueryParameters, buildListQueryParameters } from './build-quer
 import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildRelations } from './build-relations.js'
+import { declareStorageRenames } from './declare-storage-renames.js'
 import { deriveVersionResources } from './derive-version-resources.js'
 
 /**
@@ -20,8 +21,9 @@ import { deriveVersionResources } from './derive-version-resources.js'
  */
 export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
   const limits = buildLimits(manifest.limits ?? {})
-  const resources = buildResources(manifest, limits)
-  const derived = new Map(deriveVersionResources(manifest).map((version) => [version.name, version]))
+  const versions = deriveVersionResources(manifest)
+  const resources = buildResources(declareStorageRenames(manifest, versions.at(-1)!.changes), limits)
+  const derived = new Map(versions.map((version) => [version.name, version]))
   return {
     manifestFile,
     service: {
