@@ -44,6 +44,7 @@ export const api = defineApi({
       openapi: () => import('./v2/openapi.json', { with: { type: 'json' } }),
     },
   ],
+  guides: [{ path: '/docs/migrate-v1-to-v2', page: () => import('./docs/migrate-v1-to-v2.js') }],
 })
 
 /**
