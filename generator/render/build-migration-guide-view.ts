@@ -55,7 +55,7 @@ function changedResource(change: VersionChange): string[] {
 }
 
 /**
- * One stored row of `resource` (the newer version's name) as each version's
+ * One stored row of `resource` (as `newer` names it) as each version's
  * record, each through the field mapping its translate module is rendered
  * from (buildTranslateView), the newest version's being the row itself.
  * Null when a version is not served over the storage, so has no translation.
@@ -65,38 +65,43 @@ export function sampleRecords(
   older: VersionModel,
   newer: VersionModel,
   resource: string,
-): { readonly resource: string; readonly row: Row; readonly older: Row; readonly newer: Row } | null {
-  const stored = model.resources.find((candidate) => candidate.name === resource)
+): { readonly row: Row; readonly older: Row; readonly newer: Row } | null {
+  const later = model.versions.slice(model.versions.indexOf(newer) + 1)
+  const storageName = later.reduce((name, version) => renamedIn(version, name), resource)
+  const stored = model.resources.find((candidate) => candidate.name === storageName)
   if (!stored) return null
   const row = buildSampleRow(stored)
-  const olderRecord = recordOf(model, older, resource, row)
-  const newerRecord = recordOf(model, newer, resource, row)
-  return olderRecord && newerRecord && { resource, row, older: olderRecord, newer: newerRecord }
+  const olderRecord = recordOf(model, older, stored, row)
+  const newerRecord = recordOf(model, newer, stored, row)
+  return olderRecord && newerRecord && { row, older: olderRecord, newer: newerRecord }
 }
 
-/** `row` as `version` shows it; `resource` is the storage's (newest version's) name. */
-function recordOf(model: ApiModel, version: VersionModel, resource: string, row: Row): Row | null {
+/** `name`, or what `version` renamed it to. */
+function renamedIn(version: VersionModel, name: string): string {
+  const change = version.changes.find((candidate) => candidate.kind === 'rename_resource' && candidate.from === name)
+  return change?.kind === 'rename_resource' ? change.to : name
+}
+
+/** `row` of the storage's `stored` resource as `version` shows it. */
+function recordOf(model: ApiModel, version: VersionModel, stored: ResourceModel, row: Row): Row | null {
   if (version === model.versions.at(-1)) return row
-  const mapping = mapVersionFields(model, version)?.get(resource)
-  const versionResource = version.resources.find((candidate) => olderNameMatches(candidate, resource, model, version))
-  if (!mapping || !versionResource) return null
+  const later = model.versions.slice(model.versions.indexOf(version) + 1).reverse()
+  const name = later.reduce((current, newer) => {
+    const change = newer.changes.find((candidate) => candidate.kind === 'rename_resource' && candidate.to === current)
+    return change?.kind === 'rename_resource' ? change.from : current
+  }, stored.name)
+  const mapping = mapVersionFields(model, version)?.get(stored.name)
+  const resource = version.resources.find((candidate) => candidate.name === name)
+  if (!mapping || !resource) return null
+  // Only the field → column pairs are read, never rendered: the header does not matter.
   const view = buildTranslateView(
     { notice: '' },
     { ...model, resources: version.resources },
     version,
-    versionResource,
+    resource,
     mapping,
   )
   return Object.fromEntries(view.record.map(({ field, column }) => [field, row[column] ?? null]))
-}
-
-/** Whether `candidate` of `version` is the storage's `resource` under the name `version` gives it. */
-function olderNameMatches(candidate: ResourceModel, resource: string, model: ApiModel, version: VersionModel): boolean {
-  let name = resource
-  for (const newer of model.versions.slice(model.versions.indexOf(version) + 1).reverse()) {
-    for (const change of newer.changes) if (change.kind === 'rename_resource' && change.to === name) name = change.from
-  }
-  return candidate.name === name
 }
 
 /** One line saying what a change did, in each version's names. */
