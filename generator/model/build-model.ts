@@ -11,6 +11,7 @@ import { buildItemQueryParameters, buildListQueryParameters } from './build-quer
 import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildRelations } from './build-relations.js'
+import { buildStorageResources } from './build-storage-resources.js'
 import { deriveVersionResources } from './derive-version-resources.js'
 
 /**
@@ -20,7 +21,9 @@ import { deriveVersionResources } from './derive-version-resources.js'
  */
 export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
   const limits = buildLimits(manifest.limits ?? {})
-  const resources = buildResources(manifest, limits)
+  const storage = buildStorageResources(manifest)
+  const resources = buildResources({ ...manifest, resources: storage }, limits)
+  const newest = keepsRetired(storage, manifest.resources) ? buildResources(manifest, limits) : resources
   const derived = new Map(deriveVersionResources(manifest).map((version) => [version.name, version]))
   return {
     manifestFile,
@@ -37,12 +40,22 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
         name,
         prefix: `/${name}`,
         changes,
-        resources: derivedFrom === null ? resources : buildResources({ ...manifest, resources: declared }, limits),
+        resources: derivedFrom === null ? newest : buildResources({ ...manifest, resources: declared }, limits),
         deprecation: buildDeprecation(name, manifest.versions),
       }
     }),
     resources,
   }
+}
+
+/** Whether the storage keeps tables or columns only older versions use (buildStorageResources). */
+function keepsRetired(storage: Manifest['resources'], newest: Manifest['resources']): boolean {
+  return Object.entries(storage).some(([name, resource]) => {
+    const declared = newest[name]
+    return (
+      declared === undefined || Object.keys(declared.fields ?? {}).length < Object.keys(resource.fields ?? {}).length
+    )
+  })
 }
 
 /** The models of a manifest's resources, in manifest order. */

@@ -28,6 +28,8 @@ import { identityTranslation, type VersionTranslation } from './version-translat
 /** A nested route's link to its parent: `/orders/:order_id/items` → orders, order_id. */
 export interface RouteScope {
   readonly parent: TableDefinition
+  /** The parent's singular as the route's version names it, for messages. */
+  readonly parentSingular: string
   readonly param: string
   readonly column: string
 }
@@ -35,7 +37,7 @@ export interface RouteScope {
 interface RouteOptions {
   readonly table: TableDefinition
   readonly scope?: RouteScope
-  /** An older version's edge translation; absent for the newest version, whose records are the storage's rows. */
+  /** The version's edge translation; absent when the version's records are the storage's rows. */
   readonly translation?: VersionTranslation
 }
 
@@ -116,11 +118,18 @@ export function createRouteFactory(
           result.rows.length > parsed.perPage && last
             ? cursors.encode(parsed.shape, [...sort.map((key) => last[key.column]!), last.id!])
             : null
-        const truncated = await includeRelations(storage, tablesByName, options.table, rows, include, {
-          pointers: rows.map((_, index) => `/data/${index}`),
-          itemsMax: limits.includeItemsMax,
-          prefix: app.prefix,
-        })
+        const truncated = await includeRelations(
+          storage,
+          tablesByName,
+          options.table,
+          rows,
+          include.map(edge.includeOf),
+          {
+            pointers: rows.map((_, index) => `/data/${index}`),
+            itemsMax: limits.includeItemsMax,
+            prefix: app.prefix,
+          },
+        )
         const data = translation ? rows.map(translation.rowToVersion) : rows
         const cut = truncated.length > 0 ? { truncated } : {}
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
@@ -159,7 +168,7 @@ export function createRouteFactory(
         const body = validate(options.body, request.body, bodyContext(options))
         const scope = await resolveScope(storage, options, params)
         const values = { ...withDefaults(options.table, edge.bodyToStorage(body as Row, true)), ...scope }
-        const row = await write(options.table, tablesByName, edge, async () => {
+        const row = await write(tablesByName, edge, async () => {
           try {
             return await storage.insert(options.table, values)
           } catch (error) {
@@ -189,11 +198,18 @@ export function createRouteFactory(
         const include = parseInclude(query.include, options.rules, limits, errors)
         rejectInvalid(errors)
         const row = await findOrFail(storage, options, params)
-        const truncated = await includeRelations(storage, tablesByName, options.table, [row], include, {
-          pointers: ['/data'],
-          itemsMax: limits.includeItemsMax,
-          prefix: app.prefix,
-        })
+        const truncated = await includeRelations(
+          storage,
+          tablesByName,
+          options.table,
+          [row],
+          include.map(edge.includeOf),
+          {
+            pointers: ['/data'],
+            itemsMax: limits.includeItemsMax,
+            prefix: app.prefix,
+          },
+        )
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
         const data = edge.rowToVersion(row)
         return truncated.length > 0 ? { data, meta: { truncated } } : { data }
@@ -240,7 +256,7 @@ export function createRouteFactory(
           if (!(error instanceof RowReferencedError)) throw error
           throw new ProblemError(
             'still_referenced',
-            `${options.table.singular} ${id} is still referenced by ${error.count} ${error.count === 1 ? 'row' : 'rows'} ` +
+            `${edgeOf(options).view.singular} ${id} is still referenced by ${error.count} ${error.count === 1 ? 'row' : 'rows'} ` +
               `of ${error.referencingResource}; delete or reassign those first.`,
           )
         }
@@ -372,7 +388,7 @@ async function resolveScope(storage: Storage, options: RouteOptions, params: Rec
   if (!scope) return {}
   const parentId = params[scope.param]!
   if (!(await storage.find(scope.parent, parentId))) {
-    throw new ProblemError('not_found', `No ${scope.parent.singular} with id ${parentId}.`)
+    throw new ProblemError('not_found', `No ${scope.parentSingular} with id ${parentId}.`)
   }
   return scopeOf(options, params)
 }
@@ -392,7 +408,7 @@ async function updateOrFail(
   values: Row,
 ): Promise<Row> {
   const scope = await resolveScope(storage, options, params)
-  const row = await write(options.table, tablesByName, edgeOf(options), () =>
+  const row = await write(tablesByName, edgeOf(options), () =>
     storage.update(options.table, params[options.idParam]!, values, scope),
   )
   if (!row) throw notFound(options, params)
@@ -400,8 +416,11 @@ async function updateOrFail(
 }
 
 function notFound(options: ItemRouteOptions, params: Record<string, number>): ProblemError {
-  const where = options.scope ? ` in ${options.scope.parent.singular} ${params[options.scope.param]}` : ''
-  return new ProblemError('not_found', `No ${options.table.singular} with id ${params[options.idParam]}${where}.`)
+  const where = options.scope ? ` in ${options.scope.parentSingular} ${params[options.scope.param]}` : ''
+  return new ProblemError(
+    'not_found',
+    `No ${edgeOf(options).view.singular} with id ${params[options.idParam]}${where}.`,
+  )
 }
 
 /** Writable columns the body omits take their default (or null): creates and full replacements. */
@@ -441,7 +460,6 @@ async function listOrReject(
 
 /** Maps constraint failures to problems that name the field, as the request's version names it. */
 async function write<T>(
-  table: TableDefinition,
   tablesByName: ReadonlyMap<string, TableDefinition>,
   edge: VersionTranslation,
   operation: () => Promise<T>,
@@ -451,7 +469,7 @@ async function write<T>(
   } catch (error) {
     if (error instanceof UniqueViolationError) {
       const field = edge.fieldOf(error.column)
-      throw new ProblemError('unique_violation', `Another ${table.singular} already has this ${field}.`, {
+      throw new ProblemError('unique_violation', `Another ${edge.view.singular} already has this ${field}.`, {
         errors: [{ in: 'body', pointer: `/${field}`, detail: 'must be unique' }],
       })
     }
