@@ -1,4 +1,4 @@
-import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
+import type { ApiModel, RelationModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
 import type { StorageMapping } from '../model/map-version-storage.js'
 import { buildTableDefinition } from './build-table-definition.js'
@@ -47,7 +47,22 @@ export function buildTranslateView(
     includes: resource.includes
       .map((path) => ({ path, storagePath: storageIncludePath(versionModel, mappings, resource, path) }))
       .filter(({ path, storagePath }) => path !== storagePath),
+    listPaths: resource.includes.flatMap((path) => {
+      const relation = lastRelationOf(versionModel, resource, path)
+      return relation.kind === 'has-many' && relation.listPath !== null ? [{ path, listPath: relation.listPath }] : []
+    }),
   }
+}
+
+/** The relation an include path ends with. */
+function lastRelationOf(versionModel: ApiModel, resource: ResourceModel, path: string): RelationModel {
+  let current = resource
+  let relation: RelationModel | undefined
+  for (const name of path.split('.')) {
+    relation = current.relations.find((candidate) => candidate.name === name)!
+    current = findResource(versionModel, relation.resource)
+  }
+  return relation!
 }
 
 /** An include path with each relation on its way named as the storage names it. */

@@ -136,6 +136,8 @@ export interface TranslateView extends HeaderView {
   }[]
   /** Include paths the storage names otherwise: `author.posts` → `writer.posts`. */
   readonly includes: readonly { readonly path: string; readonly storagePath: string }[]
+  /** Include paths ending in a has-many, and the version's collection listing one record's related records. */
+  readonly listPaths: readonly { readonly path: string; readonly listPath: string }[]
   /** Fields whose column has another name. */
   readonly renames: readonly FieldColumn[]
 }

@@ -14,7 +14,7 @@ import { allowedMethodsAt } from './allowed-methods.js'
 import { checkItemQuery, checkListQuery } from './check-query-names.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
 import { noRoute } from './handle-errors.js'
-import { includeRelations, parseInclude } from './include-relations.js'
+import { includeRelations, parseInclude, type IncludeNames } from './include-relations.js'
 import type { CursorCodec } from './page-cursor.js'
 import { buildCursorLinks, buildPageLinks } from './page-links.js'
 import { parseListQuery } from './parse-list-query.js'
@@ -128,6 +128,7 @@ export function createRouteFactory(
             pointers: rows.map((_, index) => `/data/${index}`),
             itemsMax: limits.includeItemsMax,
             prefix: app.prefix,
+            ...includeNames(options.translation, include),
           },
         )
         const data = translation ? rows.map(translation.rowToVersion) : rows
@@ -208,6 +209,7 @@ export function createRouteFactory(
             pointers: ['/data'],
             itemsMax: limits.includeItemsMax,
             prefix: app.prefix,
+            ...includeNames(options.translation, include),
           },
         )
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
@@ -487,6 +489,25 @@ async function write<T>(
     }
     throw error
   }
+}
+
+/**
+ * A translated version's names for what includes cut short, from the paths
+ * requested: each storage path, and each of its prefixes, is the requested
+ * path's prefix of as many segments.
+ */
+function includeNames(translation: VersionTranslation | undefined, paths: readonly string[]): { names?: IncludeNames } {
+  if (!translation || paths.length === 0) return {}
+  const byStoragePath = new Map<string, string>()
+  for (const path of paths) {
+    const segments = path.split('.')
+    const storageSegments = translation.includeOf(path).split('.')
+    storageSegments.forEach((_, index) => {
+      byStoragePath.set(storageSegments.slice(0, index + 1).join('.'), segments.slice(0, index + 1).join('.'))
+    })
+  }
+  const pathOf = (storagePath: string) => byStoragePath.get(storagePath) ?? storagePath
+  return { names: { pathOf, listPathOf: translation.listPathOf } }
 }
 
 /** The route's translation between its version and the storage. */

@@ -21,6 +21,8 @@ export interface VersionTranslation {
   fieldOf(column: string): string
   /** The storage's include path of one of the version's include paths. */
   includeOf(path: string): string
+  /** The version's collection of what a has-many include path embeds for one record (`{id}`), for `meta.truncated`. */
+  listPathOf(path: string): string | null
 }
 
 /** A version that is the storage's shape: storage rows are its records. */
@@ -32,5 +34,7 @@ export function identityTranslation(table: TableDefinition): VersionTranslation 
     columnOf: (field) => field,
     fieldOf: (column) => column,
     includeOf: (path) => path,
+    // Unused: without a translation, includes name the storage's relations, list paths included.
+    listPathOf: () => null,
   }
 }

@@ -70,8 +70,10 @@ for (const dialect of DIALECTS) {
       const withAuthor = await read(`/v1/books/${book.id}?include=author`)
       expect(withAuthor.data.author).toMatchObject({ id: author, name: 'Ann' })
       expect(Object.keys(withAuthor.data).sort()).toEqual([...V1_BOOK_FIELDS, 'author'].sort())
-      const authorBooks = await read(`/v1/authors/${author}?include=books`)
-      const embedded = authorBooks.data.books.find((row: { id: number }) => row.id === book.id)
+      const solo = await created({ method: 'POST', url: '/v1/authors', payload: { name: 'Solo' } })
+      const soloBook = await v1Book({ author_id: solo.id, price: 12.5 })
+      const authorBooks = await read(`/v1/authors/${solo.id}?include=books`)
+      const embedded = authorBooks.data.books.find((row: { id: number }) => row.id === soloBook.id)
       expect(Object.keys(embedded).sort()).toEqual(V1_BOOK_FIELDS)
       expect(embedded.price).toBe(12.5)
       const onV2 = await read(`/v2/books/${book.id}?include=writer`)
@@ -83,6 +85,30 @@ for (const dialect of DIALECTS) {
       expect(v2Name.status).toBe(400)
       expect(v2Name.body.errors[0]).toMatchObject({ name: 'include' })
       expect(v2Name.body.errors[0].detail).toContain('allowed paths: author, comments')
+    })
+
+    it('names what an include cut short as each version does', async () => {
+      const prolific = await created({ method: 'POST', url: '/v1/authors', payload: { name: 'Prolific' } })
+      for (let count = 0; count < 3; count++) await v1Book({ author_id: prolific.id })
+      const onV1 = await read(`/v1/authors/${prolific.id}?include=books`)
+      expect(onV1.data.books).toHaveLength(2)
+      expect(onV1.meta.truncated).toEqual([
+        {
+          pointer: '/data/books',
+          relation: 'books',
+          returned: 2,
+          next: `/v1/books?author_id=${prolific.id}&page=2&per_page=2`,
+        },
+      ])
+      const onV2 = await read(`/v2/writers?include=books&name=Prolific`)
+      expect(onV2.meta.truncated).toEqual([
+        {
+          pointer: '/data/0/books',
+          relation: 'books',
+          returned: 2,
+          next: `/v2/books?writer_id=${prolific.id}&page=2&per_page=2`,
+        },
+      ])
     })
 
     it('keeps a removed field for v1: v2 neither shows nor touches it', async () => {

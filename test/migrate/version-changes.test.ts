@@ -20,7 +20,7 @@ resources:
     fields:
       name: { type: string, required: true, max_length: 100 }
     relations:
-      books: { resource: books, many: true, via: author }
+      books: { resource: books, many: true, via: author, max_items: 2 }
     include: [books]
     sort: [name]
     filter: { name: [eq, contains] }
