@@ -1,7 +1,14 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { planMigration } from '../../generator/migrate/plan-migration.js'
+import { applyMigrations } from '../../runtime/migrations/apply-migrations.js'
+import { injectJson } from '../support/inject-json.js'
+import { runCli } from '../support/run-cli.js'
+import { DIALECTS } from '../support/test-postgres.js'
+import { loadManifestApi } from './load-manifest-api.js'
+import { createMigrationDatabase } from './migration-database.js'
 import { storageOfManifest } from './storage-of.js'
 
 /**
@@ -89,5 +96,47 @@ describe('migrate create over version changes', () => {
     expect([...allowed.plan!.dataLoss].sort()).toEqual(
       [expect.stringMatching(/price/), expect.stringMatching(/coupons/)].sort(),
     )
+  })
+})
+
+describe.each(DIALECTS)('%s: a v1 database migrated to v1 and v2', (dialect) => {
+  it('keeps every row: v1 reads what it wrote as before, v2 reads it in its names', async () => {
+    const database = createMigrationDatabase(dialect)
+    const servers: FastifyInstance[] = []
+    /** Writes `manifest`, creates its migration, applies it and serves it. */
+    const migrateTo = async (manifest: string) => {
+      writeFileSync(join(database.directory, 'resources.yaml'), manifest)
+      const created = await runCli(database.directory, 'migrate', 'create')
+      expect(created.exitCode, created.stderr).toBe(0)
+      const directory = join(database.directory, 'migrations')
+      await applyMigrations({ url: database.url, schema: database.schema, directory, log: () => {} })
+      const api = await loadManifestApi(manifest)
+      const app = await api.buildServer({ db: database.url, schema: database.schema, docs: false })
+      servers.push(app)
+      return { created, send: (options: Parameters<typeof injectJson>[1]) => injectJson(app, options) }
+    }
+    try {
+      const before = await migrateTo(V1_ONLY)
+      const post = (url: string, payload: object) => before.send({ method: 'POST', url, payload })
+      const author = (await post('/v1/authors', { name: 'Ann' })).body.data
+      const book = (await post('/v1/books', { heading: 'Dune', price: 9.5, author_id: author.id })).body.data
+      const comment = (await post(`/v1/books/${book.id}/comments`, { text: 'Great' })).body.data
+      const coupon = (await post(`/v1/authors/${author.id}/coupons`, { code: 'SAVE' })).body.data
+      await servers.pop()!.close()
+
+      const after = await migrateTo(EVOLVING)
+      expect(after.created.stdout).toMatch(/rename/)
+      const get = async (url: string) => (await after.send({ method: 'GET', url })).body.data
+      expect(await get(`/v1/books/${book.id}`)).toEqual(book)
+      expect(await get(`/v1/authors/${author.id}`)).toEqual(author)
+      expect(await get(`/v1/books/${book.id}/comments/${comment.id}`)).toEqual(comment)
+      expect(await get(`/v1/authors/${author.id}/coupons/${coupon.id}`)).toEqual(coupon)
+      expect(await get(`/v2/books/${book.id}`)).toMatchObject({ title: 'Dune', writer_id: author.id, language: 'en' })
+      expect(await get(`/v2/writers/${author.id}`)).toMatchObject({ name: 'Ann' })
+      expect(await get(`/v2/comments/${comment.id}`)).toMatchObject({ text: 'Great', book_id: book.id })
+    } finally {
+      for (const app of servers) await app.close()
+      await database.dispose()
+    }
   })
 })
