@@ -482,7 +482,11 @@ async function write<T>(
     }
     if (error instanceof MissingReferenceError) {
       const field = edge.fieldOf(error.column)
-      const target = tablesByName.get(error.referencedTable)?.singular ?? error.referencedTable
+      // A key the version names otherwise (`author_id` for `writer_id`) names its target as the version does.
+      const target =
+        field === error.column
+          ? (tablesByName.get(error.referencedTable)?.singular ?? error.referencedTable)
+          : field.replace(/_id$/, '')
       throw new ProblemError('validation_failed', `${field} does not name an existing ${target}.`, {
         errors: [{ in: 'body', pointer: `/${field}`, detail: `no ${target} has this id` }],
       })
