@@ -51,6 +51,7 @@ export function isIdentityMapping(mappings: ReadonlyMap<string, StorageMapping>,
   })
 }
 
+/** The mappings of `older` from those of `newer`, the next newer version, undoing `newer`'s changes; null when one does not reach the storage. */
 function mapOlderVersion(
   model: ApiModel,
   newerMappings: ReadonlyMap<string, StorageMapping>,
@@ -81,15 +82,22 @@ function mapOlderVersion(
       olderValues,
       relations: keepOnly(relations, resource.relations),
     }
-    const storageColumns = new Set(mapping.storage.fields.map((field) => field.name))
-    const storageRelations = new Set(mapping.storage.relations.map((relation) => relation.name))
-    if (mapped.columns.size !== resource.fields.length || mapped.relations.size !== resource.relations.length)
-      return null
-    if ([...mapped.columns.values()].some((column) => !storageColumns.has(column))) return null
-    if ([...mapped.relations.values()].some((relation) => !storageRelations.has(relation))) return null
+    if (!reachesStorage(mapped, resource)) return null
     mappings.set(resource.name, mapped)
   }
   return mappings
+}
+
+/** Whether every field and relation of `resource` has its column and relation in the storage. */
+function reachesStorage({ storage, columns, relations }: StorageMapping, resource: ResourceModel): boolean {
+  const storageColumns = new Set(storage.fields.map((field) => field.name))
+  const storageRelations = new Set(storage.relations.map((relation) => relation.name))
+  return (
+    columns.size === resource.fields.length &&
+    relations.size === resource.relations.length &&
+    [...columns.values()].every((column) => storageColumns.has(column)) &&
+    [...relations.values()].every((relation) => storageRelations.has(relation))
+  )
 }
 
 /** A resource a newer version removed: its retired table names everything as it does. */
