@@ -53,6 +53,8 @@ export interface DeprecationModel {
   readonly guide: string
   /** The next newer version's prefix, `/v2`: the same path under it is the `successor-version` link. */
   readonly successorPrefix: string
+  /** Routes whose successor is elsewhere, or none (null): list-successor-routes.ts. Absent when there are none. */
+  readonly successorRoutes?: Readonly<Record<string, string | null>>
 }
 
 export interface FieldModel {

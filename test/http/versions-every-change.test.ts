@@ -111,6 +111,19 @@ for (const dialect of DIALECTS) {
       ])
     })
 
+    it('links each v1 route to the same resource in v2, wherever it moved, and a removed one to none', async () => {
+      const book = await v1Book()
+      const comment = await created({ method: 'POST', url: `/v1/books/${book.id}/comments`, payload: { text: 'Hm' } })
+      const successor = async (url: string) => {
+        const link = (await app.inject({ method: 'GET', url })).headers.link as string
+        return /<([^>]+)>; rel="successor-version"/.exec(link)?.[1] ?? null
+      }
+      expect(await successor(`/v1/authors/${author}`)).toBe(`/v2/writers/${author}`)
+      expect(await successor(`/v1/authors/${author}/coupons`)).toBeNull()
+      expect(await successor(`/v1/books/${book.id}/comments/${comment.id}`)).toBe(`/v2/comments/${comment.id}`)
+      expect(await successor(`/v1/books/${book.id}`)).toBe(`/v2/books/${book.id}`)
+    })
+
     it('keeps a removed field for v1: v2 neither shows nor touches it', async () => {
       const book = await v1Book({ price: 9.5, pages: 100 })
       const onV2 = await read(`/v2/books/${book.id}`)
