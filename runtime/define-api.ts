@@ -29,6 +29,12 @@ export interface ApiDeprecation {
   readonly guide: string
   /** `/v2`: the same path under this prefix is the successor version's. */
   readonly successorPrefix: string
+  /**
+   * Routes whose successor is elsewhere: the version's route (`/authors/:id`,
+   * without the prefix) → the successor's under successorPrefix, its `:params`
+   * filled from the request (`/writers/:id`), or null when it has none.
+   */
+  readonly successorRoutes?: Readonly<Record<string, string | null>>
 }
 
 /** The migration guide from one version to the next, an HTML page generated from the manifest's `changes`. */

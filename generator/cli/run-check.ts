@@ -6,13 +6,15 @@ import { planOutput } from '../emit/plan-output.js'
 import { generateFiles } from '../generate.js'
 import { checkDeclaredVersionChanges } from './check-declared-version-changes.js'
 import { checkPublishedContracts } from './check-published-contracts.js'
+import { checkPublishedWas } from './check-published-was.js'
 import type { CliIo } from './cli-io.js'
 import { compareWithLatestMigration, describeMissingMigration } from './compare-with-latest-migration.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 
 /**
  * Regenerates in memory and compares with the output directory, each
- * published contract (when the published directory exists) and consecutive
+ * published contract and the `was` of what newer versions removed from it
+ * (when the published directory exists), consecutive
  * versions with what they declare, then the manifest's storage model with the
  * latest migration's snapshot (when the migrations directory exists); writes nothing.
  */
@@ -27,8 +29,9 @@ export async function runCheck(
   if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
   const output = checkOutput(manifestFile, outDir, result.files, io)
   const contracts = checkPublishedContracts(publishedDir, manifestFile, result.files, io)
+  const removals = await checkPublishedWas(manifestFile, publishedDir, result.files, io)
   const versions = await checkDeclaredVersionChanges(manifestFile, result.files, io)
-  return Math.max(output, contracts, versions, await checkMigrations(manifestFile, migrationsDir, io))
+  return Math.max(output, contracts, removals, versions, await checkMigrations(manifestFile, migrationsDir, io))
 }
 
 function checkOutput(manifestFile: string, outDir: string, files: ReadonlyMap<string, string>, io: CliIo): number {

@@ -120,7 +120,8 @@ function planTableChange(diff: TableDiff, origin: TableOrigin | undefined, rules
     // Values a narrowing does not convert become NULL: a NOT NULL column needs a value for them too.
     const needsFill = becomesNotNull || (narrowed && !column.nullable)
     // Only a column added or needing a fill takes one; any other is left unused and reported.
-    const backfill = previous === null || needsFill ? rules.takeBackfill(after.name, column.name)?.value : undefined
+    const given = previous === null || needsFill ? rules.takeBackfill(after.name, column.name)?.value : undefined
+    const backfill = given ?? (previous === null ? origin?.columns.get(column.name)?.olderValue : undefined)
     if (previous === null) {
       sources[column.name] = backfill === undefined ? { kind: 'new' } : { kind: 'new', backfill }
       if (!column.nullable && column.default === null && backfill === undefined) {

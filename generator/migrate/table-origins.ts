@@ -1,6 +1,7 @@
 import type { ManifestPath } from '../manifest/source-ranges.js'
 import type { ApiModel, ResourceModel } from '../model/api-model.js'
 import { snakeCase } from '../names/derive-names.js'
+import type { ColumnValue } from '../../runtime/table-definition.js'
 
 /**
  * Where a table of the manifest's storage model comes from: what migrations
@@ -24,14 +25,30 @@ export interface ColumnOrigin {
   readonly path: ManifestPath
   /** The column's previous name. */
   readonly renamedFrom: string | null
+  /**
+   * The newest version's `add_field` `older_value`: rows already there were
+   * written through the older version, so a new NOT NULL column takes it.
+   */
+  readonly olderValue?: ColumnValue
 }
 
 /** The origin of each table of the model, by table name. */
 export function listTableOrigins(model: ApiModel): ReadonlyMap<string, TableOrigin> {
-  return new Map(model.resources.map((resource) => [resource.table, originOf(resource)]))
+  const added = model.versions.at(-1)?.changes.flatMap((change) => (change.kind === 'add_field' ? [change] : [])) ?? []
+  return new Map(
+    model.resources.map((resource) => {
+      const origin = originOf(resource)
+      for (const change of added) {
+        const column = origin.columns.get(change.field)
+        if (change.resource !== resource.name || column === undefined || change.olderValue === null) continue
+        origin.columns.set(change.field, { ...column, olderValue: change.olderValue })
+      }
+      return [resource.table, origin]
+    }),
+  )
 }
 
-function originOf(resource: ResourceModel): TableOrigin {
+function originOf(resource: ResourceModel): TableOrigin & { columns: Map<string, ColumnOrigin> } {
   const path = ['resources', resource.name]
   const columns = new Map<string, ColumnOrigin>()
   for (const field of resource.fields) {

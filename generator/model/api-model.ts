@@ -23,7 +23,10 @@ export interface ApiModel {
   /** Write `openapi.yaml` next to `openapi.json` (the manifest's `openapi.yaml`). */
   readonly openapiYaml: boolean
   readonly versions: readonly VersionModel[]
-  /** The storage's resources (the newest version's), in manifest order. */
+  /**
+   * The storage's resources, in manifest order: the newest version's, plus the
+   * removed fields and resources older versions still serve (build-storage-resources.ts).
+   */
   readonly resources: readonly ResourceModel[]
 }
 
@@ -50,6 +53,8 @@ export interface DeprecationModel {
   readonly guide: string
   /** The next newer version's prefix, `/v2`: the same path under it is the `successor-version` link. */
   readonly successorPrefix: string
+  /** Routes whose successor is elsewhere, or none (null): list-successor-routes.ts. Absent when there are none. */
+  readonly successorRoutes?: Readonly<Record<string, string | null>>
 }
 
 export interface FieldModel {

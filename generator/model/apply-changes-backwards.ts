@@ -1,6 +1,7 @@
 import type { ManifestResource } from '../manifest/manifest.js'
 import { foreignKeyOf } from '../names/foreign-key-of.js'
 import { relationKeyOf } from '../names/relation-key-of.js'
+import { withoutIdSuffix } from '../names/without-id-suffix.js'
 import type { VersionChange } from './version-change.js'
 
 type Resources = Record<string, ManifestResource>
@@ -170,11 +171,6 @@ function renameFieldMentions(resource: ManifestResource, from: string, to: strin
   if (resource.filter?.[from]) {
     resource.filter = to === null ? withoutKey(resource.filter, from) : renameKey(resource.filter, from, to)
   }
-}
-
-/** `author` of `author_id`: the belongs-to name whose key is `key`. */
-function withoutIdSuffix(key: string): string {
-  return key.slice(0, -'_id'.length)
 }
 
 /** The record with key `from` renamed to `to`, in the same place. */

@@ -6,13 +6,22 @@ import { relationKeyOf } from '../names/relation-key-of.js'
 import { listResourceRoutes } from '../../runtime/contract/resource-routes.js'
 import { orderResourceFields } from '../manifest/order-resource-fields.js'
 import { deriveResourceNames } from '../names/derive-names.js'
-import type { ApiModel, FieldModel, ParentModel, ReferenceModel, ResourceModel, RouteModel } from './api-model.js'
+import type {
+  ApiModel,
+  FieldModel,
+  ParentModel,
+  ReferenceModel,
+  ResourceModel,
+  RouteModel,
+  VersionModel,
+} from './api-model.js'
 import { buildItemQueryParameters, buildListQueryParameters } from './build-query-parameters.js'
 import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildRelations } from './build-relations.js'
-import { declareStorageRenames } from './declare-storage-renames.js'
+import { buildStorageResources } from './build-storage-resources.js'
 import { deriveVersionResources } from './derive-version-resources.js'
+import { listSuccessorRoutes } from './list-successor-routes.js'
 
 /**
  * Expands a validated manifest into the normalized model. Assumes
@@ -21,9 +30,10 @@ import { deriveVersionResources } from './derive-version-resources.js'
  */
 export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
   const limits = buildLimits(manifest.limits ?? {})
-  const versions = deriveVersionResources(manifest)
-  const resources = buildResources(declareStorageRenames(manifest, versions.at(-1)!.changes), limits)
-  const derived = new Map(versions.map((version) => [version.name, version]))
+  const storage = buildStorageResources(manifest)
+  const resources = buildResources({ ...manifest, resources: storage }, limits)
+  const newest = keepsRetired(storage, manifest.resources) ? buildResources(manifest, limits) : resources
+  const derived = new Map(deriveVersionResources(manifest).map((version) => [version.name, version]))
   return {
     manifestFile,
     service: {
@@ -33,18 +43,41 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
     },
     limits,
     openapiYaml: manifest.openapi?.yaml ?? false,
-    versions: Object.keys(manifest.versions).map((name) => {
-      const { changes, derivedFrom, resources: declared } = derived.get(name)!
-      return {
-        name,
-        prefix: `/${name}`,
-        changes,
-        resources: derivedFrom === null ? resources : buildResources({ ...manifest, resources: declared }, limits),
-        deprecation: buildDeprecation(name, manifest.versions),
-      }
-    }),
+    versions: withSuccessorRoutes(
+      Object.keys(manifest.versions).map((name) => {
+        const { changes, derivedFrom, resources: declared } = derived.get(name)!
+        return {
+          name,
+          prefix: `/${name}`,
+          changes,
+          resources: derivedFrom === null ? newest : buildResources({ ...manifest, resources: declared }, limits),
+          deprecation: buildDeprecation(name, manifest.versions),
+        }
+      }),
+    ),
     resources,
   }
+}
+
+/** Each deprecated version's routes whose successor is not the same path under the successor's prefix. */
+function withSuccessorRoutes(versions: VersionModel[]): VersionModel[] {
+  return versions.map((version, index) => {
+    const successor = versions[index + 1]
+    if (!version.deprecation || !successor) return version
+    const successorRoutes = listSuccessorRoutes(version, successor)
+    if (Object.keys(successorRoutes).length === 0) return version
+    return { ...version, deprecation: { ...version.deprecation, successorRoutes } }
+  })
+}
+
+/** Whether the storage keeps tables or columns only older versions use (buildStorageResources). */
+function keepsRetired(storage: Manifest['resources'], newest: Manifest['resources']): boolean {
+  return Object.entries(storage).some(([name, resource]) => {
+    const declared = newest[name]
+    return (
+      declared === undefined || Object.keys(declared.fields ?? {}).length < Object.keys(resource.fields ?? {}).length
+    )
+  })
 }
 
 /** The models of a manifest's resources, in manifest order. */

@@ -1,7 +1,7 @@
 import type { Row } from '../../runtime/table-definition.js'
 import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import { listMigrationSteps } from '../model/list-migration-steps.js'
-import { mapVersionFields } from '../model/map-version-fields.js'
+import { mapVersionStorage } from '../model/map-version-storage.js'
 import type { VersionChange } from '../model/version-change.js'
 import { buildSampleRow } from './build-sample-row.js'
 import { buildTranslateView } from './build-translate-view.js'
@@ -57,7 +57,8 @@ function changedResource(change: VersionChange): string[] {
 /**
  * One stored row of `resource` (as `newer` names it) as each version's
  * record, each through the field mapping its translate module is rendered
- * from (buildTranslateView), the newest version's being the row itself.
+ * from (buildTranslateView): the newest version's too, since the storage may
+ * keep columns only older versions use.
  * Null when a version is not served over the storage, so has no translation.
  */
 export function sampleRecords(
@@ -82,24 +83,23 @@ function renamedIn(version: VersionModel, name: string): string {
   return change?.kind === 'rename_resource' ? change.to : name
 }
 
-/** `row` of the storage's `stored` resource as `version` shows it. */
+/** `row` of the storage's `stored` resource as `version` shows it, through the mapping its translate module is rendered from. */
 function recordOf(model: ApiModel, version: VersionModel, stored: ResourceModel, row: Row): Row | null {
-  if (version === model.versions.at(-1)) return row
   const later = model.versions.slice(model.versions.indexOf(version) + 1).reverse()
   const name = later.reduce((current, newer) => {
     const change = newer.changes.find((candidate) => candidate.kind === 'rename_resource' && candidate.to === current)
     return change?.kind === 'rename_resource' ? change.from : current
   }, stored.name)
-  const mapping = mapVersionFields(model, version)?.get(stored.name)
+  const mappings = mapVersionStorage(model, version)
   const resource = version.resources.find((candidate) => candidate.name === name)
-  if (!mapping || !resource) return null
+  if (!mappings || !resource) return null
   // Only the field → column pairs are read, never rendered: the header does not matter.
   const view = buildTranslateView(
     { notice: '' },
     { ...model, resources: version.resources },
     version,
     resource,
-    mapping,
+    mappings,
   )
   return Object.fromEntries(view.record.map(({ field, column }) => [field, row[column] ?? null]))
 }

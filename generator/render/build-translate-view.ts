@@ -1,24 +1,25 @@
-import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
+import type { ApiModel, RelationModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
-import type { FieldMapping } from '../model/map-version-fields.js'
+import type { StorageMapping } from '../model/map-version-storage.js'
 import { buildTableDefinition } from './build-table-definition.js'
 import type { FieldColumn, HeaderView, TranslateView } from './template-views.js'
 
 /**
- * What translate.ts.hbs writes for one resource of an older version:
- * `versionModel` holds the version's resources, `mapping` how its fields
- * reach the storage's columns (mapVersionFields).
+ * What translate.ts.hbs writes for one resource of a version that differs
+ * from the storage: `versionModel` holds the version's resources, `mappings`
+ * how each reaches the storage (mapVersionStorage).
  */
 export function buildTranslateView(
   header: HeaderView,
   versionModel: ApiModel,
   version: VersionModel,
   resource: ResourceModel,
-  mapping: FieldMapping,
+  mappings: ReadonlyMap<string, StorageMapping>,
 ): TranslateView {
+  const mapping = mappingOf(mappings, resource.name)
   const record: FieldColumn[] = resource.fields.map((field) => ({
     field: field.name,
-    column: columnOf(mapping, resource, field.name),
+    column: mapping.columns.get(field.name)!,
   }))
   const writable = new Set(resource.fields.filter((field) => !field.readOnly).map((field) => field.name))
   const aliasOf = (target: string): string | null =>
@@ -38,15 +39,52 @@ export function buildTranslateView(
     olderValues: [...mapping.olderValues].map(([column, value]) => ({ column, value })),
     relations: resource.relations.map((relation) => ({
       name: relation.name,
+      storageName: mapping.relations.get(relation.name)!,
       many: relation.kind === 'has-many',
       alias: aliasOf(relation.resource),
     })),
     renames: record.filter(({ field, column }) => field !== column),
+    includes: resource.includes
+      .map((path) => ({ path, storagePath: storageIncludePath(versionModel, mappings, resource, path) }))
+      .filter(({ path, storagePath }) => path !== storagePath),
+    listPaths: resource.includes.flatMap((path) => {
+      const relation = lastRelationOf(versionModel, resource, path)
+      return relation.kind === 'has-many' && relation.listPath !== null ? [{ path, listPath: relation.listPath }] : []
+    }),
   }
 }
 
-function columnOf(mapping: FieldMapping, resource: ResourceModel, field: string): string {
-  const column = mapping.columns.get(field)
-  if (column === undefined) throw new Error(`internal error: no storage column for ${resource.name}.${field}`)
-  return column
+/** The relation an include path ends with. */
+function lastRelationOf(versionModel: ApiModel, resource: ResourceModel, path: string): RelationModel {
+  let current = resource
+  let relation: RelationModel | undefined
+  for (const name of path.split('.')) {
+    relation = current.relations.find((candidate) => candidate.name === name)!
+    current = findResource(versionModel, relation.resource)
+  }
+  return relation!
+}
+
+/** An include path with each relation on its way named as the storage names it. */
+function storageIncludePath(
+  versionModel: ApiModel,
+  mappings: ReadonlyMap<string, StorageMapping>,
+  resource: ResourceModel,
+  path: string,
+): string {
+  let current = resource
+  return path
+    .split('.')
+    .map((name) => {
+      const storageName = mappingOf(mappings, current.name).relations.get(name)!
+      current = findResource(versionModel, current.relations.find((relation) => relation.name === name)!.resource)
+      return storageName
+    })
+    .join('.')
+}
+
+function mappingOf(mappings: ReadonlyMap<string, StorageMapping>, resource: string): StorageMapping {
+  const mapping = mappings.get(resource)
+  if (mapping === undefined) throw new Error(`internal error: no storage mapping for ${resource}`)
+  return mapping
 }

@@ -29,7 +29,7 @@ import type {
 import type { QueryRules } from '../../runtime/http/query-rules.js'
 import { buildTableDefinition } from './build-table-definition.js'
 import { findResource } from '../model/find-resource.js'
-import { mapVersionFields, type FieldMapping } from '../model/map-version-fields.js'
+import { isIdentityMapping, mapVersionStorage, type StorageMapping } from '../model/map-version-storage.js'
 import { buildTranslateView } from './build-translate-view.js'
 import { buildMigrationGuideView } from './build-migration-guide-view.js'
 
@@ -59,9 +59,9 @@ export function renderProject(
   files.set('schema.ts', render('schema.ts', buildSchemaView(model)))
   files.set('server.ts', render('server.ts', buildServerView(model)))
   for (const version of model.versions) {
-    const mappings = mapVersionFields(model, version)
+    const mappings = mapVersionStorage(model, version)
     const versionModel = { ...model, resources: version.resources }
-    if (mappings) renderVersion(versionModel, version, isNewest(model, version) ? null : mappings, render, cache, files)
+    if (mappings) renderVersion(versionModel, version, mappings, render, cache, files)
     else renderVersionDocuments(versionModel, version, render, cache, files)
   }
   for (const [older, newer] of listVersionPairs(model)) renderMigrationGuide(model, older, newer, render, files)
@@ -69,42 +69,38 @@ export function renderProject(
 }
 
 /**
- * A version is served when the storage (the newest version's tables) holds
- * it: it is the newest, or every change since is one the generated
- * translation covers (map-version-fields.ts).
+ * A version is served when the storage holds every field and relation of
+ * it (map-version-storage.ts).
  */
 function isServed(model: ApiModel, version: VersionModel): boolean {
-  return mapVersionFields(model, version) !== null
-}
-
-function isNewest(model: ApiModel, version: VersionModel): boolean {
-  return version === model.versions.at(-1)
+  return mapVersionStorage(model, version) !== null
 }
 
 /**
  * Everything a served version needs: its documents, routes and validators,
- * from `model`, whose resources are the version's; an older version also
- * gets its translation to the storage (`mappings`, null for the newest).
+ * from `model`, whose resources are the version's. A version that differs
+ * from the storage (`mappings`: how each resource reaches it) also gets its
+ * translation, for every resource, since embedded records cross resources.
  */
 function renderVersion(
   model: ApiModel,
   version: VersionModel,
-  mappings: ReadonlyMap<string, FieldMapping> | null,
+  mappings: ReadonlyMap<string, StorageMapping>,
   render: RenderTemplate,
   cache: ContentCache,
   files: RenderedFiles,
 ): void {
   const header = headerView(model)
   const dir = version.name
+  const translated = !isIdentityMapping(mappings, version)
   files.set(`${dir}/index.ts`, render('version-index.ts', buildVersionIndexView(model, version)))
   renderVersionDocuments(model, version, render, cache, files)
   for (const resource of model.resources) {
     const types = buildTypesView(model, resource)
-    const mapping = mappings?.get(resource.name)
-    const routes = buildRoutesView(model, resource, version, mapping !== undefined)
+    const routes = buildRoutesView(model, resource, version, mappings, translated)
     files.set(`${dir}/routes/${resource.name}.ts`, render('routes.ts', routes))
-    if (mapping) {
-      const translate = buildTranslateView(header, model, version, resource, mapping)
+    if (translated) {
+      const translate = buildTranslateView(header, model, version, resource, mappings)
       files.set(`${dir}/translate/${resource.name}.ts`, render('translate.ts', translate))
     }
     const schemas = buildResourceSchemas(resource, model)
@@ -222,27 +218,41 @@ function buildVersionIndexView(model: ApiModel, version: VersionModel): VersionI
   }
 }
 
-/** What routes.ts.hbs declares for registerResource: the table, rules and, when nested, the parent. */
+/**
+ * What routes.ts.hbs declares for registerResource: the storage's table, the
+ * version's rules and, when nested, the parent's table (and the parent's
+ * names in the version, when the storage's differ).
+ */
 function buildRoutesView(
   model: ApiModel,
   resource: ResourceModel,
   version: VersionModel,
+  mappings: ReadonlyMap<string, StorageMapping>,
   translated: boolean,
 ): RoutesView {
   const nested = resource.routes.find((route) => route.nestedUnder !== null)?.nestedUnder ?? null
+  const storageOf = (name: string) => mappings.get(name)!.storage
+  const parent = nested && findResource(model, nested.parentResource)
+  const parentStorage = parent && storageOf(parent.name)
   return {
     ...headerView(model),
     resource: resource.name,
     fileName: resource.name,
     functionName: routesFunctionName(resource.typeName),
-    table: tableConstantName(resource.identifier),
+    table: tableConstantName(storageOf(resource.name).identifier),
     rules: buildRuntimeRules(resource),
     paths: resource.routes.map((route) => `${version.prefix}${route.path}`),
-    nestedUnder: nested && {
-      parentTable: tableConstantName(findResource(model, nested.parentResource).identifier),
-      parentKey: nested.parentKey,
-      idParam: nested.idParam,
-    },
+    nestedUnder: nested &&
+      parent &&
+      parentStorage && {
+        parentTable: tableConstantName(parentStorage.identifier),
+        parentKey: nested.parentKey,
+        idParam: nested.idParam,
+        parentNames:
+          parentStorage.name === parent.name && parentStorage.singular === parent.singular
+            ? null
+            : { resource: parent.name, singular: parent.singular },
+      },
     translated,
   }
 }

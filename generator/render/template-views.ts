@@ -108,12 +108,14 @@ export interface RoutesView extends HeaderView {
     readonly parentKey: string
     /** The path parameter holding the parent's id: `order_id`. */
     readonly idParam: string
+    /** The parent as the version names it, when its table is named otherwise (a renamed resource); else null. */
+    readonly parentNames: { readonly resource: string; readonly singular: string } | null
   } | null
-  /** An older version's routes, which pass its translate/ module to registerResource. */
+  /** Routes whose version differs from the storage: they pass its translate/ module to registerResource. */
   readonly translated: boolean
 }
 
-/** translate/<resource>.ts of an older version: its edge translation (runtime VersionTranslation) as straight-line code. */
+/** translate/<resource>.ts of a version that differs from the storage: its edge translation (runtime VersionTranslation) as straight-line code. */
 export interface TranslateView extends HeaderView {
   readonly resource: string
   readonly version: string
@@ -127,8 +129,20 @@ export interface TranslateView extends HeaderView {
   readonly record: readonly FieldColumn[]
   /** Columns the version lacks, and what its creates write there. */
   readonly olderValues: readonly { readonly column: string; readonly value: ColumnValue }[]
-  /** Relations whose embedded records are translated too; `alias` null for the resource itself. */
-  readonly relations: readonly { readonly name: string; readonly many: boolean; readonly alias: string | null }[]
+  /**
+   * Relations whose embedded records are translated too: the version's name and the storage's;
+   * `alias` null for the resource itself.
+   */
+  readonly relations: readonly {
+    readonly name: string
+    readonly storageName: string
+    readonly many: boolean
+    readonly alias: string | null
+  }[]
+  /** Include paths the storage names otherwise: `author.posts` → `writer.posts`. */
+  readonly includes: readonly { readonly path: string; readonly storagePath: string }[]
+  /** Include paths ending in a has-many, and the version's collection listing one record's related records. */
+  readonly listPaths: readonly { readonly path: string; readonly listPath: string }[]
   /** Fields whose column has another name. */
   readonly renames: readonly FieldColumn[]
 }

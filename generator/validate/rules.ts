@@ -18,6 +18,8 @@ export const RULES = {
     "A change names what it changes as it is: what a rename leads to and an added field exist in the newer version; what a rename leads from and what was removed do not; a re-rooted resource's from_parent is a resource of the older version.",
   VERSION_CHANGE_OLDER_VALUE:
     "add_field's `older_value` is given when the field is required in the newer version without a default, only then, and fits the field's type, enum and bounds.",
+  VERSION_WAS_PUBLISHED:
+    "A removed field's or resource's `was` describes the older version as its published document (`published/<version>.openapi.json`) does: `restmint check` compares them.",
   VERSION_SUNSET_WITHOUT_DEPRECATED: 'A version with a `sunset` is `deprecated` too: the sunset ends a deprecation.',
   VERSION_SUNSET_TOO_EARLY:
     "A version's `sunset` is at least six months after its `deprecated` date, so consumers have time to migrate.",

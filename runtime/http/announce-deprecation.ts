@@ -22,8 +22,11 @@ export function announceDeprecation(scope: FastifyInstance, prefix: string, depr
   scope.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
     reply.header('deprecation', deprecationValue)
     if (sunsetValue !== null) reply.header('sunset', sunsetValue)
-    const successor = deprecation.successorPrefix + requestedPath(request.url).slice(prefix.length)
-    reply.header('link', `${guideLink}, <${escapeUriReference(successor)}>; rel="successor-version"`)
+    const successor = successorOf(request, prefix, deprecation)
+    reply.header(
+      'link',
+      successor === null ? guideLink : `${guideLink}, <${escapeUriReference(successor)}>; rel="successor-version"`,
+    )
     done(null, payload)
   })
   scope.addHook('preSerialization', (_request: FastifyRequest, _reply: FastifyReply, payload: unknown, done) => {
@@ -31,6 +34,17 @@ export function announceDeprecation(scope: FastifyInstance, prefix: string, depr
     const body = payload as { meta?: object }
     done(null, { ...body, meta: { ...body.meta, ...meta } })
   })
+}
+
+/** The same resource in the successor version: the same path under its prefix, unless the route moved (or went). */
+function successorOf(request: FastifyRequest, prefix: string, deprecation: ApiDeprecation): string | null {
+  const moved = deprecation.successorRoutes?.[request.routeOptions.url?.slice(prefix.length) ?? '']
+  if (moved === undefined) return deprecation.successorPrefix + requestedPath(request.url).slice(prefix.length)
+  if (moved === null) return null
+  const params = request.params as Record<string, string>
+  return (
+    deprecation.successorPrefix + moved.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
+  )
 }
 
 /** Percent-encodes what may not stand in a URI reference, so a path cannot close the `<…>` of a link. */

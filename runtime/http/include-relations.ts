@@ -56,6 +56,16 @@ export interface IncludeOptions {
   readonly itemsMax: number
   /** The version prefix links start with: `/v1`. */
   readonly prefix: string
+  /** Set when the route's version names relations otherwise than the storage: how it names what was cut. */
+  readonly names?: IncludeNames
+}
+
+/** An API version's names for what `meta.truncated` reports (`paths` are include paths). */
+export interface IncludeNames {
+  /** The version's include path of a storage one. */
+  pathOf(storagePath: string): string
+  /** The version's collection of what a has-many include path embeds for one record (`{id}`); null when none. */
+  listPathOf(path: string): string | null
 }
 
 /** Where each loaded row appears in the response body (a belongs-to target may appear under several rows). */
@@ -141,7 +151,7 @@ async function embedRelation(
     for (const row of rows) {
       const embedded = byId.get(row[relation.column]!) ?? null
       ;(row as Record<string, unknown>)[relation.name] = embedded
-      if (embedded) placeUnder(row, `/${relation.name}`, embedded)
+      if (embedded) placeUnder(row, `/${memberName(context, path)}`, embedded)
     }
     return related
   }
@@ -164,7 +174,7 @@ async function embedRelation(
     const children = byParent.get(row.id) ?? []
     const embedded = children.slice(0, itemsMax)
     ;(row as Record<string, unknown>)[relation.name] = embedded
-    embedded.forEach((child, index) => placeUnder(row, `/${relation.name}/${index}`, child))
+    embedded.forEach((child, index) => placeUnder(row, `/${memberName(context, path)}/${index}`, child))
     embeddedRows.push(...embedded)
     if (children.length > itemsMax) reportCut(context, relation, row, path, itemsMax)
   }
@@ -179,15 +189,24 @@ function reportCut(
   path: string,
   itemsMax: number,
 ): void {
-  const { prefix } = context.options
+  const { prefix, names } = context.options
+  const versionPath = names ? names.pathOf(path) : path
+  const listPath = names ? names.listPathOf(versionPath) : (relation.listPath ?? null)
   let next: string | null = null
-  if (relation.listPath !== undefined) {
-    const collection = `${prefix}${relation.listPath.replace('{id}', String(row.id))}`
+  if (listPath !== null) {
+    const collection = `${prefix}${listPath.replace('{id}', String(row.id))}`
     next = `${collection}${collection.includes('?') ? '&' : '?'}page=2&per_page=${itemsMax}`
   }
+  const member = memberName(context, path)
   for (const pointer of context.placements.get(row) ?? []) {
-    context.truncations.push({ pointer: `${pointer}/${relation.name}`, relation: path, returned: itemsMax, next })
+    context.truncations.push({ pointer: `${pointer}/${member}`, relation: versionPath, returned: itemsMax, next })
   }
+}
+
+/** The member the relation at storage include path `path` embeds as, in the response's version. */
+function memberName(context: EmbedContext, path: string): string {
+  const named = context.options.names?.pathOf(path) ?? path
+  return named.slice(named.lastIndexOf('.') + 1)
 }
 
 function distinctIds(values: readonly unknown[]): number[] {

@@ -29,6 +29,8 @@ export interface ResourceRoutes {
     readonly parentKey: string
     /** The path parameter of one record on the nested item route: `item_id`. */
     readonly idParam: string
+    /** The parent as the version names it, when its table is named otherwise (a renamed resource). */
+    readonly parentNames?: { readonly resource: string; readonly singular: string }
   }
   /** An older version's routes: they validate in its names and translate to and from the storage's rows. */
   readonly translation?: VersionTranslation
@@ -46,15 +48,19 @@ export type RegisterResource = (app: FastifyInstance, resource: ResourceRoutes) 
  */
 export function createResourceRegistrar(routes: RouteFactory, bodyLimit: number): RegisterResource {
   return (app, { table, rules, bodies, nestedUnder, translation }) => {
-    const nested = nestedUnder
-      ? { parentResource: nestedUnder.parent.resource, parentKey: nestedUnder.parentKey, idParam: nestedUnder.idParam }
-      : null
-    for (const route of listResourceRoutes(table.resource, nested)) {
+    // Paths and messages use the version's names, which a translated version may not share with the storage.
+    const parentNames = nestedUnder && (nestedUnder.parentNames ?? nestedUnder.parent)
+    const nested =
+      nestedUnder && parentNames
+        ? { parentResource: parentNames.resource, parentKey: nestedUnder.parentKey, idParam: nestedUnder.idParam }
+        : null
+    for (const route of listResourceRoutes((translation?.view ?? table).resource, nested)) {
       const scope =
-        route.nestedUnder && nestedUnder
+        route.nestedUnder && nestedUnder && parentNames
           ? {
               scope: {
                 parent: nestedUnder.parent,
+                parentSingular: parentNames.singular,
                 param: nestedUnder.parentKey,
                 column: translation?.columnOf(nestedUnder.parentKey) ?? nestedUnder.parentKey,
               },

@@ -14,7 +14,7 @@ import { allowedMethodsAt } from './allowed-methods.js'
 import { checkItemQuery, checkListQuery } from './check-query-names.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
 import { noRoute } from './handle-errors.js'
-import { includeRelations, parseInclude } from './include-relations.js'
+import { includeRelations, parseInclude, type IncludeNames } from './include-relations.js'
 import type { CursorCodec } from './page-cursor.js'
 import { buildCursorLinks, buildPageLinks } from './page-links.js'
 import { parseListQuery } from './parse-list-query.js'
@@ -28,6 +28,8 @@ import { identityTranslation, type VersionTranslation } from './version-translat
 /** A nested route's link to its parent: `/orders/:order_id/items` → orders, order_id. */
 export interface RouteScope {
   readonly parent: TableDefinition
+  /** The parent's singular as the route's version names it, for messages. */
+  readonly parentSingular: string
   readonly param: string
   readonly column: string
 }
@@ -35,7 +37,7 @@ export interface RouteScope {
 interface RouteOptions {
   readonly table: TableDefinition
   readonly scope?: RouteScope
-  /** An older version's edge translation; absent for the newest version, whose records are the storage's rows. */
+  /** The version's edge translation; absent when the version's records are the storage's rows. */
   readonly translation?: VersionTranslation
 }
 
@@ -116,11 +118,19 @@ export function createRouteFactory(
           result.rows.length > parsed.perPage && last
             ? cursors.encode(parsed.shape, [...sort.map((key) => last[key.column]!), last.id!])
             : null
-        const truncated = await includeRelations(storage, tablesByName, options.table, rows, include, {
-          pointers: rows.map((_, index) => `/data/${index}`),
-          itemsMax: limits.includeItemsMax,
-          prefix: app.prefix,
-        })
+        const truncated = await includeRelations(
+          storage,
+          tablesByName,
+          options.table,
+          rows,
+          include.map(edge.includeOf),
+          {
+            pointers: rows.map((_, index) => `/data/${index}`),
+            itemsMax: limits.includeItemsMax,
+            prefix: app.prefix,
+            ...includeNames(options.translation, include),
+          },
+        )
         const data = translation ? rows.map(translation.rowToVersion) : rows
         const cut = truncated.length > 0 ? { truncated } : {}
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
@@ -159,7 +169,7 @@ export function createRouteFactory(
         const body = validate(options.body, request.body, bodyContext(options))
         const scope = await resolveScope(storage, options, params)
         const values = { ...withDefaults(options.table, edge.bodyToStorage(body as Row, true)), ...scope }
-        const row = await write(options.table, tablesByName, edge, async () => {
+        const row = await write(tablesByName, edge, async () => {
           try {
             return await storage.insert(options.table, values)
           } catch (error) {
@@ -189,11 +199,19 @@ export function createRouteFactory(
         const include = parseInclude(query.include, options.rules, limits, errors)
         rejectInvalid(errors)
         const row = await findOrFail(storage, options, params)
-        const truncated = await includeRelations(storage, tablesByName, options.table, [row], include, {
-          pointers: ['/data'],
-          itemsMax: limits.includeItemsMax,
-          prefix: app.prefix,
-        })
+        const truncated = await includeRelations(
+          storage,
+          tablesByName,
+          options.table,
+          [row],
+          include.map(edge.includeOf),
+          {
+            pointers: ['/data'],
+            itemsMax: limits.includeItemsMax,
+            prefix: app.prefix,
+            ...includeNames(options.translation, include),
+          },
+        )
         reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
         const data = edge.rowToVersion(row)
         return truncated.length > 0 ? { data, meta: { truncated } } : { data }
@@ -240,7 +258,7 @@ export function createRouteFactory(
           if (!(error instanceof RowReferencedError)) throw error
           throw new ProblemError(
             'still_referenced',
-            `${options.table.singular} ${id} is still referenced by ${error.count} ${error.count === 1 ? 'row' : 'rows'} ` +
+            `${edgeOf(options).view.singular} ${id} is still referenced by ${error.count} ${error.count === 1 ? 'row' : 'rows'} ` +
               `of ${error.referencingResource}; delete or reassign those first.`,
           )
         }
@@ -372,7 +390,7 @@ async function resolveScope(storage: Storage, options: RouteOptions, params: Rec
   if (!scope) return {}
   const parentId = params[scope.param]!
   if (!(await storage.find(scope.parent, parentId))) {
-    throw new ProblemError('not_found', `No ${scope.parent.singular} with id ${parentId}.`)
+    throw new ProblemError('not_found', `No ${scope.parentSingular} with id ${parentId}.`)
   }
   return scopeOf(options, params)
 }
@@ -392,7 +410,7 @@ async function updateOrFail(
   values: Row,
 ): Promise<Row> {
   const scope = await resolveScope(storage, options, params)
-  const row = await write(options.table, tablesByName, edgeOf(options), () =>
+  const row = await write(tablesByName, edgeOf(options), () =>
     storage.update(options.table, params[options.idParam]!, values, scope),
   )
   if (!row) throw notFound(options, params)
@@ -400,8 +418,11 @@ async function updateOrFail(
 }
 
 function notFound(options: ItemRouteOptions, params: Record<string, number>): ProblemError {
-  const where = options.scope ? ` in ${options.scope.parent.singular} ${params[options.scope.param]}` : ''
-  return new ProblemError('not_found', `No ${options.table.singular} with id ${params[options.idParam]}${where}.`)
+  const where = options.scope ? ` in ${options.scope.parentSingular} ${params[options.scope.param]}` : ''
+  return new ProblemError(
+    'not_found',
+    `No ${edgeOf(options).view.singular} with id ${params[options.idParam]}${where}.`,
+  )
 }
 
 /** Writable columns the body omits take their default (or null): creates and full replacements. */
@@ -441,7 +462,6 @@ async function listOrReject(
 
 /** Maps constraint failures to problems that name the field, as the request's version names it. */
 async function write<T>(
-  table: TableDefinition,
   tablesByName: ReadonlyMap<string, TableDefinition>,
   edge: VersionTranslation,
   operation: () => Promise<T>,
@@ -451,7 +471,7 @@ async function write<T>(
   } catch (error) {
     if (error instanceof UniqueViolationError) {
       const field = edge.fieldOf(error.column)
-      throw new ProblemError('unique_violation', `Another ${table.singular} already has this ${field}.`, {
+      throw new ProblemError('unique_violation', `Another ${edge.view.singular} already has this ${field}.`, {
         errors: [{ in: 'body', pointer: `/${field}`, detail: 'must be unique' }],
       })
     }
@@ -462,13 +482,36 @@ async function write<T>(
     }
     if (error instanceof MissingReferenceError) {
       const field = edge.fieldOf(error.column)
-      const target = tablesByName.get(error.referencedTable)?.singular ?? error.referencedTable
+      // A key the version names otherwise (`author_id` for `writer_id`) names its target as the version does.
+      const target =
+        field === error.column
+          ? (tablesByName.get(error.referencedTable)?.singular ?? error.referencedTable)
+          : field.replace(/_id$/, '')
       throw new ProblemError('validation_failed', `${field} does not name an existing ${target}.`, {
         errors: [{ in: 'body', pointer: `/${field}`, detail: `no ${target} has this id` }],
       })
     }
     throw error
   }
+}
+
+/**
+ * A translated version's names for what includes cut short, from the paths
+ * requested: each storage path, and each of its prefixes, is the requested
+ * path's prefix of as many segments.
+ */
+function includeNames(translation: VersionTranslation | undefined, paths: readonly string[]): { names?: IncludeNames } {
+  if (!translation || paths.length === 0) return {}
+  const byStoragePath = new Map<string, string>()
+  for (const path of paths) {
+    const segments = path.split('.')
+    const storageSegments = translation.includeOf(path).split('.')
+    storageSegments.forEach((_, index) => {
+      byStoragePath.set(storageSegments.slice(0, index + 1).join('.'), segments.slice(0, index + 1).join('.'))
+    })
+  }
+  const pathOf = (storagePath: string) => byStoragePath.get(storagePath) ?? storagePath
+  return { names: { pathOf, listPathOf: translation.listPathOf } }
 }
 
 /** The route's translation between its version and the storage. */

@@ -1,7 +1,9 @@
 import type { Row, TableDefinition } from '../table-definition.js'
 
 /**
- * How an older API version's routes reach the newest version's storage: a
+ * How an API version's routes reach the storage when the version names or
+ * shapes things otherwise (an older version; the newest too, while the
+ * storage keeps what only older versions use): a
  * generated `generated/<version>/translate/<resource>.ts` exports exactly
  * these, as straight-line code. The routes validate bodies and query
  * parameters in the version's own names (`view`), then translate at the edges.
@@ -17,9 +19,13 @@ export interface VersionTranslation {
   columnOf(field: string): string
   /** The version's name for a storage column (the column's own name when the version does not have it). */
   fieldOf(column: string): string
+  /** The storage's include path of one of the version's include paths. */
+  includeOf(path: string): string
+  /** The version's collection of what a has-many include path embeds for one record (`{id}`), for `meta.truncated`. */
+  listPathOf(path: string): string | null
 }
 
-/** The newest version's translation: storage rows are its records. */
+/** A version that is the storage's shape: storage rows are its records. */
 export function identityTranslation(table: TableDefinition): VersionTranslation {
   return {
     view: table,
@@ -27,5 +33,8 @@ export function identityTranslation(table: TableDefinition): VersionTranslation 
     rowToVersion: (row) => row,
     columnOf: (field) => field,
     fieldOf: (column) => column,
+    includeOf: (path) => path,
+    // Unused: without a translation, includes name the storage's relations, list paths included.
+    listPathOf: () => null,
   }
 }

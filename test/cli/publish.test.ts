@@ -231,4 +231,27 @@ describe('restmint publish and check against published contracts', () => {
     expect(checked.exitCode, checked.stderr).toBe(0)
     expect(checked.stdout).toContain('v1 → v2: the breaking differences are the 6 declared in versions.v2.changes.')
   })
+
+  it('reports a `was` that disagrees with the published document at the `was`, quoting the document', async () => {
+    await runCli(project, 'publish', 'v1')
+    const removingPrice = (was: string) =>
+      MANIFEST.replace(
+        '  v1: {}\n',
+        `  v1: {}\n  v2:\n    changes:\n      - remove_field: { resource: posts, field: price, was: ${was} }\n        why: prices moved\n`,
+      )
+        .replace('      price: { type: number, minimum: 0, nullable: true }\n', '')
+        .replace('sort: [title, price]', 'sort: [title]')
+        .replace('filter: { price: [eq, gte], status: [eq] }', 'filter: { status: [eq] }')
+    await regenerate(removingPrice('{ type: integer, minimum: 0 }'))
+    const wrong = await runCli(project, 'check')
+    expect(wrong.exitCode).toBe(1)
+    expect(wrong.stderr).toContain(
+      'resources.yaml:8:56: error VERSION_WAS_PUBLISHED: remove_field posts.price: `was` disagrees with ' +
+        'published/v1.openapi.json, which says price: {"type":["number","null"],"minimum":0}; ' +
+        'make `was` describe v1 as published',
+    )
+    await regenerate(removingPrice('{ type: number, minimum: 0, nullable: true }'))
+    const right = await runCli(project, 'check')
+    expect(right.stderr).not.toContain('VERSION_WAS_PUBLISHED')
+  })
 })

@@ -3,6 +3,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildServer } from '../fixtures/versioned-api/generated/server.js'
 import { allTables } from '../fixtures/versioned-api/generated/schema.js'
+import { injectJson } from '../support/inject-json.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 
 /**
@@ -29,10 +30,7 @@ for (const dialect of DIALECTS) {
       await storage?.dispose()
     })
 
-    const call = async (options: InjectOptions) => {
-      const response = await app.inject(options)
-      return { status: response.statusCode, body: response.body === '' ? null : JSON.parse(response.body) }
-    }
+    const call = (options: InjectOptions) => injectJson(app, options)
     const createThroughV1 = async (payload: object) => {
       const created = await call({ method: 'POST', url: `/v1/posts/${post}/comments`, payload })
       expect(created.status).toBe(201)

@@ -9,7 +9,7 @@ import * as translation from '../translate/authors.js'
 /**
  * Registers every route of `authors`: `/v1/authors`, `/v1/authors/{id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
- * An older version: `translation` maps its names and records to the newest version's storage and back.
+ * The version differs from the storage: `translation` maps its names and records to the storage's and back.
  */
 export function registerAuthorRoutes(
   app: FastifyInstance,

@@ -9,7 +9,7 @@ import * as translation from '../translate/items.js'
 /**
  * Registers every route of `items`: `/v1/items`, `/v1/items/{id}`, `/v1/orders/{order_id}/items`, `/v1/orders/{order_id}/items/{item_id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
- * An older version: `translation` maps its names and records to the newest version's storage and back.
+ * The version differs from the storage: `translation` maps its names and records to the storage's and back.
  */
 export function registerItemRoutes(app: FastifyInstance, registerResource: RegisterResource): void {
   registerResource(app, {

@@ -93,3 +93,18 @@ export function columnOf(field: string): string {
 export function fieldOf(column: string): string {
   return column
 }
+
+/** The storage's include path of a v1 one (checked against v1's paths first). */
+export function includeOf(path: string): string {
+  return path
+}
+
+/** Where v1 lists every record a has-many include path embeds for one record (`{id}`); null when nowhere. */
+export function listPathOf(path: string): string | null {
+  switch (path) {
+    case 'items':
+      return '/orders/{id}/items'
+    default:
+      return null
+  }
+}

@@ -9,13 +9,10 @@ import {
   type ServerOptions,
 } from 'restmint/runtime'
 import { allTables } from './schema.js'
+import { registerVersionV1 } from './v1/index.js'
 import { registerVersionV2 } from './v2/index.js'
 
-/**
- * The API described by resources.yaml. Not served: v1, whose
- * changes include kinds restmint does not translate to the storage yet; it documents them (openapi.json, types)
- * but does not serve them.
- */
+/** The API described by resources.yaml. */
 export const api = defineApi({
   title: 'Case',
   limits: {
@@ -28,6 +25,12 @@ export const api = defineApi({
   },
   tables: allTables,
   versions: [
+    {
+      name: 'v1',
+      prefix: '/v1',
+      register: registerVersionV1,
+      openapi: () => import('./v1/openapi.json', { with: { type: 'json' } }),
+    },
     {
       name: 'v2',
       prefix: '/v2',
