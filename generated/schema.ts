@@ -424,7 +424,7 @@ export const postsTable: TableDefinition = {
       kind: 'has-many',
       table: 'comments',
       column: 'post_id',
-      listPath: '/posts/{id}/comments',
+      listPath: '/comments?post_id={id}',
     },
   ],
   indexes: [
@@ -487,7 +487,7 @@ export const commentsTable: TableDefinition = {
     },
   ],
   referencedBy: [],
-  relations: [],
+  relations: [{ name: 'post', kind: 'belongs-to', table: 'posts', column: 'post_id' }],
   indexes: [{ columns: ['created_at', 'id'] }, { columns: ['updated_at', 'id'] }],
 }
 

@@ -35,6 +35,10 @@ export const api = defineApi({
         sunset: '2027-07-15',
         guide: '/docs/migrate-v1-to-v2',
         successorPrefix: '/v2',
+        successorRoutes: {
+          '/posts/:post_id/comments': '/comments',
+          '/posts/:post_id/comments/:comment_id': '/comments/:comment_id',
+        },
       },
     },
     {

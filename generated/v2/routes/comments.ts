@@ -6,7 +6,7 @@ import * as tables from '../../schema.js'
 import * as bodies from '../validators/comments-bodies.js'
 
 /**
- * Registers every route of `comments`: `/v2/comments`, `/v2/comments/{id}`, `/v2/posts/{post_id}/comments`, `/v2/posts/{post_id}/comments/{comment_id}`.
+ * Registers every route of `comments`: `/v2/comments`, `/v2/comments/{id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
  */
 export function registerCommentRoutes(
@@ -40,6 +40,5 @@ export function registerCommentRoutes(
       cacheControl: 'no-cache',
     },
     bodies,
-    nestedUnder: { parent: tables.postsTable, parentKey: 'post_id', idParam: 'comment_id' },
   })
 }

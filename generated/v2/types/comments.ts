@@ -27,18 +27,3 @@ export interface CommentUpdate {
   author_email?: string
   post_id?: number
 }
-
-/** Body of `POST /posts/{post_id}/comments`: a create without `post_id`, which comes from the path. */
-export interface CommentNestedCreate {
-  body: string
-  author_email?: string
-}
-
-/** Body of `PUT /posts/{post_id}/comments/{comment_id}`: a full replacement, same shape as a nested create. */
-export type CommentNestedReplace = CommentNestedCreate
-
-/** Body of `PATCH /posts/{post_id}/comments/{comment_id}`: only the fields present change. */
-export interface CommentNestedUpdate {
-  body?: string
-  author_email?: string
-}
