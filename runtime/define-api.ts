@@ -1,3 +1,4 @@
+import type { ApiAuth } from './contract/access-rule.js'
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './contract/api-limits.js'
 import type { RegisterResource } from './http/register-resource.js'
@@ -38,6 +39,8 @@ export interface ApiDefinition {
   /** In manifest order (the storage creates referenced tables first). */
   readonly tables: readonly TableDefinition[]
   readonly versions: readonly ApiVersion[]
+  /** Authentication schemes and every table's access rules; absent when the manifest has no `auth:`. */
+  readonly auth?: ApiAuth
 }
 
 /** Identity function that gives generated code a checked type. */

@@ -176,7 +176,10 @@ function checkOwnerField(
     )
     return
   }
-  const taken = listResourceFields(asRecord(resources) ?? {}, resourceName).map((existing) => existing.name)
+  // The fields it would have without its owner: listResourceFields counts the owner field itself.
+  const all = asRecord(resources) ?? {}
+  const withoutOwner = { ...all, [resourceName]: { ...asRecord(all[resourceName]), owner: undefined } }
+  const taken = listResourceFields(withoutOwner, resourceName).map((existing) => existing.name)
   if (taken.includes(field) || (RESERVED_QUERY_NAMES as readonly string[]).includes(field)) {
     context.report(
       'OWNER_FIELD',

@@ -46,7 +46,7 @@ export interface JwtScheme {
 export interface ApiKeyScheme {
   readonly name: string
   readonly type: 'api_key'
-  /** Lowercase, as Node gives header names. */
+  /** As the manifest writes it: `X-API-Key`. */
   readonly header: string
   readonly keysEnv: string
 }
