@@ -31,6 +31,8 @@ export async function registerAuthentication(
     await app.register(fastifyJwt, {
       namespace: scheme.name,
       secret: resolveKey(scheme, env),
+      // The key fetcher reads `kid` and `alg` from the header, which only a complete decode gives it.
+      ...(scheme.jwksUrl === null ? {} : { decode: { complete: true } }),
       verify: {
         algorithms: [...scheme.algorithms] as never,
         allowedIss: scheme.issuer,

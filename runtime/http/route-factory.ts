@@ -9,7 +9,7 @@ import {
   RowReferencedError,
   UniqueViolationError,
 } from '../storage/storage-errors.js'
-import type { Row, TableDefinition } from '../table-definition.js'
+import type { ColumnDefinition, Row, TableDefinition } from '../table-definition.js'
 import type { Validator } from '../validator.js'
 import { allowedMethodsAt } from './allowed-methods.js'
 import { PUBLIC_ACCESS, type AccessControl, type AccessGrant } from './authorize-request.js'
@@ -316,7 +316,7 @@ function bodyContext(options: RouteOptions): () => ValidationContext {
   const table = options.translation?.view ?? options.table
   return () => ({
     table,
-    known: table.columns.filter((column) => !column.readOnly && column.name !== pathKey).map((column) => column.name),
+    known: table.columns.filter((column) => isWritable(column) && column.name !== pathKey).map((column) => column.name),
     ...(pathKey ? { pathKey } : {}),
   })
 }
@@ -466,11 +466,16 @@ function notFound(options: ItemRouteOptions, params: Record<string, number>): Pr
   return new ProblemError('not_found', `No ${options.table.singular} with id ${params[options.idParam]}${where}.`)
 }
 
+/** Columns a body may hold: not the storage's (`id`, timestamps), nor the owner, which the server stamps. */
+function isWritable(column: ColumnDefinition): boolean {
+  return !column.readOnly && column.owner === undefined
+}
+
 /** Writable columns the body omits take their default (or null): creates and full replacements. */
 function withDefaults(table: TableDefinition, body: Row, pathKey?: string): Row {
   const values: Row = {}
   for (const column of table.columns) {
-    if (column.readOnly || column.name === pathKey) continue
+    if (!isWritable(column) || column.name === pathKey) continue
     values[column.name] = column.name in body ? body[column.name]! : column.default
   }
   return values
