@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ApiDefinition } from './define-api.js'
-import { registerAuthentication } from './auth/authenticate-request.js'
 import { announceDeprecation } from './http/announce-deprecation.js'
 import { createAccessControl, PUBLIC_ACCESS } from './http/authorize-request.js'
 import { handleErrors } from './http/handle-errors.js'
@@ -53,8 +52,14 @@ function findUnreadableBody(request: FastifyRequest): ProblemError | undefined {
 export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPluginOptions> {
   return async (app, options) => {
     const cursors = createCursorCodec(options.cursorSecret ?? process.env.RESTMINT_CURSOR_SECRET)
+    // Loaded only for an API with `auth:`: the others never pay for @fastify/jwt.
     const access = api.auth
-      ? createAccessControl(api.auth, await registerAuthentication(app, api.auth.schemes, options.env ?? process.env))
+      ? createAccessControl(
+          api.auth,
+          await (
+            await import('./auth/authenticate-request.js')
+          ).registerAuthentication(app, api.auth.schemes, options.env ?? process.env),
+        )
       : PUBLIC_ACCESS
     const registerResource = createResourceRegistrar(
       createRouteFactory(options.storage, api.limits, api.tables, cursors, access),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import fastifyJwt, { type Secret, type VerifyPayloadType } from '@fastify/jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import buildGetJwks from 'get-jwks'
@@ -30,7 +31,7 @@ export async function registerAuthentication(
   for (const scheme of jwtSchemes) {
     await app.register(fastifyJwt, {
       namespace: scheme.name,
-      secret: resolveKey(scheme, env),
+      secret: resolveKey(scheme, env, (message) => app.log.warn(message)),
       // The key fetcher reads `kid` and `alg` from the header, which only a complete decode gives it.
       ...(scheme.jwksUrl === null ? {} : { decode: { complete: true } }),
       verify: {
@@ -45,7 +46,13 @@ export async function registerAuthentication(
   }
   const apiKeys = schemes.flatMap((scheme) =>
     scheme.type === 'api_key'
-      ? [{ header: scheme.header.toLowerCase(), verify: createApiKeyVerifier(scheme, env), name: scheme.name }]
+      ? [
+          {
+            header: scheme.header.toLowerCase(),
+            verify: createApiKeyVerifier(scheme, env, (message) => app.log.warn(message)),
+            name: scheme.name,
+          },
+        ]
       : [],
   )
   const invalid = (description: string) =>
@@ -81,8 +88,16 @@ export async function registerAuthentication(
   }
 }
 
-/** The HS* secret from its variable, or a JWKS key fetcher; throws at start-up when the secret is unset. */
-function resolveKey(scheme: JwtScheme, env: Readonly<Record<string, string | undefined>>): Secret {
+/**
+ * The HS* secret from its variable, or a JWKS key fetcher. An unset secret
+ * fails closed: a random one nobody holds, so no token verifies (`serve`
+ * fills in a development secret instead, and says so).
+ */
+function resolveKey(
+  scheme: JwtScheme,
+  env: Readonly<Record<string, string | undefined>>,
+  warn: (message: string) => void,
+): Secret {
   if (scheme.jwksUrl !== null) {
     const url = new URL(scheme.jwksUrl)
     const jwks = buildGetJwks({ jwksPath: `${url.pathname}${url.search}`, providerDiscovery: false })
@@ -94,9 +109,11 @@ function resolveKey(scheme: JwtScheme, env: Readonly<Record<string, string | und
   }
   const secret = env[scheme.secretEnv!]
   if (secret === undefined || secret === '') {
-    throw new Error(
-      `auth scheme "${scheme.name}": ${scheme.secretEnv} is not set; set it to the shared HS secret (at least 32 random bytes)`,
+    warn(
+      `auth scheme "${scheme.name}": ${scheme.secretEnv} is not set, so no token of this scheme verifies; ` +
+        'set it to the shared HS secret (at least 32 random bytes)',
     )
+    return randomBytes(32).toString('hex')
   }
   return secret
 }

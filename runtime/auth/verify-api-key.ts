@@ -12,14 +12,17 @@ interface StoredKey {
  * The key verifier of an `api_key` scheme: the SHA-256 of the presented key
  * compared, in constant time, with every hash in `keys_env` (JSON
  * `[{ "id", "sha256", "scopes" }]`), so the server never holds a key itself.
- * Returns the caller, or null for an unknown key. Throws at start-up when the
- * variable is missing or malformed, naming it.
+ * Returns the caller, or null for an unknown key. An unset variable holds no
+ * key; a malformed one throws at start-up, naming it.
  */
 export function createApiKeyVerifier(
   scheme: ApiKeyScheme,
   env: Readonly<Record<string, string | undefined>>,
+  warn: (message: string) => void,
 ): (presented: string) => Caller | null {
-  const keys = parseKeys(scheme, env[scheme.keysEnv])
+  const text = env[scheme.keysEnv]
+  if (text === undefined) warn(`auth scheme "${scheme.name}": ${scheme.keysEnv} is not set, so it accepts no API key`)
+  const keys = text === undefined ? [] : parseKeys(scheme, text)
   return (presented) => {
     const digest = createHash('sha256').update(presented).digest()
     // Every hash is compared, so the time taken does not tell which key came close.
@@ -29,13 +32,8 @@ export function createApiKeyVerifier(
   }
 }
 
-function parseKeys(scheme: ApiKeyScheme, text: string | undefined): StoredKey[] {
+function parseKeys(scheme: ApiKeyScheme, text: string): StoredKey[] {
   const where = `auth scheme "${scheme.name}": ${scheme.keysEnv}`
-  if (text === undefined) {
-    throw new Error(
-      `${where} is not set; set it to JSON [{ "id": "…", "sha256": "<hex>", "scopes": [] }] (or [] for no keys)`,
-    )
-  }
   let parsed: unknown
   try {
     parsed = JSON.parse(text)

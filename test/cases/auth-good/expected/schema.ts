@@ -22,7 +22,8 @@ export const postsTable: TableDefinition = {
       type: 'string',
       nullable: true,
       unique: false,
-      readOnly: true,
+      readOnly: false,
+      owner: true,
       default: null,
     },
     {
