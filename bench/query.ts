@@ -5,7 +5,8 @@
  * For each database: seeds 100,000 posts, 1,000 authors and 50 categories in
  * the schema restmint creates; starts the generated server (generated/server.ts)
  * and the hand-written one (bench/hand-written-server.ts) as separate
- * processes, plus a second generated server for the depth walk; checks that both answer the benchmarked URLs with identical
+ * processes, plus a second generated server for the depth walk and one without `auth:` (d, the cost of
+ * verifying a bearer token on every request); checks that both answer the benchmarked URLs with identical
  * bodies and that the cursor at depth continues exactly where the offset page
  * does; then measures with autocannon against 127.0.0.1, every series once per
  * round, servers alternated, several rounds, and reports the medians.
@@ -18,7 +19,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { signJwt } from '../generator/cli/sign-jwt.js'
+import { api } from '../generated/server.js'
 import {
+  BENCH_JWT_SECRET,
   getJson,
   measure,
   PATHS,
@@ -44,6 +48,7 @@ interface Series {
   readonly name: string
   readonly server: RunningServer
   readonly path: string
+  readonly headers?: Readonly<Record<string, string>>
   readonly runs: Measurement[]
 }
 
@@ -102,12 +107,21 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
   // traffic, so neither's SQLite page cache or heap carries the other measurements' leftovers.
   const walker = await startServer('generated', url, schema)
   cleanups.push(() => walker.stop())
+  // d: the same list with a bearer token the generated server verifies, against one without `auth:`.
+  const withoutAuth = await startServer('generated-without-auth', url, schema)
+  cleanups.push(() => withoutAuth.stop())
 
   await assertIdentical(generated, handWritten, PATHS.filtered)
   await assertIdentical(generated, handWritten, PATHS.included)
   const cursor = await cursorAtDepth(walker)
 
-  const series = (name: string, server: RunningServer, path: string): Series => ({ name, server, path, runs: [] })
+  const series = (name: string, server: RunningServer, path: string, headers?: Record<string, string>): Series => ({
+    name,
+    server,
+    path,
+    runs: [],
+    ...(headers ? { headers } : {}),
+  })
   const filteredGenerated = series('a generated', generated, PATHS.filtered)
   const filteredHand = series('a hand-written', handWritten, PATHS.filtered)
   const includedGenerated = series('b generated', generated, PATHS.included)
@@ -115,21 +129,25 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
   const first = series('c first page', walker, PATHS.first)
   const byCursor = series('c cursor at depth', walker, PATHS.cursor(cursor))
   const byOffset = series('c offset at depth', walker, PATHS.offset(depthPage))
+  const authorization = { authorization: `Bearer ${benchToken()}` }
+  const authenticated = series('d token verified', generated, PATHS.filtered, authorization)
+  const authOff = series('d auth off', withoutAuth, PATHS.filtered, authorization)
   // Every series once per round, the compared servers right after each other; every other round
   // in the opposite order (A B, B A, A B…), so whichever runs first has no edge in the medians.
   const groups = [
     [filteredGenerated, filteredHand],
     [includedGenerated, includedHand],
     [first, byCursor, byOffset],
+    [authenticated, authOff],
   ]
   const all = groups.flat()
 
   log(`${database}: warming up`)
-  for (const { server, path } of all) await measure(server, path, WARM_UP_SECONDS, connections)
+  for (const { server, path, headers } of all) await measure(server, path, WARM_UP_SECONDS, connections, headers)
   for (let round = 1; round <= rounds; round++) {
     for (const group of groups) {
       for (const entry of round % 2 === 1 ? group : [...group].reverse()) {
-        entry.runs.push(await measure(entry.server, entry.path, seconds, connections))
+        entry.runs.push(await measure(entry.server, entry.path, seconds, connections, entry.headers))
       }
     }
     log(
@@ -137,7 +155,7 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
     )
   }
 
-  await Promise.all([generated.stop(), handWritten.stop(), walker.stop()])
+  await Promise.all([generated.stop(), handWritten.stop(), walker.stop(), withoutAuth.stop()])
   const depth = depthRows.toLocaleString('en-US')
   return [
     {
@@ -176,7 +194,27 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
       target: 'reported (issue: ~0.05)',
       minimum: null,
     },
+    {
+      database,
+      measurement: 'd. (a) with `Authorization: Bearer` (HS256 verified, cached)',
+      subject: authenticated,
+      reference: authOff,
+      referenceName: 'auth off (generated)',
+      target: '≥ 0.9',
+      minimum: 0.9,
+    },
   ]
+}
+
+/** A token of the example's jwt scheme, signed with the secret the benchmarked servers verify with. */
+function benchToken(): string {
+  const scheme = api.auth?.schemes.find((candidate) => candidate.type === 'jwt')
+  if (scheme === undefined || scheme.type !== 'jwt') throw new Error('the example API has no jwt scheme to benchmark')
+  const now = Math.floor(Date.now() / 1000)
+  return signJwt(
+    { iss: scheme.issuer, aud: scheme.audience, sub: 'bench', scope: 'posts:write', iat: now, exp: now + 86_400 },
+    { alg: 'HS256', secret: BENCH_JWT_SECRET },
+  )
 }
 
 /** Both servers answer `path` with the same bytes, or the benchmark stops. */

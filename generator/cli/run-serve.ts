@@ -56,7 +56,6 @@ export async function runServe(
   const logger = serveLogger((line) => process.stderr.write(line))
   const { db, schema } = options
   const { env, notes } = withDevelopmentSecrets(server.api.auth?.schemes ?? [], process.env, io.cwd)
-  for (const note of notes) io.stdout(`restmint: development only: ${note}. Set it in production.\n`)
   const app = await withDatabaseErrors(db, () =>
     server.buildServer({
       db,
@@ -74,6 +73,7 @@ export async function runServe(
   io.stdout(
     `restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${redactCredentials(database)}\n`,
   )
+  for (const note of notes) io.stdout(`restmint: development only: ${note}. Set it in production.\n`)
   await new Promise<void>((done, fail) => {
     // A second signal finds no handler left: Node's default ends the process at once.
     const stop = (signal: NodeJS.Signals): void => {

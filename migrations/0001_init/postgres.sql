@@ -93,6 +93,7 @@ create table "posts" (
   "price" double precision,
   "status" text default 'draft' not null,
   "published_at" timestamptz,
+  "owner_sub" text,
   "author_id" bigint,
   "category_id" bigint not null,
   "created_at" timestamptz not null,

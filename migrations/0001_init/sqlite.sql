@@ -93,6 +93,7 @@ create table "posts" (
   "price" real,
   "status" text default 'draft' not null,
   "published_at" text,
+  "owner_sub" text,
   "author_id" integer,
   "category_id" integer not null,
   "created_at" text not null,

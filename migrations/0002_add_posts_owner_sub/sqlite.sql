@@ -1,3 +1,0 @@
--- restmint migration: alter table posts: add owner_sub (string)
-
-alter table "posts" add column "owner_sub" text;
