@@ -14,10 +14,7 @@ export type AccessOperation = (typeof ACCESS_OPERATIONS)[number]
  * credentials holding every scope, from `scheme` when it is not null.
  */
 export type AccessRule =
-  | 'public'
-  | 'authenticated'
-  | 'owner'
-  | { readonly scopes: readonly string[]; readonly scheme: string | null }
+  'public' | 'authenticated' | 'owner' | { readonly scopes: readonly string[]; readonly scheme: string | null }
 
 /** Every operation's alternatives, never empty. */
 export type ResourceAccess = Readonly<Record<AccessOperation, readonly AccessRule[]>>
