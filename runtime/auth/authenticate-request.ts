@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import fastifyJwt, { type Secret, type VerifyPayloadType } from '@fastify/jwt'
+import fastifyJwt, { type Secret, type VerifyOptions, type VerifyPayloadType } from '@fastify/jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import buildGetJwks from 'get-jwks'
 import type { AuthScheme, JwtScheme } from '../contract/access-rule.js'
@@ -35,7 +35,8 @@ export async function registerAuthentication(
       // The key fetcher reads `kid` and `alg` from the header, which only a complete decode gives it.
       ...(scheme.jwksUrl === null ? {} : { decode: { complete: true } }),
       verify: {
-        algorithms: [...scheme.algorithms] as never,
+        // The manifest schema allows only fast-jwt's algorithm names (and validation refuses `none`).
+        algorithms: [...scheme.algorithms] as NonNullable<VerifyOptions['algorithms']>,
         allowedIss: scheme.issuer,
         allowedAud: scheme.audience,
         requiredClaims: ['iss', 'aud'],
