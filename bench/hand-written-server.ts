@@ -39,7 +39,8 @@ interface PostQueries {
   close(): Promise<void>
 }
 
-const POST_COLUMNS = 'id, title, content, price, status, published_at, author_id, category_id, created_at, updated_at'
+const POST_COLUMNS =
+  'id, title, content, price, status, published_at, owner_sub, author_id, category_id, created_at, updated_at'
 const AUTHOR_COLUMNS = 'id, name, email, created_at, updated_at'
 const CATEGORY_COLUMNS = 'id, name, created_at, updated_at'
 const KNOWN = new Set(['page', 'per_page', 'sort', 'include', 'filter[price][gte]'])

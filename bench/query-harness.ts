@@ -8,7 +8,11 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 
-export type ServerKind = 'generated' | 'hand-written'
+/** `generated-without-auth`: the generated API with its `auth:` left out, for the cost of verifying tokens. */
+export type ServerKind = 'generated' | 'generated-without-auth' | 'hand-written'
+
+/** The secret the benchmarked servers verify HS256 tokens with (`JWT_SECRET` of the example). */
+export const BENCH_JWT_SECRET = 'restmint benchmark jwt secret, 32 bytes or more'
 
 export const PER_PAGE = 20
 
@@ -100,10 +104,11 @@ export async function measure(
   path: string,
   seconds: number,
   connections: number,
+  headers: Readonly<Record<string, string>> = {},
 ): Promise<Measurement> {
   const url = server.origin + path
   const cpuBefore = await server.cpuTime()
-  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 })
+  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1, headers: { ...headers } })
   const cpu = (await server.cpuTime()) - cpuBefore
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`)

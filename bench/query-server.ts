@@ -2,28 +2,35 @@
  * One server of the query benchmark, run as its own process so the load
  * generator never shares its event loop:
  *
- *   node --import tsx bench/query-server.ts generated|hand-written <database URL> [postgres schema]
+ *   node --import tsx bench/query-server.ts generated|generated-without-auth|hand-written <database URL> [postgres schema]
  *
  * Listens on a free port of 127.0.0.1, prints `listening <port>`, answers the
  * IPC message `cpu` with its process.cpuUsage(), and exits cleanly on SIGTERM
  * (so `--cpu-prof` gets to write its profile).
  */
 import type { FastifyInstance } from 'fastify'
-import { createStorage, type Storage } from 'restmint/runtime'
+import { buildApiServer, createStorage, type ServerOptions, type Storage } from 'restmint/runtime'
 import { allTables } from '../generated/schema.js'
-import { buildServer } from '../generated/server.js'
+import { api } from '../generated/server.js'
 import { BENCH_CURSOR_SECRET, buildHandWrittenServer } from './hand-written-server.js'
+import { BENCH_JWT_SECRET } from './query-harness.js'
 
 const [kind, url, schema] = process.argv.slice(2)
-if ((kind !== 'generated' && kind !== 'hand-written') || url === undefined) {
-  throw new Error('usage: query-server.ts generated|hand-written <database URL> [postgres schema]')
+if ((kind !== 'generated' && kind !== 'generated-without-auth' && kind !== 'hand-written') || url === undefined) {
+  throw new Error(
+    'usage: query-server.ts generated|generated-without-auth|hand-written <database URL> [postgres schema]',
+  )
 }
+const served = kind === 'generated-without-auth' ? { ...api, auth: undefined } : api
+// The example's JWT_SECRET: the benchmark signs its token with the same.
+const buildServer = (options: ServerOptions) =>
+  buildApiServer(served, { ...options, env: { JWT_SECRET: BENCH_JWT_SECRET } })
 const postgres = /^postgres(ql)?:\/\//.test(url)
 if (postgres && schema === undefined) throw new Error('a PostgreSQL URL needs a schema')
 
 let storage: Storage | undefined
 let app: FastifyInstance
-if (kind === 'generated') {
+if (kind !== 'hand-written') {
   if (postgres) {
     // buildServer takes no schema; a storage opened with one is how an app picks its schema.
     storage = createStorage(url, allTables, { schema: schema! })

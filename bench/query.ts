@@ -7,7 +7,8 @@
  * For each database: seeds 100,000 posts, 1,000 authors and 50 categories in
  * the schema restmint creates; starts the generated server (generated/server.ts)
  * and the hand-written one (bench/hand-written-server.ts) as separate
- * processes, plus a second generated server for the depth walk; checks that both answer the benchmarked URLs with identical
+ * processes, plus a second generated server for the depth walk and one without `auth:` (d, the cost of
+ * verifying a bearer token on every request); checks that both answer the benchmarked URLs with identical
  * bodies and that the cursor at depth continues exactly where the offset page
  * does; then measures with autocannon against 127.0.0.1, every series once per
  * round, servers alternated, several rounds, and reports the medians.
@@ -20,7 +21,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { signJwt } from '../generator/cli/sign-jwt.js'
+import { api } from '../generated/server.js'
 import {
+  BENCH_JWT_SECRET,
   getJson,
   measure,
   PATHS,
@@ -46,6 +50,7 @@ interface Series {
   readonly name: string
   readonly server: RunningServer
   readonly path: string
+  readonly headers?: Readonly<Record<string, string>>
   readonly runs: Measurement[]
 }
 
@@ -104,13 +109,22 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
   // traffic, so neither's SQLite page cache or heap carries the other measurements' leftovers.
   const walker = await startServer('generated', url, schema)
   cleanups.push(() => walker.stop())
+  // e: the same list with a bearer token the generated server verifies, against one without `auth:`.
+  const withoutAuth = await startServer('generated-without-auth', url, schema)
+  cleanups.push(() => withoutAuth.stop())
 
   await assertIdentical(generated, handWritten, PATHS.filtered)
   await assertIdentical(generated, handWritten, PATHS.included)
   await assertTranslated(generated)
   const cursor = await cursorAtDepth(walker)
 
-  const series = (name: string, server: RunningServer, path: string): Series => ({ name, server, path, runs: [] })
+  const series = (name: string, server: RunningServer, path: string, headers?: Record<string, string>): Series => ({
+    name,
+    server,
+    path,
+    runs: [],
+    ...(headers ? { headers } : {}),
+  })
   const filteredGenerated = series('a generated', generated, PATHS.filtered)
   const filteredHand = series('a hand-written', handWritten, PATHS.filtered)
   const includedGenerated = series('b generated', generated, PATHS.included)
@@ -120,6 +134,9 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
   const byOffset = series('c offset at depth', walker, PATHS.offset(depthPage))
   const throughV1 = series('d v1, translated', generated, PATHS.includedThroughV1)
   const throughV2 = series('d v2', generated, PATHS.included)
+  const authorization = { authorization: `Bearer ${benchToken()}` }
+  const authenticated = series('e token verified', generated, PATHS.filtered, authorization)
+  const authOff = series('e auth off', withoutAuth, PATHS.filtered, authorization)
   // Every series once per round, the compared servers right after each other; every other round
   // in the opposite order (A B, B A, A B…), so whichever runs first has no edge in the medians.
   const groups = [
@@ -127,15 +144,16 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
     [includedGenerated, includedHand],
     [first, byCursor, byOffset],
     [throughV1, throughV2],
+    [authenticated, authOff],
   ]
   const all = groups.flat()
 
   log(`${database}: warming up`)
-  for (const { server, path } of all) await measure(server, path, WARM_UP_SECONDS, connections)
+  for (const { server, path, headers } of all) await measure(server, path, WARM_UP_SECONDS, connections, headers)
   for (let round = 1; round <= rounds; round++) {
     for (const group of groups) {
       for (const entry of round % 2 === 1 ? group : [...group].reverse()) {
-        entry.runs.push(await measure(entry.server, entry.path, seconds, connections))
+        entry.runs.push(await measure(entry.server, entry.path, seconds, connections, entry.headers))
       }
     }
     log(
@@ -143,7 +161,7 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
     )
   }
 
-  await Promise.all([generated.stop(), handWritten.stop(), walker.stop()])
+  await Promise.all([generated.stop(), handWritten.stop(), walker.stop(), withoutAuth.stop()])
   const depth = depthRows.toLocaleString('en-US')
   return [
     {
@@ -191,6 +209,15 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
       target: '≥ 0.9 (issue 9)',
       minimum: 0.9,
     },
+    {
+      database,
+      measurement: 'e. (a) with `Authorization: Bearer` (HS256 verified, cached)',
+      subject: authenticated,
+      reference: authOff,
+      referenceName: 'auth off (generated)',
+      target: '≥ 0.9',
+      minimum: 0.9,
+    },
   ]
 }
 
@@ -211,6 +238,17 @@ async function assertTranslated(generated: RunningServer): Promise<void> {
     throw new Error(`${PATHS.includedThroughV1}: not ${PATHS.included}'s records with content named body`)
   }
   if (v1.body.meta.deprecated !== true) throw new Error(`${PATHS.includedThroughV1}: no meta.deprecated`)
+}
+
+/** A token of the example's jwt scheme, signed with the secret the benchmarked servers verify with. */
+function benchToken(): string {
+  const scheme = api.auth?.schemes.find((candidate) => candidate.type === 'jwt')
+  if (scheme === undefined || scheme.type !== 'jwt') throw new Error('the example API has no jwt scheme to benchmark')
+  const now = Math.floor(Date.now() / 1000)
+  return signJwt(
+    { iss: scheme.issuer, aud: scheme.audience, sub: 'bench', scope: 'posts:write', iat: now, exp: now + 86_400 },
+    { alg: 'HS256', secret: BENCH_JWT_SECRET },
+  )
 }
 
 /** Both servers answer `path` with the same bytes, or the benchmark stops. */

@@ -379,6 +379,15 @@ export const postsTable: TableDefinition = {
       default: null,
     },
     {
+      name: 'owner_sub',
+      type: 'string',
+      nullable: true,
+      unique: false,
+      readOnly: false,
+      owner: true,
+      default: null,
+    },
+    {
       name: 'author_id',
       type: 'integer',
       nullable: true,

@@ -24,6 +24,103 @@ export const api = defineApi({
     bodyMaxBytes: 1048576,
   },
   tables: allTables,
+  auth: {
+    schemes: [
+      {
+        name: 'user',
+        type: 'jwt',
+        secretEnv: 'JWT_SECRET',
+        jwksUrl: null,
+        issuer: 'https://auth.example.com/',
+        audience: 'shop-api',
+        algorithms: ['HS256'],
+        scopesClaim: 'scope',
+        clockToleranceS: 30,
+      },
+    ],
+    resources: {
+      authors: {
+        access: {
+          list: ['public'],
+          read: ['public'],
+          create: ['public'],
+          update: ['public'],
+          delete: ['public'],
+        },
+        owner: null,
+      },
+      products: {
+        access: {
+          list: ['public'],
+          read: ['public'],
+          create: ['public'],
+          update: ['public'],
+          delete: ['public'],
+        },
+        owner: null,
+      },
+      orders: {
+        access: {
+          list: ['public'],
+          read: ['public'],
+          create: ['public'],
+          update: ['public'],
+          delete: ['public'],
+        },
+        owner: null,
+      },
+      items: {
+        access: {
+          list: ['public'],
+          read: ['public'],
+          create: ['public'],
+          update: ['public'],
+          delete: ['public'],
+        },
+        owner: null,
+      },
+      adjustments: {
+        access: {
+          list: ['public'],
+          read: ['public'],
+          create: ['public'],
+          update: ['public'],
+          delete: ['public'],
+        },
+        owner: null,
+      },
+      categories: {
+        access: {
+          list: ['public'],
+          read: ['public'],
+          create: ['public'],
+          update: ['public'],
+          delete: ['public'],
+        },
+        owner: null,
+      },
+      posts: {
+        access: {
+          list: ['public'],
+          read: ['public'],
+          create: [{ scopes: ['posts:write'], scheme: null }],
+          update: ['owner', { scopes: ['posts:admin'], scheme: null }],
+          delete: ['owner', { scopes: ['posts:admin'], scheme: null }],
+        },
+        owner: { field: 'owner_sub', claim: 'sub' },
+      },
+      comments: {
+        access: {
+          list: ['public'],
+          read: ['public'],
+          create: ['public'],
+          update: ['public'],
+          delete: ['public'],
+        },
+        owner: null,
+      },
+    },
+  },
   versions: [
     {
       name: 'v1',

@@ -54,6 +54,8 @@ export interface ServerOptions {
   readonly metrics?: boolean
   /** See ApiPluginOptions.cursorSecret. Default: `RESTMINT_CURSOR_SECRET`, else a random key per process. */
   readonly cursorSecret?: string
+  /** See ApiPluginOptions.env: where auth secrets and API keys are read. Default: `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>
   readonly timeouts?: ServerTimeouts
   /** PostgreSQL's connection pool (size, wait for a connection); ignored for SQLite and when `storage` is given. */
   readonly pool?: PostgresPoolOptions
@@ -147,6 +149,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
   await app.register(createApiPlugin(api), {
     storage,
     ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
   })
   if (options.docs !== false) registerApiDocs(app, api.versions, api.guides ?? [])
   await app.ready()

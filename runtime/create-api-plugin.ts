@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ApiDefinition } from './define-api.js'
 import { announceDeprecation } from './http/announce-deprecation.js'
+import { createAccessControl, PUBLIC_ACCESS } from './http/authorize-request.js'
 import { handleErrors } from './http/handle-errors.js'
 import { declaredCharset, MERGE_PATCH } from './http/media-types.js'
 import { createCursorCodec } from './http/page-cursor.js'
@@ -19,6 +20,8 @@ export interface ApiPluginOptions {
    * instance behind one load balancer the same secret.
    */
   readonly cursorSecret?: string
+  /** Where auth secrets and API keys are read (`secret_env`, `keys_env`); default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
@@ -49,8 +52,17 @@ function findUnreadableBody(request: FastifyRequest): ProblemError | undefined {
 export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPluginOptions> {
   return async (app, options) => {
     const cursors = createCursorCodec(options.cursorSecret ?? process.env.RESTMINT_CURSOR_SECRET)
+    // Loaded only for an API with `auth:`: the others never pay for @fastify/jwt.
+    const access = api.auth
+      ? createAccessControl(
+          api.auth,
+          await (
+            await import('./auth/authenticate-request.js')
+          ).registerAuthentication(app, api.auth.schemes, options.env ?? process.env),
+        )
+      : PUBLIC_ACCESS
     const registerResource = createResourceRegistrar(
-      createRouteFactory(options.storage, api.limits, api.tables, cursors),
+      createRouteFactory(options.storage, api.limits, api.tables, cursors, access),
       api.limits.bodyMaxBytes,
     )
     for (const version of api.versions) {

@@ -1,3 +1,4 @@
+import type { ApiAuth } from './contract/access-rule.js'
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './contract/api-limits.js'
 import type { RegisterResource } from './http/register-resource.js'
@@ -54,6 +55,8 @@ export interface ApiDefinition {
   readonly versions: readonly ApiVersion[]
   /** One per pair of consecutive versions; none with a single version. */
   readonly guides?: readonly ApiGuide[]
+  /** Authentication schemes and every table's access rules; absent when the manifest has no `auth:`. */
+  readonly auth?: ApiAuth
 }
 
 /** Identity function that gives generated code a checked type. */

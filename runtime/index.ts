@@ -5,6 +5,7 @@
 export { ajvRuntime } from './ajv-runtime.js'
 export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './build-api-server.js'
 export { createApiPlugin, type ApiPluginOptions } from './create-api-plugin.js'
+export type { AccessOperation, AccessRule, ApiAuth, AuthScheme, OwnerRule } from './contract/access-rule.js'
 export type { ApiLimits } from './contract/api-limits.js'
 export type { FieldType } from './contract/field-type.js'
 export type { FilterOperator } from './contract/filter-operator.js'

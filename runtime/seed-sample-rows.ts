@@ -41,7 +41,7 @@ export async function seedSampleRows(storage: Storage, tables: readonly TableDef
 function sampleRow(table: TableDefinition, index: number, ids: ReadonlyMap<string, number[]>): Row | null {
   const row: Row = {}
   for (const column of table.columns) {
-    if (column.readOnly) continue
+    if (column.readOnly || column.owner) continue
     const value = sampleValue(table, column, index, ids)
     if (value === undefined) return null
     row[column.name] = value

@@ -18,6 +18,11 @@ export interface ColumnDefinition {
   readonly unique: boolean
   /** Server-managed (`id`, `created_at`, `updated_at`): clients never write it. */
   readonly readOnly: boolean
+  /**
+   * The owner field (`owner:` in the manifest): set from the caller's claim on
+   * create; clients never write it, but the storage writes it like any column.
+   */
+  readonly owner?: true
   /** Written when a create or replace omits the field (null when there is none). */
   readonly default: ColumnValue
   /** Allowed values, when the field declares `enum`. */

@@ -4,12 +4,12 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import esbuildPackage from 'esbuild/package.json' with { type: 'json' }
 import type { FastifyInstance } from 'fastify'
+import type { ApiDefinition } from '../../runtime/define-api.js'
 import type { ServerOptions } from '../../runtime/build-api-server.js'
-import type { TableDefinition } from '../../runtime/table-definition.js'
 import { hashFiles, hashKey, listFiles, type ContentCache } from '../render/content-cache.js'
 
 export interface GeneratedServerModule {
-  readonly api: { readonly tables: readonly TableDefinition[] }
+  readonly api: Pick<ApiDefinition, 'tables' | 'auth'>
   buildServer(options: ServerOptions): Promise<FastifyInstance>
 }
 

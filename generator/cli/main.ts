@@ -9,6 +9,7 @@ import { processIo, type CliIo } from './cli-io.js'
 import type { MigrationOptions } from './migration-options.js'
 import type { MigrateCreateOptions } from './run-migrate-create.js'
 import type { PublishOptions } from './run-publish.js'
+import type { TokenOptions } from './run-token.js'
 import type { runServe } from './run-serve.js'
 
 // Exit codes, documented in README: 0 ok, 1 invalid manifest or stale output, 2 usage error.
@@ -79,6 +80,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(publishedOption())
     .action(async (version: string, options: Omit<PublishOptions, 'version'>) => {
       exitCode = await (await import('./run-publish.js')).runPublish({ ...options, version }, io)
+    })
+  program
+    .command('token')
+    .description(
+      'Print a development JWT for a secret_env scheme (signed with its variable, or the development secret).',
+    )
+    .addOption(manifestOption())
+    .requiredOption('--scheme <name>', 'the jwt scheme of auth.schemes')
+    .requiredOption('--sub <subject>', "the token's sub claim: who it is for")
+    .option('--scope <scopes>', 'space-separated scopes, e.g. "posts:write posts:admin"')
+    .addOption(new Option('--ttl <seconds>', 'how long the token is valid').default('3600'))
+    .action(async (options: TokenOptions) => {
+      exitCode = await (await import('./run-token.js')).runToken(options, io)
     })
   const migrate = program.command('migrate').description('Create, apply and list database migrations.')
   migrate

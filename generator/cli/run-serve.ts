@@ -5,6 +5,7 @@ import { redactCredentials } from '../../runtime/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { createContentCache, findCacheDirectory } from '../render/content-cache.js'
 import type { CliIo } from './cli-io.js'
+import { withDevelopmentSecrets } from './development-secrets.js'
 import { ensureFreshOutput } from './ensure-fresh-output.js'
 import { loadGeneratedServer } from './load-generated-server.js'
 import { requireSchemaName } from './migration-options.js'
@@ -54,6 +55,7 @@ export async function runServe(
   }
   const logger = serveLogger((line) => process.stderr.write(line))
   const { db, schema } = options
+  const { env, notes } = withDevelopmentSecrets(server.api.auth?.schemes ?? [], process.env, io.cwd)
   const app = await withDatabaseErrors(db, () =>
     server.buildServer({
       db,
@@ -61,6 +63,7 @@ export async function runServe(
       seed: options.seed ?? false,
       logger,
       createMissing: !managedByMigrations,
+      env,
       pool: { size: poolSize, timeoutMs: poolTimeoutMs },
       ...(shutdownTimeoutSeconds !== undefined ? { shutdownTimeoutMs: shutdownTimeoutSeconds * 1000 } : {}),
     }),
@@ -70,6 +73,7 @@ export async function runServe(
   io.stdout(
     `restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${redactCredentials(database)}\n`,
   )
+  for (const note of notes) io.stdout(`restmint: development only: ${note}. Set it in production.\n`)
   await new Promise<void>((done, fail) => {
     // A second signal finds no handler left: Node's default ends the process at once.
     const stop = (signal: NodeJS.Signals): void => {

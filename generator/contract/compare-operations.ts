@@ -1,5 +1,6 @@
 import type { ContractRuleId } from './contract-rules.js'
 import { compareQueryParameters } from './compare-parameters.js'
+import { compareSecurity } from './compare-security.js'
 import { addOperationFinding, compareSchemas, describeBodyField, type OperationComparison } from './compare-schemas.js'
 import { asList, asNode, resolveNode, type OpenApiNode } from './openapi-node.js'
 
@@ -9,7 +10,7 @@ export interface OperationSide {
   readonly operation: OpenApiNode
 }
 
-/** Compares one operation present in both documents: parameters, request body, responses. */
+/** Compares one operation present in both documents: parameters, request body, responses, security. */
 export function compareOperation(comparison: OperationComparison, before: OperationSide, after: OperationSide) {
   const parameters = (side: OperationSide) => [
     ...asList(side.pathItem.parameters),
@@ -18,6 +19,7 @@ export function compareOperation(comparison: OperationComparison, before: Operat
   compareQueryParameters(comparison, parameters(before), parameters(after))
   compareRequestBodies(comparison, before.operation.requestBody, after.operation.requestBody)
   compareResponses(comparison, asNode(before.operation.responses), asNode(after.operation.responses))
+  compareSecurity(comparison, before.operation, after.operation)
 }
 
 function reportOperation(

@@ -47,6 +47,9 @@ export const CONTRACT_RULES = {
   SORT_FIELD_REMOVED: { severity: 'breaking', fix: 'list the field under the resource’s sort again' },
   INCLUDE_PATH_REMOVED: { severity: 'breaking', fix: 'list the path under the resource’s include again' },
   PER_PAGE_MAX_DECREASED: { severity: 'breaking', fix: 'keep limits.per_page_max at least the old value' },
+  SECURITY_REQUIREMENT_ADDED: { severity: 'breaking', fix: 'keep the operation public' },
+  SECURITY_TIGHTENED: { severity: 'breaking', fix: 'keep accepting the credentials and scopes accepted before' },
+  OWNER_RULE_ADDED: { severity: 'breaking', fix: 'keep every record reachable to the callers who reached it' },
   PATH_ADDED: { severity: 'additive', fix: 'publish the version to record it' },
   OPERATION_ADDED: { severity: 'additive', fix: 'publish the version to record it' },
   SUCCESS_STATUS_ADDED: { severity: 'additive', fix: 'publish the version to record it' },
@@ -59,6 +62,9 @@ export const CONTRACT_RULES = {
   SORT_FIELD_ADDED: { severity: 'additive', fix: 'publish the version to record it' },
   INCLUDE_PATH_ADDED: { severity: 'additive', fix: 'publish the version to record it' },
   REQUEST_CONSTRAINT_RELAXED: { severity: 'additive', fix: 'publish the version to record it' },
+  SECURITY_REMOVED: { severity: 'additive', fix: 'publish the version to record it' },
+  SECURITY_LOOSENED: { severity: 'additive', fix: 'publish the version to record it' },
+  OWNER_RULE_REMOVED: { severity: 'additive', fix: 'publish the version to record it' },
 } as const satisfies Record<string, ContractRule>
 
 export type ContractRuleId = keyof typeof CONTRACT_RULES

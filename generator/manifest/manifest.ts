@@ -1,3 +1,4 @@
+import type { AccessOperation } from '../../runtime/contract/access-rule.js'
 import type { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
 import type { FieldType } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
@@ -60,6 +61,28 @@ export interface ManifestResource {
   sort?: string[]
   filter?: Record<string, FilterOperator[]>
   cache?: ManifestCache
+  /** `owner: { field, claim }`: a server-managed string column set from the caller's claim on create. */
+  owner?: { field: string; claim: string }
+  /** Who may do what; operations without a rule take `auth.default`. */
+  access?: Partial<Record<AccessOperation | 'all', ManifestAccessRule>>
+}
+
+/** One access rule as written: a keyword, a scope requirement, or a list meaning any of them. */
+export type ManifestAccessRule = ManifestAccessAlternative | ManifestAccessAlternative[]
+export type ManifestAccessAlternative = 'public' | 'authenticated' | 'owner' | { scopes: string[]; scheme?: string }
+
+/** `auth.schemes` entry: the keys of its `type` only (check-auth.ts enforces which). */
+export interface ManifestAuthScheme {
+  type: 'jwt' | 'api_key'
+  secret_env?: string
+  jwks_url?: string
+  issuer?: string
+  audience?: string
+  algorithms?: string[]
+  scopes_claim?: string
+  clock_tolerance_s?: number
+  header?: string
+  keys_env?: string
 }
 
 /** `versions:` entry; `{}` for a current version. */
@@ -95,4 +118,6 @@ export interface Manifest {
   openapi?: { yaml?: boolean }
   /** Service-wide default of `resources.<name>.cache`. */
   cache?: ManifestCache
+  /** Authentication schemes, and the access of operations without a rule. */
+  auth?: { schemes: Record<string, ManifestAuthScheme>; default?: 'public' | 'authenticated' }
 }

@@ -1,3 +1,4 @@
+import type { AuthScheme, OwnerRule, ResourceAccess } from '../../runtime/contract/access-rule.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { FieldType } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
@@ -28,6 +29,8 @@ export interface ApiModel {
    * removed fields and resources older versions still serve (build-storage-resources.ts).
    */
   readonly resources: readonly ResourceModel[]
+  /** `auth.schemes` in manifest order; empty without `auth:` (every operation is public). */
+  readonly authSchemes: readonly AuthScheme[]
 }
 
 export interface VersionModel {
@@ -77,7 +80,7 @@ export interface FieldModel {
   readonly pattern: string | null
   readonly format: StringFormat | null
   readonly unique: boolean
-  /** Server-managed: `id`, `created_at`, `updated_at`. */
+  /** Server-managed: `id`, `created_at`, `updated_at`, and the owner field. */
   readonly readOnly: boolean
   /** Foreign key (the parent key, a belongs-to's `<relation>_id`): what it references. */
   readonly references: ReferencesModel | null
@@ -133,6 +136,10 @@ export interface ResourceModel {
   readonly cacheControl: string
   /** Every route of this resource, top-level first. Paths exclude the version prefix. */
   readonly routes: readonly RouteModel[]
+  /** Who may do what, `auth.default` filled in; null without `auth:` (everything public). */
+  readonly access: ResourceAccess | null
+  /** The server-managed owner column and the claim stamped into it on create; null without `owner:`. */
+  readonly owner: OwnerRule | null
 }
 
 export interface ParentModel {

@@ -18,6 +18,7 @@ import type {
 import { buildItemQueryParameters, buildListQueryParameters } from './build-query-parameters.js'
 import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
+import { buildAuthSchemes, buildResourceAccess } from './build-access.js'
 import { buildRelations } from './build-relations.js'
 import { buildStorageResources } from './build-storage-resources.js'
 import { deriveVersionResources } from './derive-version-resources.js'
@@ -56,6 +57,7 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
       }),
     ),
     resources,
+    authSchemes: buildAuthSchemes(manifest),
   }
 }
 
@@ -119,6 +121,7 @@ function buildResource(
     : null
   const parentRenamedFrom = resource.parent ? manifest.resources[resource.parent]?.renamed_from : undefined
   const declared = Object.entries(resource.fields ?? {}).map(([fieldName, field]) => buildField(fieldName, field))
+  if (resource.owner) declared.push(ownerField(resource.owner.field))
   const relations = buildRelations(name, resource, manifest.resources, limits.includeItemsMax)
   const fields = orderResourceFields<FieldModel>({
     declared,
@@ -144,6 +147,8 @@ function buildResource(
     listQuery: buildListQueryParameters({ name, ...rules }, limits),
     itemQuery: buildItemQueryParameters({ name, ...rules }, limits),
     routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources),
+    access: buildResourceAccess(resource, manifest),
+    owner: resource.owner ?? null,
   }
 }
 
@@ -197,6 +202,11 @@ function buildField(name: string, field: ManifestField): FieldModel {
 
 function systemField(name: string, type: FieldModel['type']): FieldModel {
   return { ...buildField(name, { type, required: true }), readOnly: true }
+}
+
+/** The owner column: server-managed, NULL on rows created without the claim (which nobody owns). */
+function ownerField(name: string): FieldModel {
+  return { ...buildField(name, { type: 'string' }), readOnly: true }
 }
 
 /** The parent key; a renamed parent renames it too (`writer_id` → `author_id`). */

@@ -11,12 +11,15 @@ import { findResource } from '../model/find-resource.js'
 /** The runtime's view of a resource's table (written into generated schema.ts). */
 export function buildTableDefinition(resource: ResourceModel, model: ApiModel): TableDefinition {
   const tableOf = (name: string): string => findResource(model, name).table
+  const isOwner = (field: FieldModel): boolean => resource.owner?.field === field.name
   const columns: ColumnDefinition[] = resource.fields.map((field) => ({
     name: field.name,
     type: field.type,
     nullable: field.storedNullable,
     unique: field.unique,
-    readOnly: field.readOnly,
+    // The owner field is the server's to set (FieldModel.readOnly), but the storage writes it as given.
+    readOnly: field.readOnly && !isOwner(field),
+    ...(isOwner(field) ? { owner: true as const } : {}),
     default: field.default,
     ...(field.enum ? { enum: field.enum } : {}),
     ...(field.format ? { format: field.format } : {}),

@@ -188,6 +188,11 @@ function bodyFieldSchema(field: FieldModel, describe: DescribeField, withDefault
 function describeField(field: FieldModel, resource: ResourceModel, model: ApiModel): { description?: string } {
   const system = field.readOnly ? SYSTEM_FIELD_DESCRIPTIONS[field.name] : undefined
   if (system) return { description: system }
+  if (resource.owner?.field === field.name) {
+    return {
+      description: `The owner: the caller's \`${resource.owner.claim}\` claim, set by the server on create; never writable.`,
+    }
+  }
   if (field.references) {
     const target = findResource(model, field.references.resource).singular.replaceAll('-', ' ')
     const { relation } = field.references

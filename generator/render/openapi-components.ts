@@ -1,3 +1,4 @@
+import { buildAuthResponses, buildSecuritySchemes } from './openapi-security.js'
 import type { ApiModel, ResourceModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
 import { listIncludedHasMany } from '../model/list-included-has-many.js'
@@ -69,6 +70,7 @@ export function buildComponents(
     schemas,
     responses: buildErrorResponses(model, usesConflict),
     headers: { Location: LOCATION, Vary: VARY },
+    ...(model.authSchemes.length > 0 ? { securitySchemes: buildSecuritySchemes(model.authSchemes) } : {}),
   }
 }
 
@@ -292,6 +294,7 @@ function buildErrorResponses(model: ApiModel, usesConflict: boolean): Record<str
           Conflict: problem('A unique field already holds this value, or other records still reference this one.'),
         }
       : {}),
+    ...buildAuthResponses(model, problem),
     PayloadTooLarge: problem(`The body is larger than ${model.limits.bodyMaxBytes} bytes.`),
     UnsupportedMediaType: problem(
       'The body is not JSON: send `Content-Type: application/json` (PATCH also takes `application/merge-patch+json`).',

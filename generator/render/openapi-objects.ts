@@ -19,6 +19,7 @@ export interface OpenApiComponents {
   readonly schemas: { readonly [name: string]: JsonSchema }
   readonly responses: { readonly [name: string]: OpenApiResponse }
   readonly headers: { readonly [name: string]: OpenApiHeader }
+  readonly securitySchemes?: { readonly [name: string]: object }
 }
 
 /** Lower-case HTTP methods, as OpenAPI path item keys. */
@@ -40,7 +41,14 @@ export interface OpenApiOperation {
   /** Every operation of a deprecated version. */
   readonly deprecated?: true
   readonly responses: { readonly [status: string]: OpenApiResponse | OpenApiReference }
+  /** With `auth:`: `[]` for a public operation, else the requirements any of which grants it. */
+  readonly security?: readonly OpenApiSecurityRequirement[]
+  /** The owner rule: the rules of the operation, and the field compared with the caller's claim. */
+  readonly 'x-restmint-access'?: object
 }
+
+// https://spec.openapis.org/oas/v3.1.0#security-requirement-object
+export type OpenApiSecurityRequirement = { readonly [scheme: string]: readonly string[] }
 
 // https://spec.openapis.org/oas/v3.1.0#parameter-object
 export interface OpenApiParameter {

@@ -5,6 +5,7 @@ import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import { operationId, type OperationVerb } from '../names/generated-names.js'
 import { buildParamsSchema, type JsonSchema } from './json-schemas.js'
 import { buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
+import { ACCESS_OPERATION_OF, readDependsOnCaller, secureOperation } from './openapi-security.js'
 import {
   nameResourceComponents,
   refHeader,
@@ -85,12 +86,13 @@ function buildOperation(method: RouteMethod, context: OperationContext): OpenApi
   if (!verb) throw new Error(`internal error: no OpenAPI operation for ${method} on a ${context.route.kind} route`)
   const { resource, parent } = context
   const nestedSummary = parent ? ` under one ${words(parent.resource.singular)}` : ''
-  return {
+  const operation = {
     operationId: operationId(verb, resource, parent?.resource.typeName ?? null),
     tags: [resource.name],
     summary: `${SUMMARIES[verb](resource)}${nestedSummary}`,
     ...OPERATIONS[verb](context),
   }
+  return secureOperation(operation, resource, verb, context.model)
 }
 
 const SUMMARIES: Readonly<Record<Verb, (resource: ResourceModel) => string>> = {
@@ -119,7 +121,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
         parentMissing(context),
       parameters: buildListParameters(resource),
       responses: {
-        200: readResponse(context, `One page of ${words(resource.name)}.`, refSchema(names.page)),
+        200: readResponse(context, 'list', `One page of ${words(resource.name)}.`, refSchema(names.page)),
         400: refResponse('BadRequest'),
         ...(parent ? { 404: refResponse('NotFound') } : {}),
       },
@@ -150,6 +152,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
     responses: {
       200: readResponse(
         context,
+        'get',
         `The ${words(context.resource.singular)}.`,
         listIncludedHasMany(context.resource, context.model).length > 0
           ? dataEnvelope(context.names.record, {
@@ -239,17 +242,30 @@ function updatedResponse(context: OperationContext): OpenApiOperation['responses
  * A GET answer: the body, with `Cache-Control` from the manifest's `cache`
  * and `Vary`. A URL with `include` is a different URL, so it is cached apart.
  */
-function readResponse({ resource }: OperationContext, description: string, schema: JsonSchema): OpenApiResponse {
+function readResponse(
+  { resource }: OperationContext,
+  verb: 'list' | 'get',
+  description: string,
+  schema: JsonSchema,
+): OpenApiResponse {
+  const byCaller = readDependsOnCaller(resource.access, verb, resource.includes.length > 0)
+  const everyone =
+    resource.access === null || resource.access[ACCESS_OPERATION_OF[verb]].every((rule) => rule === 'public')
+  const values = [
+    ...(everyone ? [resource.cacheControl] : []),
+    ...(byCaller ? [`private, ${resource.cacheControl}`] : []),
+  ]
   return {
     description,
     headers: {
       'Cache-Control': {
         description:
-          resource.cacheControl === 'no-cache'
+          (resource.cacheControl === 'no-cache'
             ? 'Caches must revalidate before reusing the response.'
-            : 'How long the response may be reused, from the manifest.',
+            : 'How long the response may be reused, from the manifest.') +
+          (byCaller ? ' `private` when the answer depends on the credentials (the rule, or `include`).' : ''),
         required: true,
-        schema: { type: 'string', enum: [resource.cacheControl] },
+        schema: { type: 'string', enum: values },
       },
       Vary: refHeader('Vary'),
     },

@@ -1,3 +1,4 @@
+import type { ApiAuth } from '../../runtime/contract/access-rule.js'
 import { stringify as stringifyYaml } from 'yaml'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
 import type { ApiModel, FieldModel, ResourceModel, VersionModel } from '../model/api-model.js'
@@ -203,7 +204,17 @@ function buildServerView(model: ApiModel): ServerView {
       const name = migrationGuideName(older.name, newer.name)
       return { path: `/docs/${name}`, fileName: name }
     }),
+    auth: buildApiAuth(model),
   }
+}
+
+/** The schemes, and each table's rules (the newest version's: every version reads the same rows). */
+function buildApiAuth(model: ApiModel): ApiAuth | null {
+  if (model.authSchemes.length === 0) return null
+  const resources = model.resources.flatMap((resource) =>
+    resource.access ? [[resource.table, { access: resource.access, owner: resource.owner }] as const] : [],
+  )
+  return { schemes: model.authSchemes, resources: Object.fromEntries(resources) }
 }
 
 function buildVersionIndexView(model: ApiModel, version: VersionModel): VersionIndexView {

@@ -1,3 +1,4 @@
+import type { ApiAuth } from '../../runtime/contract/access-rule.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { ApiDeprecation } from '../../runtime/define-api.js'
 import type { QueryRules } from '../../runtime/http/query-rules.js'
@@ -74,6 +75,8 @@ export interface ServerView extends HeaderView {
   readonly unserved: readonly string[]
   /** The migration guide of each version to the next: where the server sends it, and its page module in docs/. */
   readonly guides: readonly { readonly path: string; readonly fileName: string }[]
+  /** The runtime's ApiAuth: schemes and every table's rules; null (and left out of server.ts) without `auth:`. */
+  readonly auth: ApiAuth | null
 }
 
 /** `<version>/index.ts`: registers every resource's routes of one version. */

@@ -25,6 +25,8 @@ export function listResourceFields(resources: Readonly<Record<string, unknown>>,
     type: asRecord(options)?.type,
     foreignKey: false,
   }))
+  const ownerField = asRecord(resource.owner)?.field
+  if (typeof ownerField === 'string') declared.push({ name: ownerField, type: 'string', foreignKey: false })
   const parentKey = findParentKey(resource, resources)
   const relations = asRecord(resource.relations) ?? {}
   const relationKeys = Object.keys(relations)

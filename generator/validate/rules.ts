@@ -78,6 +78,20 @@ export const RULES = {
     'A migration that drops a table or a column, or converts a type so that values can be lost, needs `migrate create --allow-data-loss`; a rename declared with `renamed_from` keeps the data.',
   MIGRATION_BACKFILL_UNUSED:
     'Each `--backfill` gives the value of a column that is added to existing rows or becomes NOT NULL in this migration.',
+  AUTH_SCHEME_OPTIONS:
+    'An auth scheme takes the keys of its type only (jwt: secret_env or jwks_url, issuer, audience, algorithms, scopes_claim, clock_tolerance_s; api_key: header, keys_env), and all the required ones.',
+  AUTH_KEY_SOURCE: 'A jwt scheme takes its keys from exactly one of secret_env (HS*) and jwks_url (RS*/ES*/PS*).',
+  AUTH_ALGORITHM_NONE: 'A jwt scheme never accepts algorithm none (unsigned tokens).',
+  AUTH_ALGORITHM_MIX:
+    "A jwt scheme's algorithms are all HS* (with secret_env) or all asymmetric (with jwks_url), never mixed: a public key must never verify an HMAC.",
+  AUTH_SCHEME_UNKNOWN: "An access rule's `scheme` names a scheme of auth.schemes.",
+  ACCESS_WITHOUT_AUTH:
+    'A resource with `access` rules needs an `auth:` section: without schemes no caller could meet them.',
+  OWNER_WITHOUT_AUTH:
+    'A resource with `owner:` needs an `auth:` section: the owner comes from a claim of the credentials.',
+  ACCESS_OWNER_UNDECLARED: 'The `owner` access rule belongs to resources that declare `owner:`.',
+  OWNER_FIELD:
+    '`owner.field` is a new lower_snake_case name: not a field the resource already has (declared or generated) nor a query parameter name.',
 } as const satisfies Readonly<Record<string, string>>
 
 export type RuleId = keyof typeof RULES

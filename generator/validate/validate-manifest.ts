@@ -10,6 +10,7 @@ import { checkVersionChanges } from './check-version-changes.js'
 import { checkDerivedVersions } from './check-derived-versions.js'
 import { RESOURCE_CHECKS } from './resource-checks.js'
 import { checkDeprecation } from './check-deprecation.js'
+import { checkAccess, checkAuth } from './check-auth.js'
 
 /**
  * Runs every check on a loaded manifest and returns all problems, the loader's
@@ -32,6 +33,8 @@ export function validateManifest(loaded: LoadedManifest): { manifest: Manifest |
       checkDeprecation,
       checkLimits,
       ...RESOURCE_CHECKS,
+      checkAuth,
+      checkAccess,
     ]) {
       check(context, loaded.data)
     }

@@ -80,7 +80,7 @@ function characters(count: number): string {
 function describeUnknown(name: string, context: ValidationContext): string {
   const column = context.table.columns.find((candidate) => candidate.name === name)
   if (name === context.pathKey) return `comes from the path on this route; leave it out of the body`
-  if (column?.readOnly) return 'is read-only: the server sets it'
+  if (column?.readOnly || column?.owner) return 'is read-only: the server sets it'
   const allowed = context.known.length > 0 ? context.known.join(', ') : 'none'
   return `is not a field of ${context.table.resource}; allowed: ${allowed}`
 }

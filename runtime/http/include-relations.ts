@@ -1,4 +1,4 @@
-import type { Storage } from '../storage/storage.js'
+import type { Scope, Storage } from '../storage/storage.js'
 import type { RelationDefinition, Row, TableDefinition } from '../table-definition.js'
 import type { InvalidParam } from './problem-error.js'
 import type { QueryRules } from './query-rules.js'
@@ -58,6 +58,8 @@ export interface IncludeOptions {
   readonly prefix: string
   /** Set when the route's version names relations otherwise than the storage: how it names what was cut. */
   readonly names?: IncludeNames
+  /** The rows of a table the caller may read (its read rule), or null for none: nothing else is embedded. Default: all. */
+  readonly readScopeOf?: (table: string) => Scope | null
 }
 
 /** An API version's names for what `meta.truncated` reports (`paths` are include paths). */
@@ -78,6 +80,8 @@ type Placements = Map<Row, string[]>
  * `items.product` embeds `items` too, to carry the products. A has-many
  * embeds at most its `maxItems`, else `itemsMax`, records per row (the first
  * by id); every array cut short is returned, for the response's `meta.truncated`.
+ * Only rows the caller may read are embedded (the target's read rule): a
+ * belongs-to the caller may not read is null, a has-many lists only the readable.
  */
 export async function includeRelations(
   storage: Storage,
@@ -144,9 +148,11 @@ async function embedRelation(
     if (known) known.push(...at)
     else placements.set(related, at)
   }
+  const { readScopeOf } = context.options
+  const readable = readScopeOf ? readScopeOf(target.name) : {}
   if (relation.kind === 'belongs-to') {
-    const ids = distinctIds(rows.map((row) => row[relation.column]))
-    const related = await storage.findWhereIn(target, 'id', ids)
+    const ids = readable === null ? [] : distinctIds(rows.map((row) => row[relation.column]))
+    const related = await storage.findWhereIn(target, 'id', ids, undefined, readable ?? {})
     const byId = new Map(related.map((row) => [row.id, row]))
     for (const row of rows) {
       const embedded = byId.get(row[relation.column]!) ?? null
@@ -160,8 +166,9 @@ async function embedRelation(
   const related = await storage.findWhereIn(
     target,
     relation.column,
-    distinctIds(rows.map((row) => row.id)),
+    readable === null ? [] : distinctIds(rows.map((row) => row.id)),
     itemsMax + 1,
+    readable ?? {},
   )
   const byParent = new Map<unknown, Row[]>()
   for (const child of related) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AccessOperation } from '../contract/access-rule.js'
 import type { ApiLimits } from '../contract/api-limits.js'
 import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
 import type { ListOptions, ListResult, Scope, Storage } from '../storage/storage.js'
@@ -8,9 +9,10 @@ import {
   RowReferencedError,
   UniqueViolationError,
 } from '../storage/storage-errors.js'
-import type { Row, TableDefinition } from '../table-definition.js'
+import type { ColumnDefinition, Row, TableDefinition } from '../table-definition.js'
 import type { Validator } from '../validator.js'
 import { allowedMethodsAt } from './allowed-methods.js'
+import { PUBLIC_ACCESS, type AccessControl, type AccessGrant } from './authorize-request.js'
 import { checkItemQuery, checkListQuery } from './check-query-names.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
 import { noRoute } from './handle-errors.js'
@@ -74,13 +76,22 @@ export function createRouteFactory(
   limits: ApiLimits,
   tables: readonly TableDefinition[],
   cursors: CursorCodec,
+  access: AccessControl = PUBLIC_ACCESS,
 ): RouteFactory {
   const tablesByName = new Map(tables.map((table) => [table.name, table]))
+  /** GET answers: `Cache-Control` and `Vary`, private when the caller's credentials shape them. */
+  const cacheHeaders = (reply: FastifyReply, options: RouteOptions & { rules: QueryRules }, byCaller: boolean) =>
+    byCaller
+      ? reply.header('cache-control', `private, ${options.rules.cacheControl}`).header('vary', 'Accept, Authorization')
+      : reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
+  const dependsOnCaller = (options: RouteOptions, operation: AccessOperation, include: readonly string[]) =>
+    access.dependsOnCaller(options.table.name, operation) || (include.length > 0 && access.enabled)
   return {
     list(app, options) {
       const known = knownListParameters(options.rules)
       const edge = edgeOf(options)
       return async (request, reply) => {
+        const grant = await access.authorize(request, options.table.name, 'list')
         const params = validateParams(request)
         const raw = parseQueryString(request.url)
         rejectRepeated(raw, ['filter'])
@@ -93,7 +104,7 @@ export function createRouteFactory(
         const include = parseInclude(query.include, options.rules, limits, parsed.errors)
         // A bad query is a 400 whether or not the parent exists.
         rejectInvalid(parsed.errors)
-        const scope = await resolveScope(storage, options, params)
+        const scope = { ...(await resolveScope(storage, options, params, grant)), ...grant.rows }
         // Parsed in the version's names (cursors too, bound to its route); the storage takes its columns.
         // The newest version's names are the columns: its requests copy nothing.
         const { translation } = options
@@ -128,12 +139,13 @@ export function createRouteFactory(
             pointers: rows.map((_, index) => `/data/${index}`),
             itemsMax: limits.includeItemsMax,
             prefix: app.prefix,
+            readScopeOf: grant.readScopeOf,
             ...includeNames(options.translation, include),
           },
         )
         const data = translation ? rows.map(translation.rowToVersion) : rows
         const cut = truncated.length > 0 ? { truncated } : {}
-        reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
+        cacheHeaders(reply, options, dependsOnCaller(options, 'list', include))
         const path = routePath(request)
         const search = requestSearch(request.url)
         if (parsed.page === null) {
@@ -163,19 +175,24 @@ export function createRouteFactory(
     create(options) {
       const edge = edgeOf(options)
       return async (request, reply) => {
+        const grant = await access.authorize(request, options.table.name, 'create')
         rejectMergePatch(request)
         const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options))
-        const scope = await resolveScope(storage, options, params)
-        const values = { ...withDefaults(options.table, edge.bodyToStorage(body as Row, true)), ...scope }
+        const scope = await resolveScope(storage, options, params, grant)
+        const values = {
+          ...withDefaults(options.table, edge.bodyToStorage(body as Row, true)),
+          ...scope,
+          ...grant.stamp,
+        }
         const row = await write(tablesByName, edge, async () => {
           try {
             return await storage.insert(options.table, values)
           } catch (error) {
             // The parent was deleted since resolveScope found it: looking again answers its 404.
             if (error instanceof MissingReferenceError && error.column === options.scope?.column) {
-              await resolveScope(storage, options, params)
+              await resolveScope(storage, options, params, grant)
             }
             throw error
           }
@@ -191,6 +208,7 @@ export function createRouteFactory(
       const known = options.rules.includes.length > 0 ? ['include'] : []
       const edge = edgeOf(options)
       return async (request, reply) => {
+        const grant = await access.authorize(request, options.table.name, 'read')
         const params = validateParams(request)
         const raw = parseQueryString(request.url)
         rejectRepeated(raw, [])
@@ -198,7 +216,7 @@ export function createRouteFactory(
         const errors: InvalidParam[] = []
         const include = parseInclude(query.include, options.rules, limits, errors)
         rejectInvalid(errors)
-        const row = await findOrFail(storage, options, params)
+        const row = await findOrFail(storage, options, params, grant)
         const truncated = await includeRelations(
           storage,
           tablesByName,
@@ -209,10 +227,11 @@ export function createRouteFactory(
             pointers: ['/data'],
             itemsMax: limits.includeItemsMax,
             prefix: app.prefix,
+            readScopeOf: grant.readScopeOf,
             ...includeNames(options.translation, include),
           },
         )
-        reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
+        cacheHeaders(reply, options, dependsOnCaller(options, 'read', include))
         const data = edge.rowToVersion(row)
         return truncated.length > 0 ? { data, meta: { truncated } } : { data }
       }
@@ -221,39 +240,42 @@ export function createRouteFactory(
     replace(options) {
       const edge = edgeOf(options)
       return async (request) => {
+        const grant = await access.authorize(request, options.table.name, 'update')
         rejectMergePatch(request)
         const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options))
         // A replacement writes exactly the columns the version sees: what another version alone sees stays.
         const values = edge.bodyToStorage(withDefaults(edge.view, body as Row, options.scope?.param), false)
-        return { data: edge.rowToVersion(await updateOrFail(storage, tablesByName, options, params, values)) }
+        return { data: edge.rowToVersion(await updateOrFail(storage, tablesByName, options, params, values, grant)) }
       }
     },
 
     update(options) {
       const edge = edgeOf(options)
       return async (request) => {
+        const grant = await access.authorize(request, options.table.name, 'update')
         const params = validateParams(request)
         rejectQuery(request)
         const body = validate(options.body, request.body, bodyContext(options)) as Row
         const row =
           Object.keys(body).length === 0
-            ? await findOrFail(storage, options, params)
-            : await updateOrFail(storage, tablesByName, options, params, edge.bodyToStorage(body, false))
+            ? await findOrFail(storage, options, params, grant)
+            : await updateOrFail(storage, tablesByName, options, params, edge.bodyToStorage(body, false), grant)
         return { data: edge.rowToVersion(row) }
       }
     },
 
     remove(options) {
       return async (request, reply) => {
+        const grant = await access.authorize(request, options.table.name, 'delete')
         const params = validateParams(request)
         rejectQuery(request)
-        const scope = await resolveScope(storage, options, params)
+        const scope = await resolveScope(storage, options, params, grant)
         const id = params[options.idParam]!
         let deleted: boolean
         try {
-          deleted = await storage.delete(options.table, id, scope)
+          deleted = await storage.delete(options.table, id, { ...scope, ...grant.rows })
         } catch (error) {
           if (!(error instanceof RowReferencedError)) throw error
           throw new ProblemError(
@@ -262,7 +284,7 @@ export function createRouteFactory(
               `of ${error.referencingResource}; delete or reassign those first.`,
           )
         }
-        if (!deleted) throw notFound(options, params)
+        if (!deleted) throw await explainMissing(storage, options, params, scope, grant)
         return reply.code(204).send()
       }
     },
@@ -312,7 +334,7 @@ function bodyContext(options: RouteOptions): () => ValidationContext {
   const table = options.translation?.view ?? options.table
   return () => ({
     table,
-    known: table.columns.filter((column) => !column.readOnly && column.name !== pathKey).map((column) => column.name),
+    known: table.columns.filter((column) => isWritable(column) && column.name !== pathKey).map((column) => column.name),
     ...(pathKey ? { pathKey } : {}),
   })
 }
@@ -384,22 +406,61 @@ function scopeOf(options: RouteOptions, params: Record<string, number>): Scope {
   return options.scope ? { [options.scope.column]: params[options.scope.param]! } : {}
 }
 
-/** scopeOf, once the parent is known to exist (else 404): a nested route acts only inside an existing parent. */
-async function resolveScope(storage: Storage, options: RouteOptions, params: Record<string, number>): Promise<Scope> {
+/**
+ * scopeOf, once the parent is known to exist and to be readable by the caller
+ * (else 404): a nested route acts only inside a parent the caller could read.
+ */
+async function resolveScope(
+  storage: Storage,
+  options: RouteOptions,
+  params: Record<string, number>,
+  grant: AccessGrant,
+): Promise<Scope> {
   const scope = options.scope
   if (!scope) return {}
   const parentId = params[scope.param]!
-  if (!(await storage.find(scope.parent, parentId))) {
+  const readable = grant.readScopeOf(scope.parent.name)
+  if (readable === null || !(await storage.find(scope.parent, parentId, readable))) {
     throw new ProblemError('not_found', `No ${scope.parentSingular} with id ${parentId}.`)
   }
   return scopeOf(options, params)
 }
 
-async function findOrFail(storage: Storage, options: ItemRouteOptions, params: Record<string, number>): Promise<Row> {
-  const scope = await resolveScope(storage, options, params)
-  const row = await storage.find(options.table, params[options.idParam]!, scope)
-  if (!row) throw notFound(options, params)
+async function findOrFail(
+  storage: Storage,
+  options: ItemRouteOptions,
+  params: Record<string, number>,
+  grant: AccessGrant,
+): Promise<Row> {
+  const scope = await resolveScope(storage, options, params, grant)
+  const row = await storage.find(options.table, params[options.idParam]!, { ...scope, ...grant.rows })
+  if (!row) throw await explainMissing(storage, options, params, scope, grant)
   return row
+}
+
+/**
+ * A row the operation's statement did not find: 403 when the grant was
+ * limited to the caller's own rows and the row exists and is readable to
+ * them (it is someone else's), else 404, as if it did not exist.
+ */
+async function explainMissing(
+  storage: Storage,
+  options: ItemRouteOptions,
+  params: Record<string, number>,
+  scope: Scope,
+  grant: AccessGrant,
+): Promise<ProblemError> {
+  const readable = grant.readScopeOf(options.table.name)
+  if (Object.keys(grant.rows).length > 0 && readable !== null) {
+    const id = params[options.idParam]!
+    if (await storage.find(options.table, id, { ...scope, ...readable })) {
+      return new ProblemError(
+        'forbidden',
+        `${options.table.singular} ${id} is not yours; only its owner may change it.`,
+      )
+    }
+  }
+  return notFound(options, params)
 }
 
 async function updateOrFail(
@@ -408,12 +469,13 @@ async function updateOrFail(
   options: ItemRouteOptions,
   params: Record<string, number>,
   values: Row,
+  grant: AccessGrant,
 ): Promise<Row> {
-  const scope = await resolveScope(storage, options, params)
+  const scope = await resolveScope(storage, options, params, grant)
   const row = await write(tablesByName, edgeOf(options), () =>
-    storage.update(options.table, params[options.idParam]!, values, scope),
+    storage.update(options.table, params[options.idParam]!, values, { ...scope, ...grant.rows }),
   )
-  if (!row) throw notFound(options, params)
+  if (!row) throw await explainMissing(storage, options, params, scope, grant)
   return row
 }
 
@@ -425,11 +487,16 @@ function notFound(options: ItemRouteOptions, params: Record<string, number>): Pr
   )
 }
 
+/** Columns a body may hold: not the storage's (`id`, timestamps), nor the owner, which the server stamps. */
+function isWritable(column: ColumnDefinition): boolean {
+  return !column.readOnly && column.owner === undefined
+}
+
 /** Writable columns the body omits take their default (or null): creates and full replacements. */
 function withDefaults(table: TableDefinition, body: Row, pathKey?: string): Row {
   const values: Row = {}
   for (const column of table.columns) {
-    if (column.readOnly || column.name === pathKey) continue
+    if (!isWritable(column) || column.name === pathKey) continue
     values[column.name] = column.name in body ? body[column.name]! : column.default
   }
   return values

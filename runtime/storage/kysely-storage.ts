@@ -189,16 +189,23 @@ export class KyselyStorage implements Storage {
     column: string,
     values: readonly number[],
     perValue?: number,
+    scope: Scope = {},
   ): Promise<Row[]> {
     const context = this.#context(table)
     if (values.length === 0) return []
     const capped = perValue !== undefined
-    const query = this.#queries.get(`where-in|${table.name}|${column}|${capped ? 'capped' : 'all'}`, () => {
+    const scoped = this.#scopeColumns(table, context, scope)
+    const shape = `${table.name}|${column}|${capped ? 'capped' : 'all'}|${shapeOf(scoped)}`
+    const query = this.#queries.get(`where-in|${shape}`, () => {
       const definition = context.columns.get(column)
       if (definition === undefined) throw new Error(`findWhereIn names unknown column "${table.name}.${column}"`)
-      return buildWhereInQuery(this.#dialect.db, this.#dialect.syntax, table, definition, capped)
+      return buildWhereInQuery(this.#dialect.db, this.#dialect.syntax, table, definition, capped, scoped)
     })
-    const args = capped ? { [VALUES]: values, [PER_VALUE]: perValue } : { [VALUES]: values }
+    const args = {
+      ...scopeArguments(scope),
+      [VALUES]: values,
+      ...(capped ? { [PER_VALUE]: perValue } : {}),
+    }
     const rows = await this.#run(this.#dialect.driver, table, query, args)
     for (const row of rows) context.decode(row)
     return rows as Row[]

@@ -1,7 +1,11 @@
 import type { FilterOperator } from '../contract/filter-operator.js'
 import type { ColumnValue, Row, TableDefinition } from '../table-definition.js'
 
-/** Equality conditions on columns, e.g. `{ order_id: 3 }` for a nested route. */
+/**
+ * Equality conditions on columns, e.g. `{ order_id: 3 }` for a nested route,
+ * or `{ owner_sub: 'alice' }` for the rows an owner rule lets a caller touch:
+ * part of the same statement, so a write is checked atomically.
+ */
 export type Scope = Readonly<Record<string, string | number | boolean>>
 
 /** One filter condition, already parsed to the column's type. Filters combine with AND. */
@@ -88,9 +92,16 @@ export interface Storage {
   /**
    * Rows whose `column` holds one of `values`, ordered by id, in ONE statement
    * whatever the number of values: how includes load relations without N+1.
-   * With `perValue`, only the first `perValue` rows (by id) of each value.
+   * With `perValue`, only the first `perValue` rows (by id) of each value;
+   * with `scope`, only rows within it (counted so by `perValue` too).
    */
-  findWhereIn(table: TableDefinition, column: string, values: readonly number[], perValue?: number): Promise<Row[]>
+  findWhereIn(
+    table: TableDefinition,
+    column: string,
+    values: readonly number[],
+    perValue?: number,
+    scope?: Scope,
+  ): Promise<Row[]>
   find(table: TableDefinition, id: number, scope?: Scope): Promise<Row | undefined>
   /** Inserts, stamping `created_at`/`updated_at`; returns the stored row. */
   insert(table: TableDefinition, values: Row): Promise<Row>

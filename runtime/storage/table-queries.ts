@@ -85,12 +85,16 @@ export function buildWhereInQuery(
   table: TableDefinition,
   column: ColumnDefinition,
   capped: boolean,
+  scope: readonly ColumnDefinition[],
 ) {
   const matching = syntax.inList(column, listParameter(VALUES, column.type, column.name))
-  if (!capped) return selectRows(db, table).where(matching).orderBy(ID)
-  const ranked = selectRows(db, table)
-    .select(sql<number>`row_number() over (partition by ${sql.ref(column.name)} order by ${sql.ref(ID)})`.as(RANK))
+  const rows = selectRows(db, table)
     .where(matching)
+    .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
+  if (!capped) return rows.orderBy(ID)
+  const ranked = rows.select(
+    sql<number>`row_number() over (partition by ${sql.ref(column.name)} order by ${sql.ref(ID)})`.as(RANK),
+  )
   return db
     .selectFrom(ranked.as('ranked'))
     .select(columnNames(table))

@@ -22,6 +22,7 @@ interface RuleCase {
 type Node = Record<string, unknown>
 const parameters = (document: ContractDocument) => document.components.parameters as unknown as Record<string, Node>
 const listPosts = (document: ContractDocument) => pathsOf(document)['/v1/posts']!.get as { parameters: unknown[] }
+const posts = (document: ContractDocument) => pathsOf(document)['/v1/posts/{id}']!
 const enumOf = (parameter: Node) => (parameter.schema as { items: { enum: string[] } }).items
 
 /** One small edit per rule, and the finding it must give. */
@@ -271,6 +272,51 @@ const CASES: Record<ContractRuleId, RuleCase> = {
     subject: 'request field title',
     before: 'pattern ^[A-Z]',
     after: 'pattern ^[a-z]',
+  },
+  SECURITY_REQUIREMENT_ADDED: {
+    edit: (document) => Object.assign(posts(document).patch!, { security: [{ user: [] }] }),
+    operation: 'PATCH /v1/posts/{id}',
+    subject: 'security',
+    before: 'public',
+    after: 'user',
+  },
+  SECURITY_TIGHTENED: {
+    edit: (document) =>
+      Object.assign(posts(document).delete!, { security: [{ user: ['posts:admin', 'posts:write'] }] }),
+    operation: 'DELETE /v1/posts/{id}',
+    subject: 'security',
+    before: 'user [posts:admin]',
+    after: 'user [posts:admin, posts:write]',
+  },
+  OWNER_RULE_ADDED: {
+    edit: (document) =>
+      Object.assign(posts(document).patch!, { 'x-restmint-access': { owner: { field: 'owner_sub', claim: 'sub' } } }),
+    operation: 'PATCH /v1/posts/{id}',
+    subject: 'access',
+    before: 'any record',
+    after: 'own records (owner_sub = sub)',
+  },
+  SECURITY_REMOVED: {
+    edit: (document) => Object.assign(posts(document).delete!, { security: [] }),
+    operation: 'DELETE /v1/posts/{id}',
+    subject: 'security',
+    before: 'user [posts:admin]',
+    after: 'public',
+  },
+  SECURITY_LOOSENED: {
+    edit: (document) =>
+      Object.assign(posts(document).delete!, { security: [{ user: ['posts:admin'] }, { machine: [] }] }),
+    operation: 'DELETE /v1/posts/{id}',
+    subject: 'security',
+    before: 'user [posts:admin]',
+    after: 'user [posts:admin] or machine',
+  },
+  OWNER_RULE_REMOVED: {
+    edit: (document) => delete (posts(document).delete as Node)['x-restmint-access'],
+    operation: 'DELETE /v1/posts/{id}',
+    subject: 'access',
+    before: 'own records (owner_sub = sub)',
+    after: 'any record',
   },
   REQUEST_CONSTRAINT_RELAXED: {
     edit: (document) => (propertiesOf(document, 'PostCreate').title!.maxLength = 500),

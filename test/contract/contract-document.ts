@@ -62,7 +62,15 @@ export function contractDocument(version = 'v1') {
           },
           responses: { '200': { content: json(record('Post')) } },
         },
-        delete: { tags: ['posts'], responses: { '204': { description: 'Deleted.' } } },
+        delete: {
+          tags: ['posts'],
+          responses: { '204': { description: 'Deleted.' } },
+          security: [{ user: ['posts:admin'] }],
+          'x-restmint-access': {
+            rules: ['owner', { scopes: ['posts:admin'] }],
+            owner: { field: 'owner_sub', claim: 'sub' },
+          },
+        },
       },
       [`/${version}/comments`]: { get: listComments },
       [`/${version}/comments/{id}`]: { parameters: [id('id')], get: getComment },

@@ -47,6 +47,15 @@ export const view: TableDefinition = {
       default: null,
     },
     {
+      name: 'owner_sub',
+      type: 'string',
+      nullable: true,
+      unique: false,
+      readOnly: false,
+      owner: true,
+      default: null,
+    },
+    {
       name: 'author_id',
       type: 'integer',
       nullable: true,
@@ -126,6 +135,7 @@ export function rowToVersion(row: Row): Row {
     price: row['price'],
     status: row['status'],
     published_at: row['published_at'],
+    owner_sub: row['owner_sub'],
     author_id: row['author_id'],
     category_id: row['category_id'],
     created_at: row['created_at'],

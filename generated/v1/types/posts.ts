@@ -9,6 +9,7 @@ export interface Post {
   price: number | null
   status: 'draft' | 'published'
   published_at: string | null
+  readonly owner_sub: string | null
   author_id: number | null
   category_id: number
   readonly created_at: string

@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { UserError } from '../diagnostics/diagnostic.js'
+import { loadManifest } from '../manifest/load-manifest.js'
+import { buildAuthSchemes } from '../model/build-access.js'
+import { validateManifest } from '../validate/validate-manifest.js'
+import type { CliIo } from './cli-io.js'
+import { DEVELOPMENT_SECRETS_FILE, readDevelopmentSecrets } from './development-secrets.js'
+import { reportDiagnostics } from './report-diagnostics.js'
+import { signJwt } from './sign-jwt.js'
+
+export interface TokenOptions {
+  readonly manifest: string
+  readonly scheme: string
+  readonly sub: string
+  readonly scope?: string
+  readonly ttl: string
+}
+
+/**
+ * Prints a development JWT for a `secret_env` scheme of the manifest: its
+ * issuer and audience, `sub`, the scopes in its scopes claim, valid for
+ * `ttl` seconds, signed with the variable's value or else the development
+ * secret `serve` generated. JWKS schemes are refused: their issuer holds the
+ * private key.
+ */
+export async function runToken(options: TokenOptions, io: CliIo): Promise<number> {
+  const text = await readFile(resolve(io.cwd, options.manifest), 'utf8').catch(() => {
+    throw new UserError(`${options.manifest} not found; pass the manifest with --manifest`)
+  })
+  const { manifest, diagnostics } = validateManifest(loadManifest(options.manifest, text))
+  if (manifest === null) {
+    reportDiagnostics({ diagnostics, sources: new Map([[options.manifest, text]]), files: null }, options.manifest, io)
+    return 1
+  }
+  const schemes = buildAuthSchemes(manifest)
+  const scheme = schemes.find((candidate) => candidate.name === options.scheme)
+  const jwtNames = schemes.filter((candidate) => candidate.type === 'jwt').map((candidate) => candidate.name)
+  if (scheme === undefined || scheme.type !== 'jwt') {
+    const known =
+      jwtNames.length > 0 ? `its jwt schemes: ${jwtNames.join(', ')}` : 'it has no jwt scheme (auth.schemes)'
+    const what = scheme === undefined ? 'has no scheme' : 'has an api_key scheme, not a jwt one, named'
+    throw new UserError(`${options.manifest} ${what} "${options.scheme}"; ${known}`)
+  }
+  if (scheme.secretEnv === null) {
+    throw new UserError(
+      `scheme "${scheme.name}" verifies tokens with the keys of ${scheme.jwksUrl} (jwks_url): only its issuer, ` +
+        `${scheme.issuer}, holds the private key, so restmint cannot mint them; get a token from the issuer`,
+    )
+  }
+  const secret = process.env[scheme.secretEnv] ?? readDevelopmentSecrets(io.cwd)[scheme.secretEnv]
+  if (secret === undefined) {
+    throw new UserError(
+      `${scheme.secretEnv} is not set and ${DEVELOPMENT_SECRETS_FILE} has no development secret for it; ` +
+        `set ${scheme.secretEnv}, or run \`restmint serve\` once to create one`,
+    )
+  }
+  if (!/^[1-9]\d*$/.test(options.ttl)) {
+    throw new UserError(`--ttl must be a whole number of seconds, not ${JSON.stringify(options.ttl)}`)
+  }
+  const issuedAt = Math.floor(Date.now() / 1000)
+  const token = signJwt(
+    {
+      iss: scheme.issuer,
+      aud: scheme.audience,
+      sub: options.sub,
+      [scheme.scopesClaim]: options.scope ?? '',
+      iat: issuedAt,
+      exp: issuedAt + Number(options.ttl),
+    },
+    { alg: 'HS256', secret },
+  )
+  io.stdout(`${token}\n`)
+  return 0
+}

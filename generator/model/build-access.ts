@@ -1,0 +1,48 @@
+import {
+  ACCESS_OPERATIONS,
+  type AccessRule,
+  type AuthScheme,
+  type ResourceAccess,
+} from '../../runtime/contract/access-rule.js'
+import type { Manifest, ManifestAccessAlternative, ManifestResource } from '../manifest/manifest.js'
+
+/** `auth.schemes` in manifest order, every default filled in; empty without `auth:`. */
+export function buildAuthSchemes(manifest: Manifest): AuthScheme[] {
+  return Object.entries(manifest.auth?.schemes ?? {}).map(([name, scheme]) =>
+    scheme.type === 'api_key'
+      ? { name, type: 'api_key', header: scheme.header!, keysEnv: scheme.keys_env! }
+      : {
+          name,
+          type: 'jwt',
+          secretEnv: scheme.secret_env ?? null,
+          jwksUrl: scheme.jwks_url ?? null,
+          issuer: scheme.issuer!,
+          audience: scheme.audience!,
+          algorithms: scheme.algorithms!,
+          scopesClaim: scheme.scopes_claim ?? 'scope',
+          clockToleranceS: scheme.clock_tolerance_s ?? 0,
+        },
+  )
+}
+
+/**
+ * Every operation's alternatives: its own rule, else `all`, else
+ * `auth.default` (public when unset). Null without `auth:`: everything is public.
+ */
+export function buildResourceAccess(resource: ManifestResource, manifest: Manifest): ResourceAccess | null {
+  if (manifest.auth === undefined) return null
+  const fallback = manifest.auth.default ?? 'public'
+  const declared = resource.access ?? {}
+  return Object.fromEntries(
+    ACCESS_OPERATIONS.map((operation) => {
+      const rule = declared[operation] ?? declared.all ?? fallback
+      return [operation, (Array.isArray(rule) ? rule : [rule]).map(normalizeAlternative)]
+    }),
+  ) as Record<(typeof ACCESS_OPERATIONS)[number], AccessRule[]>
+}
+
+function normalizeAlternative(alternative: ManifestAccessAlternative): AccessRule {
+  return typeof alternative === 'string'
+    ? alternative
+    : { scopes: alternative.scopes, scheme: alternative.scheme ?? null }
+}

@@ -1,0 +1,3 @@
+-- restmint migration: alter table posts: add owner_sub (string)
+
+alter table "posts" add column "owner_sub" text;

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto'
+import fastifyJwt, { type Secret, type VerifyOptions, type VerifyPayloadType } from '@fastify/jwt'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import buildGetJwks from 'get-jwks'
+import type { AuthScheme, JwtScheme } from '../contract/access-rule.js'
+import { ProblemError } from '../http/problem-error.js'
+import { buildChallenge } from './auth-challenge.js'
+import type { Caller } from './caller.js'
+import { createApiKeyVerifier } from './verify-api-key.js'
+
+/** The caller a request's credentials name; null without credentials; a 401 when they do not verify. */
+export type Authenticate = (request: FastifyRequest) => Promise<Caller | null>
+
+/** How many verified tokens each scheme keeps (fast-jwt's cache), so a repeated token is not verified again. */
+const VERIFIED_TOKEN_CACHE = 1000
+
+/**
+ * Registers one @fastify/jwt namespace per jwt scheme (fast-jwt underneath:
+ * pinned algorithms, `iss` and `aud` required and checked, clock tolerance,
+ * verified tokens cached; JWKS keys fetched by get-jwks and cached per key
+ * id) and returns the authenticator. API keys are checked first, then a
+ * bearer token against each jwt scheme in manifest order. Credentials that
+ * fail are a 401 whatever the operation: never silently anonymous.
+ */
+export async function registerAuthentication(
+  app: FastifyInstance,
+  schemes: readonly AuthScheme[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Authenticate> {
+  const jwtSchemes = schemes.filter((scheme): scheme is JwtScheme => scheme.type === 'jwt')
+  for (const scheme of jwtSchemes) {
+    await app.register(fastifyJwt, {
+      namespace: scheme.name,
+      secret: resolveKey(scheme, env, (message) => app.log.warn(message)),
+      // The key fetcher reads `kid` and `alg` from the header, which only a complete decode gives it.
+      ...(scheme.jwksUrl === null ? {} : { decode: { complete: true } }),
+      verify: {
+        // The manifest schema allows only fast-jwt's algorithm names (and validation refuses `none`).
+        algorithms: [...scheme.algorithms] as NonNullable<VerifyOptions['algorithms']>,
+        allowedIss: scheme.issuer,
+        allowedAud: scheme.audience,
+        requiredClaims: ['iss', 'aud'],
+        clockTolerance: scheme.clockToleranceS * 1000,
+        cache: VERIFIED_TOKEN_CACHE,
+      },
+    })
+  }
+  const apiKeys = schemes.flatMap((scheme) =>
+    scheme.type === 'api_key'
+      ? [
+          {
+            header: scheme.header.toLowerCase(),
+            verify: createApiKeyVerifier(scheme, env, (message) => app.log.warn(message)),
+            name: scheme.name,
+          },
+        ]
+      : [],
+  )
+  const invalid = (description: string) =>
+    new ProblemError('invalid_credentials', description, {
+      headers: { 'www-authenticate': buildChallenge(schemes, { code: 'invalid_token', description }) },
+    })
+  return async (request) => {
+    for (const key of apiKeys) {
+      const presented = request.headers[key.header]
+      if (presented === undefined) continue
+      const caller = typeof presented === 'string' ? key.verify(presented) : null
+      if (caller === null) throw invalid(`The ${key.header} header holds no known API key of scheme "${key.name}".`)
+      return caller
+    }
+    const authorization = request.headers.authorization
+    if (authorization === undefined) return null
+    if (!/^Bearer [^\s]+$/.test(authorization) || jwtSchemes.length === 0) {
+      throw invalid('The Authorization header must be "Bearer <token>".')
+    }
+    let failure = ''
+    for (const scheme of jwtSchemes) {
+      try {
+        const verify = (request as unknown as Record<string, () => Promise<VerifyPayloadType>>)[
+          `${scheme.name}JwtVerify`
+        ]!
+        const claims = (await verify.call(request)) as Record<string, unknown>
+        return { scheme: scheme.name, claims, scopes: readScopes(claims[scheme.scopesClaim]) }
+      } catch (error) {
+        failure ||= describeFailure(error)
+      }
+    }
+    throw invalid(failure)
+  }
+}
+
+/**
+ * The HS* secret from its variable, or a JWKS key fetcher. An unset secret
+ * fails closed: a random one nobody holds, so no token verifies (`serve`
+ * fills in a development secret instead, and says so).
+ */
+function resolveKey(
+  scheme: JwtScheme,
+  env: Readonly<Record<string, string | undefined>>,
+  warn: (message: string) => void,
+): Secret {
+  if (scheme.jwksUrl !== null) {
+    const url = new URL(scheme.jwksUrl)
+    const jwks = buildGetJwks({ jwksPath: `${url.pathname}${url.search}`, providerDiscovery: false })
+    const domain = `${url.origin}/`
+    const fetchKey = (_request: FastifyRequest, token: { header: { kid?: string; alg?: string } }) =>
+      jwks.getPublicKey({ domain, kid: token.header.kid ?? '', alg: token.header.alg ?? '' })
+    // @fastify/jwt calls a secret function with (request, decoded token), as its README shows; its types say (decoded).
+    return fetchKey as unknown as Secret
+  }
+  const secret = env[scheme.secretEnv!]
+  if (secret === undefined || secret === '') {
+    warn(
+      `auth scheme "${scheme.name}": ${scheme.secretEnv} is not set, so no token of this scheme verifies; ` +
+        'set it to the shared HS secret (at least 32 random bytes)',
+    )
+    return randomBytes(32).toString('hex')
+  }
+  return secret
+}
+
+/** A space-separated string (RFC 8693 `scope`) or an array of strings. */
+function readScopes(value: unknown): ReadonlySet<string> {
+  if (typeof value === 'string') return new Set(value.split(' ').filter((scope) => scope !== ''))
+  if (Array.isArray(value)) return new Set(value.filter((scope): scope is string => typeof scope === 'string'))
+  return new Set()
+}
+
+/** @fastify/jwt's and fast-jwt's messages say what failed (expired, wrong `aud`…) without echoing the token. */
+function describeFailure(error: unknown): string {
+  const code = (error as { code?: string }).code
+  if (code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED') return 'The token has expired.'
+  const message = error instanceof Error ? error.message : String(error)
+  return `The token does not verify: ${message.replace(/\.$/, '')}.`
+}
