@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './contract/api-limits.js'
+import type { RatePolicy } from './http/rate-policy.js'
+import type { ApiCors } from './http/register-cors.js'
 import type { RegisterResource } from './http/register-resource.js'
 import type { TableDefinition } from './table-definition.js'
 
@@ -38,6 +40,21 @@ export interface ApiDefinition {
   /** In manifest order (the storage creates referenced tables first). */
   readonly tables: readonly TableDefinition[]
   readonly versions: readonly ApiVersion[]
+  /** The manifest's `limits.rate`: every client's limit, unless the resource sets its own `rate`. */
+  readonly rate?: RatePolicy
+  /** The manifest's `http:`. */
+  readonly http?: ApiHttp
+}
+
+/** How the server meets the network: proxies in front of it, browsers on other origins. */
+export interface ApiHttp {
+  /**
+   * Fastify's `trustProxy`: how many proxy hops, or which proxy addresses
+   * (CIDRs), to believe about the client's address (`X-Forwarded-For`); never
+   * every one, or any client could pick the address rate limits count.
+   */
+  readonly trustProxy?: number | readonly string[]
+  readonly cors?: ApiCors
 }
 
 /** Identity function that gives generated code a checked type. */

@@ -10,6 +10,8 @@ import type { ApiModel, FieldModel, ParentModel, ReferenceModel, ResourceModel, 
 import { buildItemQueryParameters, buildListQueryParameters } from './build-query-parameters.js'
 import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
+import { buildHttp } from './build-http.js'
+import { buildRatePolicy } from './build-rate-policy.js'
 import { buildRelations } from './build-relations.js'
 import { deriveVersionResources } from './derive-version-resources.js'
 
@@ -30,6 +32,8 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
       baseUrl: manifest.service.base_url ?? null,
     },
     limits,
+    rate: buildRatePolicy('default', manifest.limits?.rate),
+    http: buildHttp(manifest),
     openapiYaml: manifest.openapi?.yaml ?? false,
     versions: Object.keys(manifest.versions).map((name) => {
       const { changes, derivedFrom, resources: declared } = derived.get(name)!
@@ -106,6 +110,8 @@ function buildResource(
     parent,
     relations,
     ...rules,
+    requireIfMatch: resource.concurrency?.require_if_match ?? manifest.concurrency?.require_if_match ?? false,
+    rate: buildRatePolicy(name, resource.rate),
     listQuery: buildListQueryParameters({ name, ...rules }, limits),
     itemQuery: buildItemQueryParameters({ name, ...rules }, limits),
     routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources),

@@ -1,6 +1,7 @@
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
-import type { ApiDeprecation } from '../../runtime/define-api.js'
+import type { ApiDeprecation, ApiHttp } from '../../runtime/define-api.js'
 import type { QueryRules } from '../../runtime/http/query-rules.js'
+import type { RatePolicy } from '../../runtime/http/rate-policy.js'
 import type { ColumnValue, TableDefinition } from '../../runtime/table-definition.js'
 import type { ResourceComponentNames } from '../names/generated-names.js'
 import type { CompiledValidators } from './compile-validators.js'
@@ -52,6 +53,10 @@ export interface ServerView extends HeaderView {
   readonly manifestFile: string
   readonly title: string
   readonly limits: ApiLimits
+  /** The runtime's `rate`; null (and left out of server.ts) without `limits.rate`. */
+  readonly rate: RatePolicy | null
+  /** The runtime's ApiHttp; null (and left out) without `http:`. */
+  readonly http: ApiHttp | null
   /** The schema.ts export listing every table. */
   readonly tableList: string
   readonly versions: readonly {
@@ -106,6 +111,10 @@ export interface RoutesView extends HeaderView {
   } | null
   /** An older version's routes, which pass its translate/ module to registerResource. */
   readonly translated: boolean
+  /** PUT, PATCH and DELETE require If-Match; left out of the file when false. */
+  readonly requireIfMatch: boolean
+  /** The resource's own rate limit; null (and left out) when it has none. */
+  readonly rate: RatePolicy | null
 }
 
 /** translate/<resource>.ts of an older version: its edge translation (runtime VersionTranslation) as straight-line code. */

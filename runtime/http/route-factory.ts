@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ApiLimits } from '../contract/api-limits.js'
 import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
-import type { ListOptions, ListResult, Scope, Storage } from '../storage/storage.js'
+import type { ListOptions, ListResult, RowPrecondition, Scope, Storage } from '../storage/storage.js'
 import {
   InvalidValueError,
   MissingReferenceError,
+  PreconditionFailedError,
   RowReferencedError,
   UniqueViolationError,
 } from '../storage/storage-errors.js'
@@ -12,7 +13,9 @@ import type { Row, TableDefinition } from '../table-definition.js'
 import type { Validator } from '../validator.js'
 import { allowedMethodsAt } from './allowed-methods.js'
 import { checkItemQuery, checkListQuery } from './check-query-names.js'
+import { matchesWeakly, preconditionFailed, readCondition, readIfMatch } from './conditional-request.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
+import { entityTagOf } from './entity-tag.js'
 import { noRoute } from './handle-errors.js'
 import { includeRelations, parseInclude } from './include-relations.js'
 import type { CursorCodec } from './page-cursor.js'
@@ -41,6 +44,8 @@ interface RouteOptions {
 
 interface ItemRouteOptions extends RouteOptions {
   readonly idParam: string
+  /** PUT, PATCH and DELETE without `If-Match` answer 428 (the manifest's `concurrency.require_if_match`). */
+  readonly requireIfMatch?: boolean
 }
 
 /** What answers one method on one path. */
@@ -173,6 +178,7 @@ export function createRouteFactory(
         return reply
           .code(201)
           .header('location', `${routePath(request)}/${row.id}`)
+          .header('etag', entityTagOf(options.table, row))
           .send({ data: edge.rowToVersion(row) })
       }
     },
@@ -188,13 +194,17 @@ export function createRouteFactory(
         const errors: InvalidParam[] = []
         const include = parseInclude(query.include, options.rules, limits, errors)
         rejectInvalid(errors)
+        const ifNoneMatch = readCondition(request, 'if-none-match')
         const row = await findOrFail(storage, options, params)
+        const tag = entityTagOf(options.table, row)
+        reply.header('etag', tag).header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
+        // The tag is the stored row's, whatever `include` embeds: a client revalidates each URL it cached.
+        if (ifNoneMatch && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
         const truncated = await includeRelations(storage, tablesByName, options.table, [row], include, {
           pointers: ['/data'],
           itemsMax: limits.includeItemsMax,
           prefix: app.prefix,
         })
-        reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
         const data = edge.rowToVersion(row)
         return truncated.length > 0 ? { data, meta: { truncated } } : { data }
       }
@@ -202,27 +212,36 @@ export function createRouteFactory(
 
     replace(options) {
       const edge = edgeOf(options)
-      return async (request) => {
+      return async (request, reply) => {
         rejectMergePatch(request)
         const params = validateParams(request)
         rejectQuery(request)
+        const precondition = readIfMatch(request, options.table, options.requireIfMatch === true)
         const body = validate(options.body, request.body, bodyContext(options))
         // A replacement writes exactly the columns the version sees: what another version alone sees stays.
         const values = edge.bodyToStorage(withDefaults(edge.view, body as Row, options.scope?.param), false)
-        return { data: edge.rowToVersion(await updateOrFail(storage, tablesByName, options, params, values)) }
+        const row = await updateOrFail(storage, tablesByName, options, params, values, precondition)
+        reply.header('etag', entityTagOf(options.table, row))
+        return { data: edge.rowToVersion(row) }
       }
     },
 
     update(options) {
       const edge = edgeOf(options)
-      return async (request) => {
+      return async (request, reply) => {
         const params = validateParams(request)
         rejectQuery(request)
+        const precondition = readIfMatch(request, options.table, options.requireIfMatch === true)
         const body = validate(options.body, request.body, bodyContext(options)) as Row
-        const row =
-          Object.keys(body).length === 0
-            ? await findOrFail(storage, options, params)
-            : await updateOrFail(storage, tablesByName, options, params, edge.bodyToStorage(body, false))
+        let row: Row
+        if (Object.keys(body).length > 0) {
+          row = await updateOrFail(storage, tablesByName, options, params, edge.bodyToStorage(body, false), precondition)
+        } else {
+          // Nothing to write, so nothing to keep atomic: the stored row answers, If-Match checked against it.
+          row = await findOrFail(storage, options, params)
+          if (precondition && !precondition(row)) throw preconditionFailed(options.table, row)
+        }
+        reply.header('etag', entityTagOf(options.table, row))
         return { data: edge.rowToVersion(row) }
       }
     },
@@ -231,12 +250,14 @@ export function createRouteFactory(
       return async (request, reply) => {
         const params = validateParams(request)
         rejectQuery(request)
+        const precondition = readIfMatch(request, options.table, options.requireIfMatch === true)
         const scope = await resolveScope(storage, options, params)
         const id = params[options.idParam]!
         let deleted: boolean
         try {
-          deleted = await storage.delete(options.table, id, scope)
+          deleted = await storage.delete(options.table, id, scope, precondition)
         } catch (error) {
+          if (error instanceof PreconditionFailedError) throw preconditionFailed(options.table, error.current)
           if (!(error instanceof RowReferencedError)) throw error
           throw new ProblemError(
             'still_referenced',
@@ -390,10 +411,11 @@ async function updateOrFail(
   options: ItemRouteOptions,
   params: Record<string, number>,
   values: Row,
+  precondition: RowPrecondition | undefined,
 ): Promise<Row> {
   const scope = await resolveScope(storage, options, params)
   const row = await write(options.table, tablesByName, edgeOf(options), () =>
-    storage.update(options.table, params[options.idParam]!, values, scope),
+    storage.update(options.table, params[options.idParam]!, values, scope, precondition),
   )
   if (!row) throw notFound(options, params)
   return row
@@ -460,6 +482,7 @@ async function write<T>(
         errors: [{ in: 'body', pointer: `/${edge.fieldOf(error.column)}`, detail: error.reason }],
       })
     }
+    if (error instanceof PreconditionFailedError) throw preconditionFailed(table, error.current)
     if (error instanceof MissingReferenceError) {
       const field = edge.fieldOf(error.column)
       const target = tablesByName.get(error.referencedTable)?.singular ?? error.referencedTable
