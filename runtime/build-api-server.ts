@@ -14,7 +14,7 @@ import {
 } from './http/handle-errors.js'
 import { countRequests } from './http/count-requests.js'
 import { drainOnClose } from './http/drain-on-close.js'
-import { connectRedis } from './http/connect-redis.js'
+import { connectRedis, disconnectRedis } from './http/connect-redis.js'
 import { registerHealthRoutes, type ReadinessCheck } from './http/health-routes.js'
 import { ProblemError } from './http/problem-error.js'
 import { registerApiDocs } from './http/register-api-docs.js'
@@ -160,7 +160,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
   app.server.on('connect', refuseTunnel)
   app.server.on('checkExpectation', refuseExpectation)
   if (ownsStorage) app.addHook('onClose', () => storage.close())
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()))
+  if (redis) app.addHook('onClose', () => disconnectRedis(redis))
   const isDraining = drainOnClose(app, options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS)
   const checks: ReadinessCheck[] = [{ name: 'The database', check: () => storage.ping() }]
   if (redis) checks.push({ name: 'Redis', check: async () => void (await redis.ping()) })
@@ -220,7 +220,9 @@ export function apiServerOptions(timeouts: ServerTimeouts = {}): FastifyHttpOpti
  * becomes the function proxy-addr makes of one (Fastify takes a number at run
  * time, but its types do not): trust the `hops` nearest addresses.
  */
-function trustProxyOption(trustProxy: number | readonly string[]): string[] | ((address: string, hop: number) => boolean) {
+function trustProxyOption(
+  trustProxy: number | readonly string[],
+): string[] | ((address: string, hop: number) => boolean) {
   if (typeof trustProxy !== 'number') return [...trustProxy]
   return (_address, hop) => hop < trustProxy
 }

@@ -45,10 +45,11 @@ export function readCondition(request: FastifyRequest, header: ConditionalHeader
 
 function malformed(header: ConditionalHeader, text: string): ProblemError {
   const name = header === 'if-match' ? 'If-Match' : 'If-None-Match'
+  // No `errors` entry: their `in` names query, path and body only, and published contracts say so.
   return new ProblemError(
     'bad_request',
-    `The ${name} header is not * or a list of entity tags; send the ETag a response gave, quotes included ("…").`,
-    { errors: [{ in: 'header', name, detail: `${JSON.stringify(text)} is not an entity tag` }] },
+    `The ${name} header is not * or a list of entity tags: ${JSON.stringify(text)} is not one; ` +
+      'send the ETag a response gave, quotes included ("…").',
   )
 }
 
@@ -77,8 +78,8 @@ export function readIfMatch(
   if (condition === undefined && required) {
     throw new ProblemError(
       'precondition_required',
-      `Changing a ${table.singular} requires If-Match: read it first and send its ETag as If-Match (or If-Match: * to change it whatever it holds).`,
-      { errors: [{ in: 'header', name: 'If-Match', detail: 'is required' }] },
+      `Changing a ${table.singular} requires the If-Match header: read it first and send its ETag as If-Match ` +
+        '(or If-Match: * to change it whatever it holds).',
     )
   }
   if (condition === undefined || condition.any) return undefined

@@ -28,3 +28,12 @@ export async function connectRedis(url: string): Promise<Redis> {
   }
   return redis
 }
+
+/** Quits cleanly (the server answers what it was sent first), or drops a connection that is down. */
+export async function disconnectRedis(redis: Redis): Promise<void> {
+  try {
+    await redis.quit()
+  } catch {
+    redis.disconnect()
+  }
+}

@@ -1,8 +1,8 @@
 import { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './problem-catalogue.js'
 
-/** One bad input: a query or path parameter or a header by name, or a body member by JSON Pointer. */
+/** One bad input: a query or path parameter by name, or a body member by JSON Pointer. */
 export interface InvalidParam {
-  readonly in: 'query' | 'path' | 'header' | 'body'
+  readonly in: 'query' | 'path' | 'body'
   readonly name?: string
   readonly pointer?: string
   readonly detail: string
@@ -51,8 +51,6 @@ export function validationFailed(where: InvalidParam['in'], errors: InvalidParam
 
 /** The `detail` of a validation_failed problem about one part of the request. */
 export function summarize(where: InvalidParam['in']): string {
-  const what = { query: 'query parameters', path: 'path parameters', header: 'request headers', body: 'request body' }[
-    where
-  ]
+  const what = { query: 'query parameters', path: 'path parameters', body: 'request body' }[where]
   return `The ${what} did not validate; see errors for each problem.`
 }

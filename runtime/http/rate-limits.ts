@@ -69,7 +69,12 @@ export async function registerRateLimits(app: FastifyInstance, options: RateLimi
   }
   app.addHook('onRequest', async (request, reply) => {
     if (isHealthRoute(request.routeOptions.url)) return
-    await enforce(limiterOf(perIp, (request) => request.ip), perIp, request, reply)
+    await enforce(
+      limiterOf(perIp, (request) => request.ip),
+      perIp,
+      request,
+      reply,
+    )
   })
   app.addHook('preHandler', async (request, reply) => {
     if (isHealthRoute(request.routeOptions.url)) return

@@ -1,5 +1,6 @@
 import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
+import { addVary } from './add-vary.js'
 
 /** The manifest's `http.cors`, with the request headers browsers may send. */
 export interface ApiCors {
@@ -42,6 +43,9 @@ export async function registerCors(app: FastifyInstance, cors: ApiCors): Promise
     exposedHeaders: EXPOSED_HEADERS,
     ...(cors.maxAgeSeconds !== undefined ? { maxAge: cors.maxAgeSeconds } : {}),
   }
+  // Every answer depends on Origin, also those to requests without one: a shared cache must not give
+  // an answer without Access-Control-Allow-Origin to a browser that sends one.
+  app.addHook('onRequest', async (_request, reply) => addVary(reply, 'Origin'))
   await app.register(fastifyCors, {
     delegator: (request, callback) => {
       if (request.headers.origin === undefined) return callback(null, { origin: false })

@@ -11,6 +11,7 @@ import {
 } from '../storage/storage-errors.js'
 import type { Row, TableDefinition } from '../table-definition.js'
 import type { Validator } from '../validator.js'
+import { addVary } from './add-vary.js'
 import { allowedMethodsAt } from './allowed-methods.js'
 import { checkItemQuery, checkListQuery } from './check-query-names.js'
 import { matchesWeakly, preconditionFailed, readCondition, readIfMatch } from './conditional-request.js'
@@ -128,7 +129,8 @@ export function createRouteFactory(
         })
         const data = translation ? rows.map(translation.rowToVersion) : rows
         const cut = truncated.length > 0 ? { truncated } : {}
-        reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
+        reply.header('cache-control', options.rules.cacheControl)
+        addVary(reply, 'Accept')
         const path = routePath(request)
         const search = requestSearch(request.url)
         if (parsed.page === null) {
@@ -197,7 +199,8 @@ export function createRouteFactory(
         const ifNoneMatch = readCondition(request, 'if-none-match')
         const row = await findOrFail(storage, options, params)
         const tag = entityTagOf(options.table, row)
-        reply.header('etag', tag).header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
+        reply.header('etag', tag).header('cache-control', options.rules.cacheControl)
+        addVary(reply, 'Accept')
         // The tag is the stored row's, whatever `include` embeds: a client revalidates each URL it cached.
         if (ifNoneMatch && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
         const truncated = await includeRelations(storage, tablesByName, options.table, [row], include, {
@@ -235,7 +238,14 @@ export function createRouteFactory(
         const body = validate(options.body, request.body, bodyContext(options)) as Row
         let row: Row
         if (Object.keys(body).length > 0) {
-          row = await updateOrFail(storage, tablesByName, options, params, edge.bodyToStorage(body, false), precondition)
+          row = await updateOrFail(
+            storage,
+            tablesByName,
+            options,
+            params,
+            edge.bodyToStorage(body, false),
+            precondition,
+          )
         } else {
           // Nothing to write, so nothing to keep atomic: the stored row answers, If-Match checked against it.
           row = await findOrFail(storage, options, params)

@@ -284,7 +284,12 @@ export class KyselyStorage implements Storage {
     }
   }
 
-  async delete(table: TableDefinition, id: number, scope: Scope = {}, precondition?: RowPrecondition): Promise<boolean> {
+  async delete(
+    table: TableDefinition,
+    id: number,
+    scope: Scope = {},
+    precondition?: RowPrecondition,
+  ): Promise<boolean> {
     const context = this.#context(table)
     const scoped = this.#scopeColumns(table, context, scope)
     const db = this.#dialect.db

@@ -119,7 +119,7 @@ for (const dialect of DIALECTS) {
         expect(response.statusCode, `${header}: ${value}`).toBe(400)
         expect(response.json()).toMatchObject({
           code: 'bad_request',
-          errors: [{ in: 'header', name: header === 'if-match' ? 'If-Match' : 'If-None-Match' }],
+          detail: expect.stringMatching(header === 'if-match' ? /^The If-Match header / : /^The If-None-Match header /),
         })
       }
       expect((await call({ url })).json().data.title).toBe('Malformed')
@@ -168,7 +168,7 @@ for (const dialect of DIALECTS) {
         expect(response.statusCode, method).toBe(428)
         expect(response.json()).toMatchObject({
           code: 'precondition_required',
-          errors: [{ in: 'header', name: 'If-Match', detail: 'is required' }],
+          detail: expect.stringContaining('requires the If-Match header'),
         })
       }
       const tag = created.headers.etag as string
