@@ -1,15 +1,7 @@
 import type { ApiModel } from '../model/api-model.js'
 import { SHARED_SCHEMAS } from '../names/generated-names.js'
-import type {
-  OpenApiDocument,
-  OpenApiHeader,
-  OpenApiMethod,
-  OpenApiPathItem,
-  OpenApiReference,
-  OpenApiResponse,
-} from './openapi-objects.js'
-
-const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delete']
+import { mapOperations } from './map-operations.js'
+import type { OpenApiDocument, OpenApiHeader, OpenApiReference, OpenApiResponse } from './openapi-objects.js'
 
 const HEADER_REFS: Record<string, OpenApiReference> = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
@@ -32,7 +24,13 @@ export function markRateLimited(document: OpenApiDocument, model: ApiModel): Ope
     headers: { ...response.headers, ...HEADER_REFS },
   })
   const paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [path, markPathItem(item, withHeaders)]),
+    Object.entries(document.paths).map(([path, item]) => [
+      path,
+      mapOperations(item, withHeaders, (operation) => ({
+        ...operation,
+        responses: { ...operation.responses, 429: { $ref: '#/components/responses/TooManyRequests' } },
+      })),
+    ]),
   )
   const { responses, headers } = document.components
   return {
@@ -48,21 +46,6 @@ export function markRateLimited(document: OpenApiDocument, model: ApiModel): Ope
       headers: { ...headers, ...HEADERS },
     },
   }
-}
-
-function markPathItem(item: OpenApiPathItem, withHeaders: (response: OpenApiResponse) => OpenApiResponse) {
-  const marked: Record<string, unknown> = { ...item }
-  for (const method of METHODS) {
-    const operation = item[method]
-    if (!operation) continue
-    const responses = Object.entries(operation.responses).map(([status, response]) => [
-      status,
-      '$ref' in response ? response : withHeaders(response),
-    ])
-    responses.push(['429', { $ref: '#/components/responses/TooManyRequests' }])
-    marked[method] = { ...operation, responses: Object.fromEntries(responses) }
-  }
-  return marked as OpenApiPathItem
 }
 
 function describeLimits(model: ApiModel): string {
