@@ -62,8 +62,9 @@ export interface ServerOptions {
   /**
    * Redis (`redis://…`) holding the rate limits' counts, shared by every
    * instance that uses it. Default: `REDIS_URL`; without either, each process
-   * counts in its own memory. The server refuses to start when it cannot
-   * connect, and /health/ready checks it.
+   * counts in its own memory; `''` keeps them in memory even when
+   * `REDIS_URL` is set. Used only when the API has rate limits: the server
+   * then refuses to start when it cannot connect, and /health/ready checks it.
    */
   readonly redisUrl?: string
   /** Starts every Redis key the server writes. Default: `REDIS_KEY_PREFIX`, else `restmint:rate:`. */
