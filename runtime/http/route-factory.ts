@@ -46,7 +46,7 @@ interface RouteOptions {
 interface ItemRouteOptions extends RouteOptions {
   readonly idParam: string
   /** PUT, PATCH and DELETE without `If-Match` answer 428 (the manifest's `concurrency.require_if_match`). */
-  readonly requireIfMatch?: boolean
+  readonly requireIfMatch: boolean
 }
 
 /** What answers one method on one path. */
@@ -219,7 +219,7 @@ export function createRouteFactory(
         rejectMergePatch(request)
         const params = validateParams(request)
         rejectQuery(request)
-        const precondition = readIfMatch(request, options.table, options.requireIfMatch === true)
+        const precondition = readIfMatch(request, options.table, options.requireIfMatch)
         const body = validate(options.body, request.body, bodyContext(options))
         // A replacement writes exactly the columns the version sees: what another version alone sees stays.
         const values = edge.bodyToStorage(withDefaults(edge.view, body as Row, options.scope?.param), false)
@@ -234,7 +234,7 @@ export function createRouteFactory(
       return async (request, reply) => {
         const params = validateParams(request)
         rejectQuery(request)
-        const precondition = readIfMatch(request, options.table, options.requireIfMatch === true)
+        const precondition = readIfMatch(request, options.table, options.requireIfMatch)
         const body = validate(options.body, request.body, bodyContext(options)) as Row
         let row: Row
         if (Object.keys(body).length > 0) {
@@ -260,7 +260,7 @@ export function createRouteFactory(
       return async (request, reply) => {
         const params = validateParams(request)
         rejectQuery(request)
-        const precondition = readIfMatch(request, options.table, options.requireIfMatch === true)
+        const precondition = readIfMatch(request, options.table, options.requireIfMatch)
         const scope = await resolveScope(storage, options, params)
         const id = params[options.idParam]!
         let deleted: boolean
