@@ -1,5 +1,5 @@
 /**
- * The query benchmark's baseline: `GET /v1/posts` written by hand as a plain
+ * The query benchmark's baseline: `GET /v2/posts` written by hand as a plain
  * Fastify route over prepared statements (better-sqlite3, or `pg` named
  * statements), answering byte-for-byte the JSON the generated server answers
  * for the benchmarked URLs: same envelope, same links, same cursor format,
@@ -39,7 +39,7 @@ interface PostQueries {
   close(): Promise<void>
 }
 
-const POST_COLUMNS = 'id, title, body, price, status, published_at, author_id, category_id, created_at, updated_at'
+const POST_COLUMNS = 'id, title, content, price, status, published_at, author_id, category_id, created_at, updated_at'
 const AUTHOR_COLUMNS = 'id, name, email, created_at, updated_at'
 const CATEGORY_COLUMNS = 'id, name, created_at, updated_at'
 const KNOWN = new Set(['page', 'per_page', 'sort', 'include', 'filter[price][gte]'])
@@ -52,7 +52,7 @@ export async function buildHandWrittenServer(database: HandWrittenDatabase): Pro
   const app = Fastify({ logger: false })
   app.addHook('onClose', () => queries.close())
 
-  app.get('/v1/posts', async (request, reply) => {
+  app.get('/v2/posts', async (request, reply) => {
     const list = parseListRequest(request.query as Record<string, string | string[]>, reply)
     if (list === null) return reply
     const { rows: fetched, total } = await queries.page(list)
@@ -159,7 +159,7 @@ export const BENCH_CURSOR_SECRET = 'restmint benchmark'
 function encodeCursor(list: ListRequest, last: Row): string {
   const sort = list.direction === null ? [] : [{ column: 'created_at', direction: list.direction }]
   const filters = list.minPrice === null ? [] : [{ column: 'price', operator: 'gte', value: list.minPrice }]
-  const shape = JSON.stringify([JSON.stringify(['/v1/posts', {}]), sort, filters])
+  const shape = JSON.stringify([JSON.stringify(['/v2/posts', {}]), sort, filters])
   const position = list.direction === null ? [last.id] : [last.created_at, last.id]
   const payload = JSON.stringify([shape, position])
   const signature = createHmac('sha256', BENCH_CURSOR_SECRET).update(payload).digest('base64url')

@@ -12,18 +12,22 @@ export type ServerKind = 'generated' | 'hand-written'
 
 export const PER_PAGE = 20
 
-/** The benchmarked requests (paths under the server). */
+const LIST = `/posts?filter[price][gte]=500&sort=-created_at&page=3&per_page=${PER_PAGE}`
+
+/** The benchmarked requests (paths under the server): v2, the current version, unless said otherwise. */
 export const PATHS = {
   /** a: a filtered, sorted offset page. */
-  filtered: `/v1/posts?filter[price][gte]=500&sort=-created_at&page=3&per_page=${PER_PAGE}`,
+  filtered: `/v2${LIST}`,
   /** b: the same page with both belongs-to relations embedded. */
-  included: `/v1/posts?filter[price][gte]=500&sort=-created_at&page=3&per_page=${PER_PAGE}&include=author,category`,
+  included: `/v2${LIST}&include=author,category`,
+  /** d: the same request through v1, the deprecated version served through its generated translation. */
+  includedThroughV1: `/v1${LIST}&include=author,category`,
   /** c: the first page of the unfiltered walk. */
-  first: `/v1/posts?sort=-created_at&per_page=${PER_PAGE}`,
+  first: `/v2/posts?sort=-created_at&per_page=${PER_PAGE}`,
   /** c: the unfiltered walk's offset page `page`. */
-  offset: (page: number) => `/v1/posts?sort=-created_at&page=${page}&per_page=${PER_PAGE}`,
+  offset: (page: number) => `/v2/posts?sort=-created_at&page=${page}&per_page=${PER_PAGE}`,
   /** c: the unfiltered walk continued from a cursor. */
-  cursor: (cursor: string) => `/v1/posts?sort=-created_at&per_page=${PER_PAGE}&cursor=${encodeURIComponent(cursor)}`,
+  cursor: (cursor: string) => `/v2/posts?sort=-created_at&per_page=${PER_PAGE}&cursor=${encodeURIComponent(cursor)}`,
 } as const
 
 export interface RunningServer {

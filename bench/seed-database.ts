@@ -21,7 +21,7 @@ interface SeedRows {
   readonly categories: { name: string; created_at: string; updated_at: string }[]
   readonly posts: {
     title: string
-    body: string
+    content: string
     price: number
     status: 'draft' | 'published'
     published_at: string | null
@@ -61,7 +61,7 @@ function makeRows(sizes: SeedSizes): SeedRows {
     const published = random() < 0.7
     return {
       title: `Post number ${index + 1}`,
-      body: `Body of post ${index + 1}: a paragraph of sample text that stands for the content of a blog post.`,
+      content: `Body of post ${index + 1}: a paragraph of sample text that stands for the content of a blog post.`,
       price: Math.round(random() * 100_000) / 100,
       status: published ? ('published' as const) : ('draft' as const),
       published_at: published ? at(created + 3_600_000) : null,
@@ -92,8 +92,8 @@ export async function seedSqlite(file: string, sizes: SeedSizes): Promise<void> 
       'insert into categories (name, created_at, updated_at) values (@name, @created_at, @updated_at)',
     )
     const insertPost = database.prepare(
-      `insert into posts (title, body, price, status, published_at, author_id, category_id, created_at, updated_at)
-       values (@title, @body, @price, @status, @published_at, @author_id, @category_id, @created_at, @updated_at)`,
+      `insert into posts (title, content, price, status, published_at, author_id, category_id, created_at, updated_at)
+       values (@title, @content, @price, @status, @published_at, @author_id, @category_id, @created_at, @updated_at)`,
     )
     database.transaction(() => {
       for (const row of rows.authors) insertAuthor.run(row)
@@ -132,7 +132,7 @@ export async function seedPostgres(url: string, schema: string, sizes: SeedSizes
     )
     const postColumns = [
       'title',
-      'body',
+      'content',
       'price',
       'status',
       'published_at',

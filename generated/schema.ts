@@ -345,7 +345,14 @@ export const postsTable: TableDefinition = {
       readOnly: false,
       default: null,
     },
-    { name: 'body', type: 'string', nullable: true, unique: false, readOnly: false, default: null },
+    {
+      name: 'content',
+      type: 'string',
+      nullable: true,
+      unique: false,
+      readOnly: false,
+      default: null,
+    },
     {
       name: 'price',
       type: 'number',

@@ -10,6 +10,7 @@ import {
 } from 'restmint/runtime'
 import { allTables } from './schema.js'
 import { registerVersionV1 } from './v1/index.js'
+import { registerVersionV2 } from './v2/index.js'
 
 /** The API described by resources.yaml. */
 export const api = defineApi({
@@ -29,8 +30,21 @@ export const api = defineApi({
       prefix: '/v1',
       register: registerVersionV1,
       openapi: () => import('./v1/openapi.json', { with: { type: 'json' } }),
+      deprecation: {
+        deprecated: '2027-01-15',
+        sunset: '2027-07-15',
+        guide: '/docs/migrate-v1-to-v2',
+        successorPrefix: '/v2',
+      },
+    },
+    {
+      name: 'v2',
+      prefix: '/v2',
+      register: registerVersionV2,
+      openapi: () => import('./v2/openapi.json', { with: { type: 'json' } }),
     },
   ],
+  guides: [{ path: '/docs/migrate-v1-to-v2', page: () => import('./docs/migrate-v1-to-v2.js') }],
 })
 
 /**

@@ -187,7 +187,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     storage,
     ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
   })
-  if (options.docs !== false) registerApiDocs(app, api.versions)
+  if (options.docs !== false) registerApiDocs(app, api.versions, api.guides ?? [])
   await app.ready()
   return app
 }

@@ -33,6 +33,14 @@ export interface ApiDeprecation {
   readonly successorPrefix: string
 }
 
+/** The migration guide from one version to the next, an HTML page generated from the manifest's `changes`. */
+export interface ApiGuide {
+  /** `/docs/migrate-v1-to-v2` */
+  readonly path: string
+  /** Loads the page (generated `docs/migrate-v1-to-v2.ts`) on its first request. */
+  readonly page: () => Promise<{ readonly page: string }>
+}
+
 /** Everything generated server.ts tells the runtime about an API. */
 export interface ApiDefinition {
   readonly title: string
@@ -40,6 +48,8 @@ export interface ApiDefinition {
   /** In manifest order (the storage creates referenced tables first). */
   readonly tables: readonly TableDefinition[]
   readonly versions: readonly ApiVersion[]
+  /** One per pair of consecutive versions; none with a single version. */
+  readonly guides?: readonly ApiGuide[]
   /** The manifest's `limits.rate`: every client's limit, unless the resource sets its own `rate`. */
   readonly rate?: RatePolicy
   /** The manifest's `http:`. */

@@ -1,5 +1,6 @@
 import { checkDeclaredChanges } from '../contract/check-declared-changes.js'
 import { formatFinding } from '../contract/contract-finding.js'
+import { isDeprecatedDocument } from '../contract/is-deprecated-document.js'
 import { isDeprecationSignal } from '../contract/is-deprecation-signal.js'
 import { listVersionDocuments, versionDocumentPath } from '../contract/version-documents.js'
 import type { VersionChange } from '../model/version-change.js'
@@ -28,7 +29,7 @@ export async function checkDeclaredVersionChanges(
     const changes = declared.get(newer) ?? []
     const olderDocument = document(older)
     const report = checkDeclaredChanges(olderDocument, document(newer), changes)
-    const undeclared = isDeprecated(olderDocument)
+    const undeclared = isDeprecatedDocument(olderDocument)
       ? report.undeclared.filter((finding) => !isDeprecationSignal(finding))
       : report.undeclared
     for (const finding of undeclared) {
@@ -51,19 +52,6 @@ export async function checkDeclaredVersionChanges(
   }
   return exitCode
 }
-
-/** A deprecated version's document marks every operation deprecated (openapi-deprecation.ts). */
-function isDeprecated(document: unknown): boolean {
-  const paths = Object.values((document as { paths?: Record<string, Record<string, unknown>> }).paths ?? {})
-  const operations = paths.flatMap((item) =>
-    Object.entries(item)
-      .filter(([key]) => OPERATION_KEYS.has(key))
-      .map(([, operation]) => operation as { deprecated?: boolean }),
-  )
-  return operations.length > 0 && operations.every((operation) => operation.deprecated === true)
-}
-
-const OPERATION_KEYS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
 
 /** `rename_field posts.body → content` */
 function describeChange(change: VersionChange): string {

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { formatBreakingFinding, formatFinding } from '../contract/contract-finding.js'
-import { compareContracts } from '../contract/compare-contracts.js'
+import { comparePublishedContract } from '../contract/compare-published-contract.js'
+import { isDeprecatedDocument } from '../contract/is-deprecated-document.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { listVersionDocuments, nextMajorVersion, versionDocumentPath } from '../contract/version-documents.js'
 import type { CliIo } from './cli-io.js'
@@ -59,7 +60,7 @@ export function checkPublishedContracts(
       io.stdout(`${label} matches what ${manifestFile} generates for ${version}.\n`)
       continue
     }
-    const findings = compareContracts(parsePublishedDocument(published, label), JSON.parse(current))
+    const findings = comparePublishedContract(parsePublishedDocument(published, label), JSON.parse(current))
     const breaking = findings.filter(({ severity }) => severity === 'breaking')
     for (const finding of breaking)
       io.stderr(`${label}: ${formatBreakingFinding(finding, nextMajorVersion(versions))}\n`)
@@ -68,7 +69,8 @@ export function checkPublishedContracts(
       continue
     }
     for (const finding of findings) io.stdout(`${label}: ${formatFinding(finding)}\n`)
-    const what = findings.length === 0 ? 'differs only in descriptions' : 'has additive changes only'
+    const quiet = isDeprecatedDocument(JSON.parse(current)) ? 'its deprecation and descriptions' : 'descriptions'
+    const what = findings.length === 0 ? `differs only in ${quiet}` : 'has additive changes only'
     io.stdout(`${label}: ${version} ${what}; run \`restmint publish ${version}\` to record it\n`)
   }
   return exitCode

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { compareContracts } from '../contract/compare-contracts.js'
+import { comparePublishedContract } from '../contract/compare-published-contract.js'
 import { formatBreakingFinding, formatFinding } from '../contract/contract-finding.js'
 import { listVersionDocuments, nextMajorVersion, versionDocumentPath } from '../contract/version-documents.js'
 import { temporaryPathOf } from '../emit/temporary-path.js'
@@ -43,7 +43,7 @@ export async function runPublish(options: PublishOptions, io: CliIo): Promise<nu
       io.stdout(`${label} is already what ${options.out}/ holds for ${options.version}; nothing to publish.\n`)
       return 0
     }
-    const findings = compareContracts(parsePublishedDocument(published, label), JSON.parse(current))
+    const findings = comparePublishedContract(parsePublishedDocument(published, label), JSON.parse(current))
     const breaking = findings.filter(({ severity }) => severity === 'breaking')
     if (breaking.length > 0) {
       for (const finding of breaking)

@@ -1,11 +1,15 @@
 import type { ContractFinding } from './contract-finding.js'
 
-/** `response field meta`, `response 400 field meta.sunset`: the members a deprecated version's bodies gain. */
-const DEPRECATION_META = /^response (\d{3} )?field meta(\.deprecated|\.sunset)?$/
+/**
+ * `response field meta`, `response 400 field meta.sunset`: the members a
+ * deprecated version's bodies gain; and `meta.truncated`, which a record's
+ * `meta` then holds only when an include was cut (before, `meta` was sent only then).
+ */
+const DEPRECATION_META = /^response (\d{3} )?field meta(\.deprecated|\.sunset|\.truncated)?$/
 
 /**
- * Whether a finding between a deprecated version and its successor is only
- * the deprecation signal itself: the older version's bodies carry
+ * Whether a finding between a deprecated version and its successor, or its
+ * published contract, is only the deprecation signal itself: the older version's bodies carry
  * `meta.deprecated` and `meta.sunset` (a `meta` object where a current
  * version's item bodies have none) because it is deprecated, not because
  * its contract differs. Such findings are neither declared nor breaking.

@@ -1,5 +1,6 @@
 import { listNewerVersions } from '../manifest/list-newer-versions.js'
 import type { ManifestVersion } from '../manifest/manifest.js'
+import { migrationGuideName } from '../names/generated-names.js'
 import type { DeprecationModel } from './api-model.js'
 
 /**
@@ -19,7 +20,7 @@ export function buildDeprecation(
   return {
     deprecated,
     sunset: sunset ?? null,
-    guide: guide ?? `/docs/migrate-${name}-to-${successor}`,
+    guide: guide ?? `/docs/${migrationGuideName(name, successor)}`,
     successorPrefix: `/${successor}`,
   }
 }

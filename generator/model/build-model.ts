@@ -13,6 +13,7 @@ import { buildDeprecation } from './build-deprecation.js'
 import { buildHttp } from './build-http.js'
 import { buildRatePolicy } from './build-rate-policy.js'
 import { buildRelations } from './build-relations.js'
+import { declareStorageRenames } from './declare-storage-renames.js'
 import { deriveVersionResources } from './derive-version-resources.js'
 
 /**
@@ -22,8 +23,9 @@ import { deriveVersionResources } from './derive-version-resources.js'
  */
 export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
   const limits = buildLimits(manifest.limits ?? {})
-  const resources = buildResources(manifest, limits)
-  const derived = new Map(deriveVersionResources(manifest).map((version) => [version.name, version]))
+  const versions = deriveVersionResources(manifest)
+  const resources = buildResources(declareStorageRenames(manifest, versions.at(-1)!.changes), limits)
+  const derived = new Map(versions.map((version) => [version.name, version]))
   return {
     manifestFile,
     service: {

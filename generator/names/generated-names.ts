@@ -65,6 +65,14 @@ export function versionFunctionName(version: string): string {
 }
 
 /** What an OpenAPI operation does, by route kind and method. */
+/**
+ * `migrate-v1-to-v2`: the migration guide from `older` to the next version,
+ * `docs/<name>.md` in the output and `/docs/<name>` on the server.
+ */
+export function migrationGuideName(older: string, newer: string): string {
+  return `migrate-${older}-to-${newer}`
+}
+
 export type OperationVerb = 'list' | 'create' | 'get' | 'replace' | 'update' | 'delete'
 
 export const OPERATION_VERBS: readonly OperationVerb[] = ['list', 'create', 'get', 'replace', 'update', 'delete']

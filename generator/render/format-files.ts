@@ -59,7 +59,7 @@ export function startFormatting(cache: ContentCache, workers: FormatWorkers | nu
       const formatted = new Map<string, string>()
       for (const [path, source] of files) {
         const extension = path.slice(path.lastIndexOf('.') + 1)
-        if (extension === 'yaml' || extension === 'js') formatted.set(path, source)
+        if (extension === 'yaml' || extension === 'js' || extension === 'md') formatted.set(path, source)
         else if (extension === 'json') formatted.set(path, await layOutJson(source, cache))
         else if (extension === 'ts') formatted.set(path, await formatTypeScript(source))
         else throw new Error(`internal error: no formatter for ${path}`)

@@ -1,3 +1,4 @@
+import { migrationGuideName } from '../names/generated-names.js'
 import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import { buildResourceSchemas, type ResourceSchemas } from './json-schemas.js'
 import { buildComponents } from './openapi-components.js'
@@ -30,7 +31,7 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
     openapi: '3.1.0',
     info: {
       title: model.service.title,
-      description: model.service.description ?? `The ${model.service.title} HTTP interface, version ${version.name}.`,
+      description: describeDocument(model, version),
       version: version.name,
     },
     servers: [{ url: model.service.baseUrl?.replace(/\/+$/, '') || '/' }],
@@ -53,4 +54,16 @@ function describeTag(resource: ResourceModel, version: VersionModel): string {
 
 function usesResponse(paths: Record<string, OpenApiPathItem>, status: string): boolean {
   return Object.values(paths).some((item) => METHODS.some((method) => item[method]?.responses[status] !== undefined))
+}
+
+/**
+ * The service's description; after a previous version, also where its
+ * migration guide is, so /docs links it from the version's page.
+ */
+function describeDocument(model: ApiModel, version: VersionModel): string {
+  const description = model.service.description ?? `The ${model.service.title} HTTP interface, version ${version.name}.`
+  const previous = model.versions[model.versions.indexOf(version) - 1]
+  if (previous === undefined) return description
+  const guide = `/docs/${migrationGuideName(previous.name, version.name)}`
+  return `${description}\n\nComing from ${previous.name}? The [migration guide](${guide}) lists every name that changed.`
 }

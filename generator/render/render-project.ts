@@ -3,6 +3,7 @@ import yamlPackage from 'yaml/package.json' with { type: 'json' }
 import type { ApiModel, FieldModel, HttpModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import {
   nameResourceComponents,
+  migrationGuideName,
   routesFunctionName,
   TABLE_LIST_NAME,
   tableConstantName,
@@ -31,6 +32,7 @@ import { buildTableDefinition } from './build-table-definition.js'
 import { findResource } from '../model/find-resource.js'
 import { mapVersionFields, type FieldMapping } from '../model/map-version-fields.js'
 import { buildTranslateView } from './build-translate-view.js'
+import { buildMigrationGuideView } from './build-migration-guide-view.js'
 
 /** Where renderers put each file they render. */
 interface RenderedFiles {
@@ -63,6 +65,7 @@ export function renderProject(
     if (mappings) renderVersion(versionModel, version, isNewest(model, version) ? null : mappings, render, cache, files)
     else renderVersionDocuments(versionModel, version, render, cache, files)
   }
+  for (const [older, newer] of listVersionPairs(model)) renderMigrationGuide(model, older, newer, render, files)
   return new Map([...rendered].sort(([a], [b]) => (a < b ? -1 : 1)))
 }
 
@@ -146,6 +149,29 @@ function renderVersionDocuments(
   }
 }
 
+/** Each version with the next one, oldest first. */
+function listVersionPairs(model: ApiModel): [VersionModel, VersionModel][] {
+  return model.versions.slice(1).map((newer, index) => [model.versions[index]!, newer])
+}
+
+/** `docs/migrate-<older>-to-<newer>.md`, and the same guide as the HTML page the server sends. */
+function renderMigrationGuide(
+  model: ApiModel,
+  older: VersionModel,
+  newer: VersionModel,
+  render: RenderTemplate,
+  files: RenderedFiles,
+): void {
+  const view = buildMigrationGuideView(headerView(model), model, older, newer)
+  const name = migrationGuideName(older.name, newer.name)
+  files.set(`docs/${name}.md`, render('migration-guide.md', view))
+  const html = render('migration-guide.html', view)
+  files.set(
+    `docs/${name}.ts`,
+    render('migration-guide-page.ts', { notice: view.notice, older: older.name, newer: newer.name, html }),
+  )
+}
+
 function headerView(model: ApiModel): HeaderView {
   return { notice: doNotEditNotice(model.manifestFile) }
 }
@@ -180,6 +206,10 @@ function buildServerView(model: ApiModel): ServerView {
         deprecation: version.deprecation,
       })),
     unserved: model.versions.filter((version) => !isServed(model, version)).map((version) => version.name),
+    guides: listVersionPairs(model).map(([older, newer]) => {
+      const name = migrationGuideName(older.name, newer.name)
+      return { path: `/docs/${name}`, fileName: name }
+    }),
   }
 }
 

@@ -22,6 +22,9 @@ export interface TemplateViews {
   'validators.js': ValidatorsView
   'body-validators.d.ts': BodyValidatorsView
   'translate.ts': TranslateView
+  'migration-guide.md': MigrationGuideView
+  'migration-guide.html': MigrationGuideView
+  'migration-guide-page.ts': MigrationGuidePageView
 }
 
 /** A template of templates/, named after the file it renders (`routes.ts.hbs` → `routes.ts`). */
@@ -74,6 +77,8 @@ export interface ServerView extends HeaderView {
    * changed them in a way the generated translation does not cover yet.
    */
   readonly unserved: readonly string[]
+  /** The migration guide of each version to the next: where the server sends it, and its page module in docs/. */
+  readonly guides: readonly { readonly path: string; readonly fileName: string }[]
 }
 
 /** `<version>/index.ts`: registers every resource's routes of one version. */
@@ -135,6 +140,42 @@ export interface TranslateView extends HeaderView {
   readonly relations: readonly { readonly name: string; readonly many: boolean; readonly alias: string | null }[]
   /** Fields whose column has another name. */
   readonly renames: readonly FieldColumn[]
+}
+
+/**
+ * `docs/migrate-<older>-to-<newer>.md`, and the HTML page of the same guide
+ * (migration-guide.html.hbs): what a client of the older version changes to
+ * use the next one. Text is plain; the templates escape it for their format.
+ */
+export interface MigrationGuideView extends HeaderView {
+  /** `v1` */
+  readonly older: string
+  /** `v2`: the next version. */
+  readonly newer: string
+  /** The older version's deprecation dates; null while it is current. */
+  readonly deprecation: { readonly deprecated: string; readonly sunset: string | null } | null
+  /** Each change the newer version declares, in order: what it did, and the manifest's `why`. */
+  readonly changes: readonly { readonly summary: string; readonly why: string }[]
+  /** Every endpoint, field, query parameter and include path named differently, gone or new (listMigrationSteps). */
+  readonly steps: readonly {
+    readonly kind: string
+    /** Null: only the newer version has it. */
+    readonly older: string | null
+    /** Null: the newer version no longer has it. */
+    readonly newer: string | null
+  }[]
+  /** Per changed resource both versions serve, one stored row as each version's record body, laid out as JSON. */
+  readonly samples: readonly { readonly resource: string; readonly olderRecord: string; readonly newerRecord: string }[]
+  /** Changed resources without a sample: a version not served over the storage has no translation to show it. */
+  readonly unsampled: readonly string[]
+}
+
+/** `docs/migrate-<older>-to-<newer>.ts`: the guide's HTML page, which the server sends at `/docs/migrate-<older>-to-<newer>`. */
+export interface MigrationGuidePageView extends HeaderView {
+  readonly older: string
+  readonly newer: string
+  /** The rendered migration-guide.html. */
+  readonly html: string
 }
 
 /** A version's field and the storage column holding it. */

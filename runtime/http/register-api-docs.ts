@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import type { ApiVersion } from '../define-api.js'
+import type { ApiGuide, ApiVersion } from '../define-api.js'
 
 /** Hop-by-hop and framing headers: the outer reply sets its own. */
 const HEADERS_NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date'])
@@ -12,8 +12,13 @@ const HEADERS_NOT_FORWARDED = new Set(['connection', 'keep-alive', 'transfer-enc
  * request under /docs is passed to it. What it does not serve (404) goes to
  * `app`'s not-found handler, as when the plugins were registered on `app`.
  */
-export function registerApiDocs(app: FastifyInstance, versions: readonly ApiVersion[]): void {
+export function registerApiDocs(
+  app: FastifyInstance,
+  versions: readonly ApiVersion[],
+  guides: readonly ApiGuide[],
+): void {
   if (versions.length === 0) return
+  for (const guide of guides) registerGuide(app, guide)
   let docs: Promise<FastifyInstance> | undefined
   const answer = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     docs ??= buildDocsServer(versions)
@@ -33,6 +38,19 @@ export function registerApiDocs(app: FastifyInstance, versions: readonly ApiVers
   app.get('/docs/*', answer)
   app.addHook('onClose', async () => {
     if (docs) await (await docs).close()
+  })
+}
+
+/**
+ * Sends a migration guide as the HTML page it is generated as: the
+ * `Link: <guide>; rel="deprecation"; type="text/html"` of a deprecated
+ * version's responses promises that type, and a browser shows it as is.
+ */
+function registerGuide(app: FastifyInstance, guide: ApiGuide): void {
+  let page: Promise<string> | undefined
+  app.get(guide.path, async (_request, reply) => {
+    page ??= guide.page().then((module) => module.page)
+    return reply.type('text/html; charset=utf-8').send(await page)
   })
 }
 

@@ -88,7 +88,7 @@ describe('the example project', () => {
     expect((await runCli(checkout, 'generate')).exitCode).toBe(0)
     const created = await runCli(checkout, 'migrate', 'create')
     expect(created.stderr).toBe('')
-    expect(created.stdout).toMatch(/^Created migrations\/0002_\w+\/ /)
+    expect(created.stdout).toMatch(/^Created migrations\/0003_\w+\/ /)
     expect(created.stdout).toContain('  create table tags\n')
     expect(created.stdout).toContain('  posts: add summary\n')
 
@@ -108,7 +108,7 @@ describe('the example project', () => {
       expect(read.status).toBe(200)
       expect(((await read.json()) as { data: Row }).data).toMatchObject({ id: tag.id, label: 'news' })
     })
-    expect(stdout).toMatch(/^restmint: applying 0002_\w+ .*\nrestmint: applied 0002_\w+\nrestmint: serving /)
+    expect(stdout).toMatch(/^restmint: applying 0003_\w+ .*\nrestmint: applied 0003_\w+\nrestmint: serving /)
   }, 120_000)
 
   it('adopts a database serve created before the project had migrations', async () => {
@@ -117,6 +117,15 @@ describe('the example project', () => {
     const saved = join(await mkdtemp(join(tmpdir(), 'restmint-saved-migrations-')), 'migrations')
     cpSync(migrations, saved, { recursive: true })
     rmSync(migrations, { recursive: true })
+    // The project before migrations: one version, posts' text still `body` (what 0001_init's snapshot holds).
+    const manifest = join(checkout, 'resources.yaml')
+    const current = readFileSync(manifest, 'utf8')
+    const before = current
+      .replace(/^versions:\n(?: .*\n)+/m, 'versions:\n  v1: {}\n')
+      .replace('      content: { type: string }\n', '      body: { type: string }\n')
+    expect(before).not.toBe(current)
+    writeFileSync(manifest, before)
+    expect((await runCli(checkout, 'generate')).exitCode).toBe(0)
     try {
       let authorsBefore: Row[] = []
       const first = await whileServing(async (base) => {
@@ -127,11 +136,13 @@ describe('the example project', () => {
       expect(authorsBefore.map((author) => author.name)).toContain('Written before the migration')
 
       cpSync(saved, migrations, { recursive: true })
+      writeFileSync(manifest, current)
+      expect((await runCli(checkout, 'generate')).exitCode).toBe(0)
       const stdout = await whileServing(async (base) => {
         expect(await getRows(base, '/v1/authors')).toEqual(authorsBefore)
       })
       expect(stdout).toMatch(
-        /^restmint: adopted 0001_init: the database's tables match its snapshot; .*\nrestmint: serving /,
+        /^restmint: adopted 0001_init: the database's tables match its snapshot; .*\nrestmint: applying 0002_\w+ .*\nrestmint: applied 0002_\w+\nrestmint: serving /,
       )
       const status = await runCli(
         checkout,
@@ -140,7 +151,7 @@ describe('the example project', () => {
         '--db',
         `sqlite:${join(checkout, 'data', 'restmint.db')}`,
       )
-      expect(status.stdout).toMatch(/ 0001_init +applied .*\nrestmint: up to date\n$/)
+      expect(status.stdout).toMatch(/ 0001_init +applied .*\n.* 0002_\w+ +applied .*\nrestmint: up to date\n$/)
     } finally {
       rmSync(dirname(saved), { recursive: true, force: true })
     }

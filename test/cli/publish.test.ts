@@ -192,6 +192,26 @@ describe('restmint publish and check against published contracts', () => {
     )
   })
 
+  it('passes a published version that is deprecated, with a note, and publish records its deprecation', async () => {
+    await runCli(project, 'publish', 'v1')
+    const deprecated = MANIFEST.replace(
+      '  v1: {}\n',
+      '  v1: { deprecated: 2027-01-15, sunset: 2027-07-15 }\n' +
+        '  v2:\n    changes:\n      - rename_field: { resource: posts, from: body, to: content }\n        why: clearer\n',
+    ).replace('      body: { type: string }', '      content: { type: string }')
+    await regenerate(deprecated)
+    const checked = await runCli(project, 'check')
+    expect(checked.exitCode, checked.stderr).toBe(0)
+    expect(checked.stdout).toContain(
+      'published/v1.openapi.json: v1 differs only in its deprecation and descriptions; run `restmint publish v1` to record it\n',
+    )
+    const recorded = await runCli(project, 'publish', 'v1')
+    expect(recorded.exitCode, recorded.stderr).toBe(0)
+    expect(readFileSync(published(), 'utf8')).toBe(generatedV1())
+    // Recorded, the deprecated document is what check compares with from then on.
+    expect((await runCli(project, 'check')).exitCode).toBe(0)
+  })
+
   it('says how to recover a published file that is not JSON', async () => {
     await runCli(project, 'publish', 'v1')
     writeFileSync(published(), '{ "openapi": ')

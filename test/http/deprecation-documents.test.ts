@@ -114,4 +114,20 @@ describe('deprecated version: live answers and /docs', () => {
     expect(initializer.body).toContain('"urls":[{"url":"/docs/v1/openapi.json","name":"v1 (deprecated)"}')
     expect(initializer.body).toContain('{"url":"/docs/v2/openapi.json","name":"v2"}],"urls.primaryName":"v2"')
   })
+
+  it('serves the migration guide the deprecation link names, as HTML, and links it from the v2 document', async () => {
+    const link = (await app.inject({ method: 'GET', url: '/v1/posts' })).headers.link as string
+    const guide = /^<([^>]+)>; rel="deprecation"; type="text\/html"/.exec(link)?.[1]
+    expect(guide).toBe('/docs/migrate-v1-to-v2')
+    const page = await app.inject({ method: 'GET', url: guide! })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(page.body).toContain('<h1>Migrating from v1 to v2</h1>')
+    expect(page.body).toContain(
+      '<tr><td>field</td><td><code>comments.body</code></td><td><code>comments.content</code></td></tr>',
+    )
+    expect(page.body).toContain('Why: content is the name used everywhere else')
+    expect(v2.info.description).toContain('[migration guide](/docs/migrate-v1-to-v2)')
+    expect((await app.inject({ method: 'GET', url: '/docs/migrate-v2-to-v3' })).statusCode).toBe(404)
+  })
 })

@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import type { RegisterResource } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/adjustments-bodies.js'
+import * as translation from '../translate/adjustments.js'
 
 /**
  * Registers every route of `adjustments`: `/v1/adjustments`, `/v1/adjustments/{id}`, `/v1/items/{item_id}/adjustments`, `/v1/items/{item_id}/adjustments/{adjustment_id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
+ * An older version: `translation` maps its names and records to the newest version's storage and back.
  */
 export function registerAdjustmentRoutes(
   app: FastifyInstance,
@@ -30,5 +32,6 @@ export function registerAdjustmentRoutes(
     },
     bodies,
     nestedUnder: { parent: tables.itemsTable, parentKey: 'item_id', idParam: 'adjustment_id' },
+    translation,
   })
 }

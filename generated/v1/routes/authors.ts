@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import type { RegisterResource } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/authors-bodies.js'
+import * as translation from '../translate/authors.js'
 
 /**
  * Registers every route of `authors`: `/v1/authors`, `/v1/authors/{id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
+ * An older version: `translation` maps its names and records to the newest version's storage and back.
  */
 export function registerAuthorRoutes(
   app: FastifyInstance,
@@ -28,5 +30,6 @@ export function registerAuthorRoutes(
       cacheControl: 'no-cache',
     },
     bodies,
+    translation,
   })
 }

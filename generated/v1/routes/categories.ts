@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import type { RegisterResource } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/categories-bodies.js'
+import * as translation from '../translate/categories.js'
 
 /**
  * Registers every route of `categories`: `/v1/categories`, `/v1/categories/{id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
+ * An older version: `translation` maps its names and records to the newest version's storage and back.
  */
 export function registerCategoryRoutes(
   app: FastifyInstance,
@@ -27,5 +29,6 @@ export function registerCategoryRoutes(
       cacheControl: 'max-age=300',
     },
     bodies,
+    translation,
   })
 }

@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import type { RegisterResource } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/comments-bodies.js'
+import * as translation from '../translate/comments.js'
 
 /**
  * Registers every route of `comments`: `/v1/comments`, `/v1/comments/{id}`, `/v1/posts/{post_id}/comments`, `/v1/posts/{post_id}/comments/{comment_id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
+ * An older version: `translation` maps its names and records to the newest version's storage and back.
  */
 export function registerCommentRoutes(
   app: FastifyInstance,
@@ -41,5 +43,6 @@ export function registerCommentRoutes(
     },
     bodies,
     nestedUnder: { parent: tables.postsTable, parentKey: 'post_id', idParam: 'comment_id' },
+    translation,
   })
 }

@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import type { RegisterResource } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/items-bodies.js'
+import * as translation from '../translate/items.js'
 
 /**
  * Registers every route of `items`: `/v1/items`, `/v1/items/{id}`, `/v1/orders/{order_id}/items`, `/v1/orders/{order_id}/items/{item_id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
+ * An older version: `translation` maps its names and records to the newest version's storage and back.
  */
 export function registerItemRoutes(app: FastifyInstance, registerResource: RegisterResource): void {
   registerResource(app, {
@@ -28,5 +30,6 @@ export function registerItemRoutes(app: FastifyInstance, registerResource: Regis
     },
     bodies,
     nestedUnder: { parent: tables.ordersTable, parentKey: 'order_id', idParam: 'item_id' },
+    translation,
   })
 }

@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import type { RegisterResource } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/orders-bodies.js'
+import * as translation from '../translate/orders.js'
 
 /**
  * Registers every route of `orders`: `/v1/orders`, `/v1/orders/{id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
+ * An older version: `translation` maps its names and records to the newest version's storage and back.
  */
 export function registerOrderRoutes(
   app: FastifyInstance,
@@ -28,5 +30,6 @@ export function registerOrderRoutes(
       cacheControl: 'no-cache',
     },
     bodies,
+    translation,
   })
 }

@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import type { RegisterResource } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/posts-bodies.js'
+import * as translation from '../translate/posts.js'
 
 /**
  * Registers every route of `posts`: `/v1/posts`, `/v1/posts/{id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
+ * An older version: `translation` maps its names and records to the newest version's storage and back.
  */
 export function registerPostRoutes(app: FastifyInstance, registerResource: RegisterResource): void {
   registerResource(app, {
@@ -26,5 +28,6 @@ export function registerPostRoutes(app: FastifyInstance, registerResource: Regis
       cacheControl: 'no-cache',
     },
     bodies,
+    translation,
   })
 }

@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify'
 import type { RegisterResource } from 'restmint/runtime'
 import * as tables from '../../schema.js'
 import * as bodies from '../validators/products-bodies.js'
+import * as translation from '../translate/products.js'
 
 /**
  * Registers every route of `products`: `/v1/products`, `/v1/products/{id}`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
+ * An older version: `translation` maps its names and records to the newest version's storage and back.
  */
 export function registerProductRoutes(
   app: FastifyInstance,
@@ -29,5 +31,6 @@ export function registerProductRoutes(
       cacheControl: 'no-cache',
     },
     bodies,
+    translation,
   })
 }

@@ -35,6 +35,7 @@ export const api = defineApi({
       openapi: () => import('./v2/openapi.json', { with: { type: 'json' } }),
     },
   ],
+  guides: [{ path: '/docs/migrate-v1-to-v2', page: () => import('./docs/migrate-v1-to-v2.js') }],
 })
 
 /**

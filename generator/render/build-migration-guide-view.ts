@@ -1,0 +1,132 @@
+import type { Row } from '../../runtime/table-definition.js'
+import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
+import { listMigrationSteps } from '../model/list-migration-steps.js'
+import { mapVersionFields } from '../model/map-version-fields.js'
+import type { VersionChange } from '../model/version-change.js'
+import { buildSampleRow } from './build-sample-row.js'
+import { buildTranslateView } from './build-translate-view.js'
+import type { HeaderView, MigrationGuideView } from './template-views.js'
+
+/**
+ * What the migration guide from `older` to `newer` (the next version) says:
+ * the changes `newer` declares with their `why`, every name a client of
+ * `older` must change (listMigrationSteps), and, for each changed resource
+ * both versions serve, one stored row as each version's record.
+ */
+export function buildMigrationGuideView(
+  header: HeaderView,
+  model: ApiModel,
+  older: VersionModel,
+  newer: VersionModel,
+): MigrationGuideView {
+  const changed = [...new Set(newer.changes.flatMap(changedResource))]
+  const samples = changed.flatMap((name) => {
+    const sample = sampleRecords(model, older, newer, name)
+    return sample
+      ? [{ resource: name, olderRecord: showRecord(sample.older), newerRecord: showRecord(sample.newer) }]
+      : []
+  })
+  return {
+    ...header,
+    older: older.name,
+    newer: newer.name,
+    deprecation: older.deprecation && { deprecated: older.deprecation.deprecated, sunset: older.deprecation.sunset },
+    changes: newer.changes.map((change) => ({ summary: summarize(change, older, newer), why: change.why })),
+    steps: listMigrationSteps(older, newer),
+    samples,
+    unsampled: changed.filter((name) => !samples.some((sample) => sample.resource === name)),
+  }
+}
+
+function showRecord(record: Row): string {
+  return JSON.stringify({ data: record }, null, 2)
+}
+
+/** The resource a change concerns, as the newer version names it; none for a removed resource. */
+function changedResource(change: VersionChange): string[] {
+  switch (change.kind) {
+    case 'rename_resource':
+      return [change.to]
+    case 'remove_resource':
+      return []
+    default:
+      return [change.resource]
+  }
+}
+
+/**
+ * One stored row of `resource` (as `newer` names it) as each version's
+ * record, each through the field mapping its translate module is rendered
+ * from (buildTranslateView), the newest version's being the row itself.
+ * Null when a version is not served over the storage, so has no translation.
+ */
+export function sampleRecords(
+  model: ApiModel,
+  older: VersionModel,
+  newer: VersionModel,
+  resource: string,
+): { readonly row: Row; readonly older: Row; readonly newer: Row } | null {
+  const later = model.versions.slice(model.versions.indexOf(newer) + 1)
+  const storageName = later.reduce((name, version) => renamedIn(version, name), resource)
+  const stored = model.resources.find((candidate) => candidate.name === storageName)
+  if (!stored) return null
+  const row = buildSampleRow(stored)
+  const olderRecord = recordOf(model, older, stored, row)
+  const newerRecord = recordOf(model, newer, stored, row)
+  return olderRecord && newerRecord && { row, older: olderRecord, newer: newerRecord }
+}
+
+/** `name`, or what `version` renamed it to. */
+function renamedIn(version: VersionModel, name: string): string {
+  const change = version.changes.find((candidate) => candidate.kind === 'rename_resource' && candidate.from === name)
+  return change?.kind === 'rename_resource' ? change.to : name
+}
+
+/** `row` of the storage's `stored` resource as `version` shows it. */
+function recordOf(model: ApiModel, version: VersionModel, stored: ResourceModel, row: Row): Row | null {
+  if (version === model.versions.at(-1)) return row
+  const later = model.versions.slice(model.versions.indexOf(version) + 1).reverse()
+  const name = later.reduce((current, newer) => {
+    const change = newer.changes.find((candidate) => candidate.kind === 'rename_resource' && candidate.to === current)
+    return change?.kind === 'rename_resource' ? change.from : current
+  }, stored.name)
+  const mapping = mapVersionFields(model, version)?.get(stored.name)
+  const resource = version.resources.find((candidate) => candidate.name === name)
+  if (!mapping || !resource) return null
+  // Only the field → column pairs are read, never rendered: the header does not matter.
+  const view = buildTranslateView(
+    { notice: '' },
+    { ...model, resources: version.resources },
+    version,
+    resource,
+    mapping,
+  )
+  return Object.fromEntries(view.record.map(({ field, column }) => [field, row[column] ?? null]))
+}
+
+/** One line saying what a change did, in each version's names. */
+function summarize(change: VersionChange, older: VersionModel, newer: VersionModel): string {
+  const olderName = (name: string) => {
+    const renamed = newer.changes.find((other) => other.kind === 'rename_resource' && other.to === name)
+    return renamed?.kind === 'rename_resource' ? renamed.from : name
+  }
+  switch (change.kind) {
+    case 'rename_field':
+      return `${olderName(change.resource)}.${change.from} is ${change.resource}.${change.to} in ${newer.name}`
+    case 'remove_field':
+      return `${olderName(change.resource)}.${change.field} is removed in ${newer.name}`
+    case 'add_field': {
+      const value =
+        change.olderValue === null
+          ? ''
+          : `; records created through ${older.name} get ${JSON.stringify(change.olderValue)}`
+      return `${change.resource}.${change.field} is new in ${newer.name}, where it is required${value}`
+    }
+    case 'rename_resource':
+      return `${change.from} is ${change.to} in ${newer.name}, and so are the keys, relations and include paths named after it`
+    case 'reroot_resource':
+      return `${olderName(change.resource)} is no longer nested under ${change.fromParent} in ${newer.name}: it is served at the top level only`
+    case 'remove_resource':
+      return `${change.resource} is removed in ${newer.name}`
+  }
+}

@@ -1,0 +1,3 @@
+-- restmint migration: alter table posts: rename body to content
+
+alter table "posts" rename column "body" to "content";
