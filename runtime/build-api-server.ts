@@ -1,4 +1,5 @@
 import { METHODS, type Server } from 'node:http'
+import type { Redis } from 'ioredis'
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { createApiPlugin } from './create-api-plugin.js'
 import type { ApiDefinition } from './define-api.js'
@@ -13,7 +14,8 @@ import {
 } from './http/handle-errors.js'
 import { countRequests } from './http/count-requests.js'
 import { drainOnClose } from './http/drain-on-close.js'
-import { registerHealthRoutes } from './http/health-routes.js'
+import { connectRedis, disconnectRedis } from './http/connect-redis.js'
+import { registerHealthRoutes, type ReadinessCheck } from './http/health-routes.js'
 import { ProblemError } from './http/problem-error.js'
 import { registerApiDocs } from './http/register-api-docs.js'
 import { seedSampleRows } from './seed-sample-rows.js'
@@ -59,6 +61,16 @@ export interface ServerOptions {
   readonly timeouts?: ServerTimeouts
   /** PostgreSQL's connection pool (size, wait for a connection); ignored for SQLite and when `storage` is given. */
   readonly pool?: PostgresPoolOptions
+  /**
+   * Redis (`redis://…`) holding the rate limits' counts, shared by every
+   * instance that uses it. Default: `REDIS_URL`; without either, each process
+   * counts in its own memory; `''` keeps them in memory even when
+   * `REDIS_URL` is set. Used only when the API has rate limits: the server
+   * then refuses to start when it cannot connect, and /health/ready checks it.
+   */
+  readonly redisUrl?: string
+  /** Starts every Redis key the server writes. Default: `REDIS_KEY_PREFIX`, else `restmint:rate:`. */
+  readonly redisKeyPrefix?: string
   /**
    * How long `close()` lets requests in flight finish, in milliseconds, before
    * it closes their connections. Default 10,000.
@@ -110,10 +122,20 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     if (ownsStorage) await storage.close()
     throw error
   }
+  const redisUrl = options.redisUrl ?? process.env.REDIS_URL
+  let redis: Redis | undefined
+  try {
+    if (redisUrl && api.rate) redis = await connectRedis(redisUrl)
+  } catch (error) {
+    if (ownsStorage) await storage.close()
+    throw error
+  }
   const serverOptions = apiServerOptions(options.timeouts)
+  const trustProxy = api.http?.trustProxy
   const app = Fastify({
     logger: options.logger ?? false,
     ...serverOptions,
+    ...(trustProxy !== undefined ? { trustProxy: trustProxyOption(trustProxy) } : {}),
     // Every route here reads its query string with parseQueryString; Fastify's own parse would be wasted work.
     routerOptions: { ...serverOptions.routerOptions, querystringParser: () => ({}) },
     schemaController: { compilersFactory: NO_SCHEMA_COMPILERS },
@@ -141,9 +163,26 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
   app.server.on('connect', refuseTunnel)
   app.server.on('checkExpectation', refuseExpectation)
   if (ownsStorage) app.addHook('onClose', () => storage.close())
+  if (redis) app.addHook('onClose', () => disconnectRedis(redis))
   const isDraining = drainOnClose(app, options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS)
-  registerHealthRoutes(app, { isDraining, checks: [{ name: 'The database', check: () => storage.ping() }] })
+  const checks: ReadinessCheck[] = [{ name: 'The database', check: () => storage.ping() }]
+  if (redis) checks.push({ name: 'Redis', check: async () => void (await redis.ping()) })
+  registerHealthRoutes(app, { isDraining, checks })
   handleErrors(app, api.limits)
+  // Loaded only when the manifest asks for them. CORS first: its preflight answers count against no limit.
+  if (api.http?.cors) {
+    const { registerCors } = await import('./http/register-cors.js')
+    await registerCors(app, api.http.cors)
+  }
+  if (api.rate) {
+    const { registerRateLimits } = await import('./http/rate-limits.js')
+    const redisKeyPrefix = options.redisKeyPrefix ?? process.env.REDIS_KEY_PREFIX
+    await registerRateLimits(app, {
+      service: api.rate,
+      ...(redis ? { redis } : {}),
+      ...(redisKeyPrefix ? { redisKeyPrefix } : {}),
+    })
+  }
   // Before the API plugin, whose routes inherit the hook.
   if (options.metrics !== false) countRequests(app, api.versions)
   await app.register(createApiPlugin(api), {
@@ -178,6 +217,18 @@ export function apiServerOptions(timeouts: ServerTimeouts = {}): FastifyHttpOpti
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: answerClientError,
   }
+}
+
+/**
+ * Fastify's `trustProxy` for the manifest's `http.trust_proxy`. A hop count
+ * becomes the function proxy-addr makes of one (Fastify takes a number at run
+ * time, but its types do not): trust the `hops` nearest addresses.
+ */
+function trustProxyOption(
+  trustProxy: number | readonly string[],
+): string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return [...trustProxy]
+  return (_address, hop) => hop < trustProxy
 }
 
 /** How many times `name` (lowercase) appears in Node's raw header list (name, value, name, value…). */

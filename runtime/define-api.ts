@@ -1,6 +1,8 @@
 import type { ApiAuth } from './contract/access-rule.js'
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './contract/api-limits.js'
+import type { RatePolicy } from './http/rate-policy.js'
+import type { ApiCors } from './http/register-cors.js'
 import type { RegisterResource } from './http/register-resource.js'
 import type { TableDefinition } from './table-definition.js'
 
@@ -57,6 +59,21 @@ export interface ApiDefinition {
   readonly guides?: readonly ApiGuide[]
   /** Authentication schemes and every table's access rules; absent when the manifest has no `auth:`. */
   readonly auth?: ApiAuth
+  /** The manifest's `limits.rate`: every client's limit, unless the resource sets its own `rate`. */
+  readonly rate?: RatePolicy
+  /** The manifest's `http:`. */
+  readonly http?: ApiHttp
+}
+
+/** How the server meets the network: proxies in front of it, browsers on other origins. */
+export interface ApiHttp {
+  /**
+   * Fastify's `trustProxy`: how many proxy hops, or which proxy addresses
+   * (CIDRs), to believe about the client's address (`X-Forwarded-For`); never
+   * every one, or any client could pick the address rate limits count.
+   */
+  readonly trustProxy?: number | readonly string[]
+  readonly cors?: ApiCors
 }
 
 /** Identity function that gives generated code a checked type. */

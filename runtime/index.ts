@@ -9,7 +9,7 @@ export type { AccessOperation, AccessRule, ApiAuth, AuthScheme, OwnerRule } from
 export type { ApiLimits } from './contract/api-limits.js'
 export type { FieldType } from './contract/field-type.js'
 export type { FilterOperator } from './contract/filter-operator.js'
-export { defineApi, type ApiDefinition, type ApiGuide, type ApiVersion } from './define-api.js'
+export { defineApi, type ApiDefinition, type ApiGuide, type ApiHttp, type ApiVersion } from './define-api.js'
 export { applyMigrations, type AppliedMigrations, type ApplyMigrationsOptions } from './migrations/apply-migrations.js'
 export type { AppliedMigration } from './migrations/applied-migrations.js'
 export { MigrationDirectoryError } from './migrations/list-migrations.js'
@@ -22,14 +22,18 @@ export { HEALTH_PATHS, isHealthRoute } from './http/health-routes.js'
 export { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './http/problem-catalogue.js'
 export { ProblemError, type InvalidParam, type ProblemDetails } from './http/problem-error.js'
 export type { QueryRules } from './http/query-rules.js'
+export { identifyRateLimitClient } from './http/rate-limit-client.js'
+export type { RatePolicy } from './http/rate-policy.js'
+export type { ApiCors } from './http/register-cors.js'
 export type { RegisterResource, ResourceBodies, ResourceRoutes } from './http/register-resource.js'
 export type { VersionTranslation } from './http/version-translation.js'
 export { createStorage } from './storage/create-storage.js'
 export type { PostgresPoolOptions } from './storage/postgres/postgres-dialect.js'
-export type { Filter, ListOptions, ListResult, Scope, SortKey, Storage } from './storage/storage.js'
+export type { Filter, ListOptions, ListResult, RowPrecondition, Scope, SortKey, Storage } from './storage/storage.js'
 export {
   InvalidValueError,
   MissingReferenceError,
+  PreconditionFailedError,
   RowReferencedError,
   SchemaMismatchError,
   StorageBusyError,

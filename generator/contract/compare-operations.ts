@@ -1,5 +1,5 @@
 import type { ContractRuleId } from './contract-rules.js'
-import { compareQueryParameters } from './compare-parameters.js'
+import { compareHeaderParameters, compareQueryParameters } from './compare-parameters.js'
 import { compareSecurity } from './compare-security.js'
 import { addOperationFinding, compareSchemas, describeBodyField, type OperationComparison } from './compare-schemas.js'
 import { asList, asNode, resolveNode, type OpenApiNode } from './openapi-node.js'
@@ -17,6 +17,7 @@ export function compareOperation(comparison: OperationComparison, before: Operat
     ...asList(side.operation.parameters),
   ]
   compareQueryParameters(comparison, parameters(before), parameters(after))
+  compareHeaderParameters(comparison, parameters(before), parameters(after))
   compareRequestBodies(comparison, before.operation.requestBody, after.operation.requestBody)
   compareResponses(comparison, asNode(before.operation.responses), asNode(after.operation.responses))
   compareSecurity(comparison, before.operation, after.operation)

@@ -14,8 +14,8 @@ export function compareQueryParameters(
   older: readonly unknown[],
   newer: readonly unknown[],
 ) {
-  const was = queryParameters(comparison.older, older)
-  const now = queryParameters(comparison.newer, newer)
+  const was = parametersIn(comparison.older, older, 'query')
+  const now = parametersIn(comparison.newer, newer, 'query')
   const report = (rule: ContractRuleId, name: string, subject: string, before: string, after: string) =>
     addOperationFinding(comparison, rule, { subject, name, before, after })
   for (const name of new Set([...was.keys(), ...now.keys()])) {
@@ -62,6 +62,40 @@ function compareFilterOperators(
       report('FILTER_OPERATOR_REMOVED', field, subject, describe(older), describe(newer))
     } else if (newer.some((operator) => !older.includes(operator))) {
       report('FILTER_OPERATOR_ADDED', field, subject, describe(older), describe(newer))
+    }
+  }
+}
+
+/**
+ * Compares an operation's header parameters (If-Match, If-None-Match) by
+ * requirement only: a header clients must now send (`concurrency:
+ * require_if_match`) breaks every client that does not; an optional one
+ * changes nothing for them.
+ */
+export function compareHeaderParameters(
+  comparison: OperationComparison,
+  older: readonly unknown[],
+  newer: readonly unknown[],
+) {
+  const was = parametersIn(comparison.older, older, 'header')
+  for (const [name, after] of parametersIn(comparison.newer, newer, 'header')) {
+    if (after.node.required !== true) continue
+    const before = was.get(name)
+    const subject = `header ${name}`
+    if (before === undefined) {
+      addOperationFinding(comparison, 'REQUEST_PARAMETER_REQUIRED_ADDED', {
+        subject,
+        name,
+        before: '(absent)',
+        after: `${name}, required`,
+      })
+    } else if (before.node.required !== true) {
+      addOperationFinding(comparison, 'REQUEST_PARAMETER_BECAME_REQUIRED', {
+        subject,
+        name,
+        before: 'optional',
+        after: 'required',
+      })
     }
   }
 }
@@ -127,11 +161,15 @@ interface Parameter {
   readonly pointer: string | null
 }
 
-function queryParameters(document: OpenApiNode, parameters: readonly unknown[]): Map<string, Parameter> {
+function parametersIn(
+  document: OpenApiNode,
+  parameters: readonly unknown[],
+  where: 'query' | 'header',
+): Map<string, Parameter> {
   const byName = new Map<string, Parameter>()
   for (const parameter of parameters) {
     const resolved = resolveNode(document, parameter)
-    if (resolved.node.in === 'query' && typeof resolved.node.name === 'string') byName.set(resolved.node.name, resolved)
+    if (resolved.node.in === where && typeof resolved.node.name === 'string') byName.set(resolved.node.name, resolved)
   }
   return byName
 }

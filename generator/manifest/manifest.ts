@@ -49,6 +49,23 @@ export interface ManifestCache {
   max_age: number
 }
 
+/** `limits.rate` or a resource's `rate`: `per` is `30s`, `1m`, `1h` (parseRatePeriod). */
+export interface ManifestRate {
+  requests: number
+  per: string
+}
+
+export interface ManifestConcurrency {
+  require_if_match?: boolean
+}
+
+/** `http:` */
+export interface ManifestHttp {
+  /** A hop count, or the proxies' addresses and CIDRs (checked by HTTP_TRUST_PROXY). */
+  trust_proxy?: number | string[]
+  cors?: { origins: string[]; max_age?: number }
+}
+
 export interface ManifestResource {
   /** The resource's previous name: `migrate create` renames its table instead of dropping it. */
   renamed_from?: string
@@ -61,6 +78,8 @@ export interface ManifestResource {
   sort?: string[]
   filter?: Record<string, FilterOperator[]>
   cache?: ManifestCache
+  concurrency?: ManifestConcurrency
+  rate?: ManifestRate
   /** `owner: { field, claim }`: a server-managed string column set from the caller's claim on create. */
   owner?: { field: string; claim: string }
   /** Who may do what; operations without a rule take `auth.default`. */
@@ -111,7 +130,7 @@ export interface ManifestVersionChange {
 export interface Manifest {
   restmint: 1
   service: { title: string; description?: string; base_url?: string }
-  limits?: { [key in keyof typeof DEFAULT_LIMITS]?: number }
+  limits?: { [key in keyof typeof DEFAULT_LIMITS]?: number } & { rate?: ManifestRate }
   versions: Record<string, ManifestVersion>
   resources: Record<string, ManifestResource>
   /** `yaml: true` also writes `openapi.yaml`. */
@@ -120,4 +139,7 @@ export interface Manifest {
   cache?: ManifestCache
   /** Authentication schemes, and the access of operations without a rule. */
   auth?: { schemes: Record<string, ManifestAuthScheme>; default?: 'public' | 'authenticated' }
+  /** Service-wide default of `resources.<name>.concurrency`. */
+  concurrency?: ManifestConcurrency
+  http?: ManifestHttp
 }

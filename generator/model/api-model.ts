@@ -5,6 +5,7 @@ import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { OnDelete } from '../../runtime/contract/on-delete.js'
 import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
 import type { StringFormat } from '../../runtime/contract/string-format.js'
+import type { RatePolicy } from '../../runtime/http/rate-policy.js'
 import type { VersionChange } from './version-change.js'
 
 /**
@@ -21,6 +22,9 @@ export interface ApiModel {
     readonly baseUrl: string | null
   }
   readonly limits: ApiLimits
+  /** `limits.rate`, named `default`: every client's limit unless its resource sets one; null when not set. */
+  readonly rate: RatePolicy | null
+  readonly http: HttpModel
   /** Write `openapi.yaml` next to `openapi.json` (the manifest's `openapi.yaml`). */
   readonly openapiYaml: boolean
   readonly versions: readonly VersionModel[]
@@ -31,6 +35,22 @@ export interface ApiModel {
   readonly resources: readonly ResourceModel[]
   /** `auth.schemes` in manifest order; empty without `auth:` (every operation is public). */
   readonly authSchemes: readonly AuthScheme[]
+}
+
+/** The manifest's `http:`. */
+export interface HttpModel {
+  /** Proxy hops, or the proxies' addresses and CIDRs; null: trust no proxy (the socket's address is the client's). */
+  readonly trustProxy: number | readonly string[] | null
+  readonly cors: CorsModel | null
+}
+
+export interface CorsModel {
+  /** Absolute origins, or `*` alone. */
+  readonly origins: readonly string[]
+  /** `Access-Control-Max-Age`; null: the browser's default. */
+  readonly maxAgeSeconds: number | null
+  /** Request headers browsers may send besides the safelisted ones. */
+  readonly allowedHeaders: readonly string[]
 }
 
 export interface VersionModel {
@@ -134,6 +154,10 @@ export interface ResourceModel {
   readonly itemQuery: readonly QueryParameterModel[]
   /** `Cache-Control` of GET responses: `no-cache` or `max-age=<seconds>`. */
   readonly cacheControl: string
+  /** PUT, PATCH and DELETE require `If-Match` (428 without): `concurrency.require_if_match`, or the top-level one. */
+  readonly requireIfMatch: boolean
+  /** The resource's own rate limit, named after it, in place of ApiModel.rate; null when it has none. */
+  readonly rate: RatePolicy | null
   /** Every route of this resource, top-level first. Paths exclude the version prefix. */
   readonly routes: readonly RouteModel[]
   /** Who may do what, `auth.default` filled in; null without `auth:` (everything public). */

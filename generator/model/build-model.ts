@@ -19,6 +19,8 @@ import { buildItemQueryParameters, buildListQueryParameters } from './build-quer
 import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildAuthSchemes, buildResourceAccess } from './build-access.js'
+import { buildHttp } from './build-http.js'
+import { buildRatePolicy } from './build-rate-policy.js'
 import { buildRelations } from './build-relations.js'
 import { buildStorageResources } from './build-storage-resources.js'
 import { deriveVersionResources } from './derive-version-resources.js'
@@ -43,6 +45,8 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
       baseUrl: manifest.service.base_url ?? null,
     },
     limits,
+    rate: buildRatePolicy('default', manifest.limits?.rate),
+    http: buildHttp(manifest),
     openapiYaml: manifest.openapi?.yaml ?? false,
     versions: withSuccessorRoutes(
       Object.keys(manifest.versions).map((name) => {
@@ -144,6 +148,8 @@ function buildResource(
     parent,
     relations,
     ...rules,
+    requireIfMatch: resource.concurrency?.require_if_match ?? manifest.concurrency?.require_if_match ?? false,
+    rate: buildRatePolicy(name, resource.rate),
     listQuery: buildListQueryParameters({ name, ...rules }, limits),
     itemQuery: buildItemQueryParameters({ name, ...rules }, limits),
     routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources),

@@ -8,6 +8,7 @@ import {
   type ResourceComponentNames,
 } from '../names/generated-names.js'
 import type { JsonSchema, ResourceSchemas } from './json-schemas.js'
+import { buildConditionalComponents } from './openapi-conditional-requests.js'
 import type { OpenApiComponents, OpenApiHeader, OpenApiReference, OpenApiResponse } from './openapi-objects.js'
 
 export type { ResourceComponentNames } from '../names/generated-names.js'
@@ -66,10 +67,11 @@ export function buildComponents(
   addComponent(schemas, SHARED_SCHEMAS.pageLinks, PAGE_LINKS, null)
   addComponent(schemas, SHARED_SCHEMAS.problem, PROBLEM, null)
   if (cutsArrays) addComponent(schemas, SHARED_SCHEMAS.includeTruncation, INCLUDE_TRUNCATION, null)
+  const conditional = buildConditionalComponents(model.resources)
   return {
     schemas,
-    responses: buildErrorResponses(model, usesConflict),
-    headers: { Location: LOCATION, Vary: VARY },
+    responses: { ...buildErrorResponses(model, usesConflict), ...conditional.responses },
+    headers: { Location: LOCATION, Vary: buildVary(model.http.cors !== null), ...conditional.headers },
     ...(model.authSchemes.length > 0 ? { securitySchemes: buildSecuritySchemes(model.authSchemes) } : {}),
   }
 }
@@ -302,10 +304,13 @@ function buildErrorResponses(model: ApiModel, usesConflict: boolean): Record<str
   }
 }
 
-const VARY: OpenApiHeader = {
-  description: 'Responses differ by `Accept`; a URL with `include` is a cache key of its own anyway.',
-  required: true,
-  schema: { type: 'string', enum: ['Accept'] },
+/** With CORS, answers also differ by `Origin` (register-cors.ts adds it first). */
+function buildVary(cors: boolean): OpenApiHeader {
+  return {
+    description: `Responses differ by ${cors ? '`Origin` and ' : ''}\`Accept\`; a URL with \`include\` is a cache key of its own anyway.`,
+    required: true,
+    schema: { type: 'string', enum: [cors ? 'Origin, Accept' : 'Accept'] },
+  }
 }
 
 const LOCATION: OpenApiHeader = {

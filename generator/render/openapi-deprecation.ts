@@ -1,17 +1,8 @@
 import type { DeprecationModel, VersionModel } from '../model/api-model.js'
 import { SHARED_SCHEMAS } from '../names/generated-names.js'
 import type { JsonSchema } from './json-schemas.js'
-import type {
-  OpenApiDocument,
-  OpenApiHeader,
-  OpenApiMethod,
-  OpenApiOperation,
-  OpenApiPathItem,
-  OpenApiReference,
-  OpenApiResponse,
-} from './openapi-objects.js'
-
-const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delete']
+import { mapOperations } from './map-operations.js'
+import type { OpenApiDocument, OpenApiHeader, OpenApiReference, OpenApiResponse } from './openapi-objects.js'
 
 /**
  * The document of a deprecated version: every operation `deprecated: true`,
@@ -39,7 +30,14 @@ export function markDeprecated(
     ...document,
     info: { ...document.info, description: `${document.info.description}\n\n${describe(version, deprecation)}` },
     paths: Object.fromEntries(
-      Object.entries(document.paths).map(([path, item]) => [path, markPathItem(item, withHeaders)]),
+      Object.entries(document.paths).map(([path, item]) => [
+        path,
+        mapOperations(
+          item,
+          (response) => withHeaders(withEnvelopeMeta(response)),
+          (operation) => ({ ...operation, deprecated: true }),
+        ),
+      ]),
     ),
     components: {
       ...document.components,
@@ -61,23 +59,6 @@ export function markDeprecated(
       headers: { ...document.components.headers, ...headerComponents },
     },
   }
-}
-
-function markPathItem(
-  item: OpenApiPathItem,
-  withHeaders: (response: OpenApiResponse) => OpenApiResponse,
-): OpenApiPathItem {
-  const marked: Record<string, unknown> = { ...item }
-  for (const method of METHODS) {
-    const operation = item[method]
-    if (!operation) continue
-    const responses = Object.entries(operation.responses).map(([status, response]) => [
-      status,
-      '$ref' in response ? response : withHeaders(withEnvelopeMeta(response)),
-    ])
-    marked[method] = { ...operation, deprecated: true, responses: Object.fromEntries(responses) } as OpenApiOperation
-  }
-  return marked as OpenApiPathItem
 }
 
 /** `{ data }` bodies gain the `meta` of a deprecated version (a collection's comes with PageMeta). */

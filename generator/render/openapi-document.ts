@@ -5,6 +5,7 @@ import { buildComponents } from './openapi-components.js'
 import { markDeprecated } from './openapi-deprecation.js'
 import type { OpenApiDocument, OpenApiMethod, OpenApiPathItem } from './openapi-objects.js'
 import { buildPathItems } from './openapi-path-items.js'
+import { markRateLimited } from './openapi-rate-limits.js'
 
 export type { OpenApiDocument } from './openapi-objects.js'
 
@@ -41,7 +42,8 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
     paths,
     components: buildComponents(model, schemasOf, usesResponse(paths, '409')),
   }
-  return version.deprecation ? markDeprecated(document, version, version.deprecation) : document
+  const limited = markRateLimited(document, model)
+  return version.deprecation ? markDeprecated(limited, version, version.deprecation) : limited
 }
 
 function describeTag(resource: ResourceModel, version: VersionModel): string {

@@ -53,7 +53,7 @@ export type OpenApiSecurityRequirement = { readonly [scheme: string]: readonly s
 // https://spec.openapis.org/oas/v3.1.0#parameter-object
 export interface OpenApiParameter {
   readonly name: string
-  readonly in: 'path' | 'query'
+  readonly in: 'path' | 'query' | 'header'
   readonly description: string
   readonly required?: true
   /** With `explode: true`, an array is the parameter repeated: `?include=author&include=category`. */

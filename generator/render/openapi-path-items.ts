@@ -4,6 +4,7 @@ import { findResource } from '../model/find-resource.js'
 import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import { operationId, type OperationVerb } from '../names/generated-names.js'
 import { buildParamsSchema, type JsonSchema } from './json-schemas.js'
+import { addConditionalRequests } from './openapi-conditional-requests.js'
 import { buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
 import { ACCESS_OPERATION_OF, readDependsOnCaller, secureOperation } from './openapi-security.js'
 import {
@@ -90,7 +91,7 @@ function buildOperation(method: RouteMethod, context: OperationContext): OpenApi
     operationId: operationId(verb, resource, parent?.resource.typeName ?? null),
     tags: [resource.name],
     summary: `${SUMMARIES[verb](resource)}${nestedSummary}`,
-    ...OPERATIONS[verb](context),
+    ...addConditionalRequests(verb, resource, OPERATIONS[verb](context)),
   }
   return secureOperation(operation, resource, verb, context.model)
 }

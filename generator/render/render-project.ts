@@ -1,7 +1,7 @@
 import type { ApiAuth } from '../../runtime/contract/access-rule.js'
 import { stringify as stringifyYaml } from 'yaml'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
-import type { ApiModel, FieldModel, ResourceModel, VersionModel } from '../model/api-model.js'
+import type { ApiModel, FieldModel, HttpModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import {
   nameResourceComponents,
   migrationGuideName,
@@ -28,6 +28,7 @@ import type {
   VersionIndexView,
 } from './template-views.js'
 import type { QueryRules } from '../../runtime/http/query-rules.js'
+import type { ApiHttp } from '../../runtime/define-api.js'
 import { buildTableDefinition } from './build-table-definition.js'
 import { findResource } from '../model/find-resource.js'
 import { isIdentityMapping, mapVersionStorage, type StorageMapping } from '../model/map-version-storage.js'
@@ -190,6 +191,8 @@ function buildServerView(model: ApiModel): ServerView {
     manifestFile: model.manifestFile,
     title: model.service.title,
     limits: model.limits,
+    rate: model.rate,
+    http: buildRuntimeHttp(model.http),
     tableList: TABLE_LIST_NAME,
     versions: model.versions
       .filter((version) => isServed(model, version))
@@ -265,6 +268,25 @@ function buildRoutesView(
             : { resource: parent.name, singular: parent.singular },
       },
     translated,
+    requireIfMatch: resource.requireIfMatch,
+    rate: resource.rate,
+  }
+}
+
+/** The runtime's ApiHttp, with only what the manifest sets; null when it sets nothing. */
+function buildRuntimeHttp({ trustProxy, cors }: HttpModel): ApiHttp | null {
+  if (trustProxy === null && cors === null) return null
+  return {
+    ...(trustProxy !== null ? { trustProxy } : {}),
+    ...(cors !== null
+      ? {
+          cors: {
+            origins: cors.origins,
+            ...(cors.maxAgeSeconds !== null ? { maxAgeSeconds: cors.maxAgeSeconds } : {}),
+            allowedHeaders: cors.allowedHeaders,
+          },
+        }
+      : {}),
   }
 }
 

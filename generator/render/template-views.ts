@@ -1,7 +1,8 @@
 import type { ApiAuth } from '../../runtime/contract/access-rule.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
-import type { ApiDeprecation } from '../../runtime/define-api.js'
+import type { ApiDeprecation, ApiHttp } from '../../runtime/define-api.js'
 import type { QueryRules } from '../../runtime/http/query-rules.js'
+import type { RatePolicy } from '../../runtime/http/rate-policy.js'
 import type { ColumnValue, TableDefinition } from '../../runtime/table-definition.js'
 import type { ResourceComponentNames } from '../names/generated-names.js'
 import type { CompiledValidators } from './compile-validators.js'
@@ -56,6 +57,10 @@ export interface ServerView extends HeaderView {
   readonly manifestFile: string
   readonly title: string
   readonly limits: ApiLimits
+  /** The runtime's `rate`; null (and left out of server.ts) without `limits.rate`. */
+  readonly rate: RatePolicy | null
+  /** The runtime's ApiHttp; null (and left out) without `http:`. */
+  readonly http: ApiHttp | null
   /** The schema.ts export listing every table. */
   readonly tableList: string
   readonly versions: readonly {
@@ -116,6 +121,10 @@ export interface RoutesView extends HeaderView {
   } | null
   /** Routes whose version differs from the storage: they pass its translate/ module to registerResource. */
   readonly translated: boolean
+  /** PUT, PATCH and DELETE require If-Match; left out of the file when false. */
+  readonly requireIfMatch: boolean
+  /** The resource's own rate limit; null (and left out) when it has none. */
+  readonly rate: RatePolicy | null
 }
 
 /** translate/<resource>.ts of a version that differs from the storage: its edge translation (runtime VersionTranslation) as straight-line code. */

@@ -27,6 +27,14 @@ export const RULES = {
     'A deprecated version has a newer version that is not deprecated: what its consumers migrate to.',
   VERSION_GUIDE_WITHOUT_DEPRECATED:
     'A `guide` belongs to a deprecated version: only its responses link the guide (`Link: rel="deprecation"`).',
+  RATE_PERIOD:
+    "A rate limit's `per` is a whole number of seconds, minutes or hours (`30s`, `1m`, `1h`), at most a day.",
+  RATE_WITHOUT_DEFAULT:
+    "A resource's `rate` overrides `limits.rate`, which must be set too: it is every other client request's limit.",
+  HTTP_TRUST_PROXY:
+    '`http.trust_proxy` is a number of proxy hops or a list of proxy addresses and CIDRs; never one that trusts every address, which would let any client choose the address rate limits count.',
+  HTTP_CORS_ORIGIN:
+    '`http.cors.origins` are absolute origins (`https://app.example.com`: http or https, a host, an optional port, no path), or `*` alone.',
   LIMITS_RANGE:
     "limits.per_page_default, limits.include_items_max and a relation's max_items must not exceed limits.per_page_max (defaults included).",
   UNSAFE_NAME:

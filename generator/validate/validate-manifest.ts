@@ -2,7 +2,9 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import { hasErrors } from '../diagnostics/diagnostic.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
 import type { Manifest } from '../manifest/manifest.js'
+import { checkHttp } from './check-http.js'
 import { checkLimits } from './check-limits.js'
+import { checkRateLimits } from './check-rate-limits.js'
 import { checkSchema } from './check-schema.js'
 import { createCheckContext } from './check-context.js'
 import { checkVersions } from './check-versions.js'
@@ -32,6 +34,8 @@ export function validateManifest(loaded: LoadedManifest): { manifest: Manifest |
       checkVersionChanges,
       checkDeprecation,
       checkLimits,
+      checkRateLimits,
+      checkHttp,
       ...RESOURCE_CHECKS,
       checkAuth,
       checkAccess,

@@ -7,8 +7,9 @@ const ALLOW_ORDER: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATC
  * The `Allow` header of the path `request` asked for, read from the router:
  * the methods its routes take, matched exactly as the request would be. A
  * path is known when it has an OPTIONS route (registerResource gives every
- * path one); null for any other, and for a match only through an empty
- * parameter (a trailing slash, which names nothing).
+ * path one); null for any other, for a match only through an empty
+ * parameter (a trailing slash, which names nothing), and for @fastify/cors's
+ * catch-all `OPTIONS *` route, which makes no path known.
  *
  * The not-found handler answers 405 with it to every other method Node knows
  * (PROPFIND, LOCK…), so a path's route takes only the methods it serves, not
@@ -16,6 +17,6 @@ const ALLOW_ORDER: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATC
  */
 export function allowedMethodsAt(app: FastifyInstance, request: FastifyRequest): string | null {
   const options = app.findRoute({ method: 'OPTIONS', url: request.url })
-  if (!options || Object.values(options.params).includes('')) return null
+  if (!options || '*' in options.params || Object.values(options.params).includes('')) return null
   return ALLOW_ORDER.filter((method) => app.findRoute({ method, url: request.url }) !== null).join(', ')
 }

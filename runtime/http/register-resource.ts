@@ -3,6 +3,7 @@ import { listResourceRoutes } from '../contract/resource-routes.js'
 import type { TableDefinition } from '../table-definition.js'
 import type { Validator } from '../validator.js'
 import type { QueryRules } from './query-rules.js'
+import type { RatePolicy } from './rate-policy.js'
 import type { EndpointHandler, RouteFactory } from './route-factory.js'
 import type { VersionTranslation } from './version-translation.js'
 
@@ -34,6 +35,10 @@ export interface ResourceRoutes {
   }
   /** An older version's routes: they validate in its names and translate to and from the storage's rows. */
   readonly translation?: VersionTranslation
+  /** PUT, PATCH and DELETE require `If-Match` (the manifest's `concurrency: { require_if_match: true }`). */
+  readonly requireIfMatch?: boolean
+  /** The resource's own rate limit (the manifest's `rate`), in place of the API's. */
+  readonly rate?: RatePolicy
 }
 
 /** What a generated version index calls once per resource. */
@@ -47,7 +52,7 @@ export type RegisterResource = (app: FastifyInstance, resource: ResourceRoutes) 
  * starts ~0.15 s sooner. `bodyLimit` bounds every body the path takes.
  */
 export function createResourceRegistrar(routes: RouteFactory, bodyLimit: number): RegisterResource {
-  return (app, { table, rules, bodies, nestedUnder, translation }) => {
+  return (app, { table, rules, bodies, nestedUnder, translation, requireIfMatch, rate }) => {
     // Paths and messages use the version's names, which a translated version may not share with the storage.
     const parentNames = nestedUnder && (nestedUnder.parentNames ?? nestedUnder.parent)
     const nested =
@@ -79,7 +84,7 @@ export function createResourceRegistrar(routes: RouteFactory, bodyLimit: number)
           body: body(bodies.createBody, bodies.nestedCreateBody),
         })
       } else {
-        const item = { table, ...scope, ...edge, idParam: route.idParam }
+        const item = { table, ...scope, ...edge, idParam: route.idParam, requireIfMatch: requireIfMatch === true }
         handlers.GET = routes.read(app, { ...item, rules })
         handlers.PUT = routes.replace({ ...item, body: body(bodies.replaceBody, bodies.nestedReplaceBody) })
         handlers.PATCH = routes.update({ ...item, body: body(bodies.updateBody, bodies.nestedUpdateBody) })
@@ -92,6 +97,7 @@ export function createResourceRegistrar(routes: RouteFactory, bodyLimit: number)
         method: ['HEAD', ...(Object.keys(handlers) as HTTPMethods[])],
         url: route.url,
         bodyLimit,
+        ...(rate ? { config: { ratePolicy: rate } } : {}),
         handler: (request, reply) =>
           handlers[request.method === 'HEAD' ? 'GET' : (request.method as HTTPMethods)]!(request, reply),
       })

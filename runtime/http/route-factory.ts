@@ -2,19 +2,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AccessOperation } from '../contract/access-rule.js'
 import type { ApiLimits } from '../contract/api-limits.js'
 import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
-import type { ListOptions, ListResult, Scope, Storage } from '../storage/storage.js'
+import type { ListOptions, ListResult, RowPrecondition, Scope, Storage } from '../storage/storage.js'
 import {
   InvalidValueError,
   MissingReferenceError,
+  PreconditionFailedError,
   RowReferencedError,
   UniqueViolationError,
 } from '../storage/storage-errors.js'
 import type { ColumnDefinition, Row, TableDefinition } from '../table-definition.js'
 import type { Validator } from '../validator.js'
+import { addVary } from './add-vary.js'
 import { allowedMethodsAt } from './allowed-methods.js'
 import { PUBLIC_ACCESS, type AccessControl, type AccessGrant } from './authorize-request.js'
 import { checkItemQuery, checkListQuery } from './check-query-names.js'
+import { matchesWeakly, preconditionFailed, readCondition, readIfMatch } from './conditional-request.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
+import { entityTagOf } from './entity-tag.js'
 import { noRoute } from './handle-errors.js'
 import { includeRelations, parseInclude, type IncludeNames } from './include-relations.js'
 import type { CursorCodec } from './page-cursor.js'
@@ -45,6 +49,8 @@ interface RouteOptions {
 
 interface ItemRouteOptions extends RouteOptions {
   readonly idParam: string
+  /** PUT, PATCH and DELETE without `If-Match` answer 428 (the manifest's `concurrency.require_if_match`). */
+  readonly requireIfMatch: boolean
 }
 
 /** What answers one method on one path. */
@@ -80,10 +86,11 @@ export function createRouteFactory(
 ): RouteFactory {
   const tablesByName = new Map(tables.map((table) => [table.name, table]))
   /** GET answers: `Cache-Control` and `Vary`, private when the caller's credentials shape them. */
-  const cacheHeaders = (reply: FastifyReply, options: RouteOptions & { rules: QueryRules }, byCaller: boolean) =>
-    byCaller
-      ? reply.header('cache-control', `private, ${options.rules.cacheControl}`).header('vary', 'Accept, Authorization')
-      : reply.header('cache-control', options.rules.cacheControl).header('vary', 'Accept')
+  const cacheHeaders = (reply: FastifyReply, options: RouteOptions & { rules: QueryRules }, byCaller: boolean) => {
+    reply.header('cache-control', byCaller ? `private, ${options.rules.cacheControl}` : options.rules.cacheControl)
+    addVary(reply, 'Accept')
+    if (byCaller) addVary(reply, 'Authorization')
+  }
   const dependsOnCaller = (options: RouteOptions, operation: AccessOperation, include: readonly string[]) =>
     access.dependsOnCaller(options.table.name, operation) || (include.length > 0 && access.enabled)
   return {
@@ -186,7 +193,7 @@ export function createRouteFactory(
           ...scope,
           ...grant.stamp,
         }
-        const row = await write(tablesByName, edge, async () => {
+        const row = await write(options.table, tablesByName, edge, async () => {
           try {
             return await storage.insert(options.table, values)
           } catch (error) {
@@ -200,6 +207,7 @@ export function createRouteFactory(
         return reply
           .code(201)
           .header('location', `${routePath(request)}/${row.id}`)
+          .header('etag', entityTagOf(options.table, row))
           .send({ data: edge.rowToVersion(row) })
       }
     },
@@ -216,7 +224,12 @@ export function createRouteFactory(
         const errors: InvalidParam[] = []
         const include = parseInclude(query.include, options.rules, limits, errors)
         rejectInvalid(errors)
+        const ifNoneMatch = readCondition(request, 'if-none-match')
         const row = await findOrFail(storage, options, params, grant)
+        const tag = entityTagOf(options.table, row)
+        cacheHeaders(reply.header('etag', tag), options, dependsOnCaller(options, 'read', include))
+        // The tag is the stored row's, whatever `include` embeds: a client revalidates each URL it cached.
+        if (ifNoneMatch && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
         const truncated = await includeRelations(
           storage,
           tablesByName,
@@ -231,7 +244,6 @@ export function createRouteFactory(
             ...includeNames(options.translation, include),
           },
         )
-        cacheHeaders(reply, options, dependsOnCaller(options, 'read', include))
         const data = edge.rowToVersion(row)
         return truncated.length > 0 ? { data, meta: { truncated } } : { data }
       }
@@ -239,29 +251,46 @@ export function createRouteFactory(
 
     replace(options) {
       const edge = edgeOf(options)
-      return async (request) => {
+      return async (request, reply) => {
         const grant = await access.authorize(request, options.table.name, 'update')
         rejectMergePatch(request)
         const params = validateParams(request)
         rejectQuery(request)
+        const precondition = readIfMatch(request, options.table, options.requireIfMatch)
         const body = validate(options.body, request.body, bodyContext(options))
         // A replacement writes exactly the columns the version sees: what another version alone sees stays.
         const values = edge.bodyToStorage(withDefaults(edge.view, body as Row, options.scope?.param), false)
-        return { data: edge.rowToVersion(await updateOrFail(storage, tablesByName, options, params, values, grant)) }
+        const row = await updateOrFail(storage, tablesByName, options, params, values, grant, precondition)
+        reply.header('etag', entityTagOf(options.table, row))
+        return { data: edge.rowToVersion(row) }
       }
     },
 
     update(options) {
       const edge = edgeOf(options)
-      return async (request) => {
+      return async (request, reply) => {
         const grant = await access.authorize(request, options.table.name, 'update')
         const params = validateParams(request)
         rejectQuery(request)
+        const precondition = readIfMatch(request, options.table, options.requireIfMatch)
         const body = validate(options.body, request.body, bodyContext(options)) as Row
-        const row =
-          Object.keys(body).length === 0
-            ? await findOrFail(storage, options, params, grant)
-            : await updateOrFail(storage, tablesByName, options, params, edge.bodyToStorage(body, false), grant)
+        let row: Row
+        if (Object.keys(body).length > 0) {
+          row = await updateOrFail(
+            storage,
+            tablesByName,
+            options,
+            params,
+            edge.bodyToStorage(body, false),
+            grant,
+            precondition,
+          )
+        } else {
+          // Nothing to write, so nothing to keep atomic: the stored row answers, If-Match checked against it.
+          row = await findOrFail(storage, options, params, grant)
+          if (precondition && !precondition(row)) throw preconditionFailed(options.table, row)
+        }
+        reply.header('etag', entityTagOf(options.table, row))
         return { data: edge.rowToVersion(row) }
       }
     },
@@ -271,12 +300,14 @@ export function createRouteFactory(
         const grant = await access.authorize(request, options.table.name, 'delete')
         const params = validateParams(request)
         rejectQuery(request)
+        const precondition = readIfMatch(request, options.table, options.requireIfMatch)
         const scope = await resolveScope(storage, options, params, grant)
         const id = params[options.idParam]!
         let deleted: boolean
         try {
-          deleted = await storage.delete(options.table, id, { ...scope, ...grant.rows })
+          deleted = await storage.delete(options.table, id, { ...scope, ...grant.rows }, precondition)
         } catch (error) {
+          if (error instanceof PreconditionFailedError) throw preconditionFailed(options.table, error.current)
           if (!(error instanceof RowReferencedError)) throw error
           throw new ProblemError(
             'still_referenced',
@@ -470,10 +501,11 @@ async function updateOrFail(
   params: Record<string, number>,
   values: Row,
   grant: AccessGrant,
+  precondition: RowPrecondition | undefined,
 ): Promise<Row> {
   const scope = await resolveScope(storage, options, params, grant)
-  const row = await write(tablesByName, edgeOf(options), () =>
-    storage.update(options.table, params[options.idParam]!, values, { ...scope, ...grant.rows }),
+  const row = await write(options.table, tablesByName, edgeOf(options), () =>
+    storage.update(options.table, params[options.idParam]!, values, { ...scope, ...grant.rows }, precondition),
   )
   if (!row) throw await explainMissing(storage, options, params, scope, grant)
   return row
@@ -529,6 +561,7 @@ async function listOrReject(
 
 /** Maps constraint failures to problems that name the field, as the request's version names it. */
 async function write<T>(
+  table: TableDefinition,
   tablesByName: ReadonlyMap<string, TableDefinition>,
   edge: VersionTranslation,
   operation: () => Promise<T>,
@@ -547,6 +580,7 @@ async function write<T>(
         errors: [{ in: 'body', pointer: `/${edge.fieldOf(error.column)}`, detail: error.reason }],
       })
     }
+    if (error instanceof PreconditionFailedError) throw preconditionFailed(table, error.current)
     if (error instanceof MissingReferenceError) {
       const field = edge.fieldOf(error.column)
       // A key the version names otherwise (`author_id` for `writer_id`) names its target as the version does.

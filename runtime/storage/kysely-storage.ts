@@ -19,11 +19,21 @@ import {
 import { QueryCache, type CachedQuery } from './query-cache.js'
 import { bindParameters, type ParameterEncoding, type QueryArguments } from './query-parameter.js'
 import { sortTablesByDependency } from './sort-tables-by-dependency.js'
-import type { Filter, ListOptions, ListResult, PrepareOptions, Scope, SortKey, Storage } from './storage.js'
+import type {
+  Filter,
+  ListOptions,
+  ListResult,
+  PrepareOptions,
+  RowPrecondition,
+  Scope,
+  SortKey,
+  Storage,
+} from './storage.js'
 import type { SqlExecutor, SqlRow, StorageDialect } from './storage-dialect.js'
 import {
   InvalidValueError,
   MissingReferenceError,
+  PreconditionFailedError,
   RowReferencedError,
   SchemaMismatchError,
   UniqueViolationError,
@@ -35,6 +45,7 @@ import {
   buildFindQuery,
   buildInsertQuery,
   buildListQuery,
+  buildLockQuery,
   buildRestrictCountQuery,
   buildUpdateQuery,
   buildWhereInQuery,
@@ -243,7 +254,13 @@ export class KyselyStorage implements Storage {
     }
   }
 
-  async update(table: TableDefinition, id: number, values: Row, scope: Scope = {}): Promise<Row | undefined> {
+  async update(
+    table: TableDefinition,
+    id: number,
+    values: Row,
+    scope: Scope = {},
+    precondition?: RowPrecondition,
+  ): Promise<Row | undefined> {
     const context = this.#context(table)
     this.#assertWritable(table, context, values)
     this.#checkIndexedText(table, context, values)
@@ -257,15 +274,29 @@ export class KyselyStorage implements Storage {
     }
     const shape = `${table.name}|${shapeOf(columns)}|${shapeOf(scoped)}`
     const query = this.#queries.get(`update|${shape}`, () => buildUpdateQuery(this.#dialect.db, table, columns, scoped))
+    const driver = this.#dialect.driver
     try {
-      const [row] = await this.#run(this.#dialect.driver, table, query, args)
+      const [row] =
+        precondition === undefined
+          ? await this.#run(driver, table, query, args)
+          : await driver.transaction(async (transaction) => {
+              const current = await this.#lockRow(transaction, table, context, scoped, args)
+              if (current === undefined) return []
+              this.#require(table, current, precondition)
+              return this.#run(transaction, table, query, args)
+            })
       return row === undefined ? undefined : context.decode(row)
     } catch (error) {
       throw await this.#translateWriteError(error, table, values)
     }
   }
 
-  async delete(table: TableDefinition, id: number, scope: Scope = {}): Promise<boolean> {
+  async delete(
+    table: TableDefinition,
+    id: number,
+    scope: Scope = {},
+    precondition?: RowPrecondition,
+  ): Promise<boolean> {
     const context = this.#context(table)
     const scoped = this.#scopeColumns(table, context, scope)
     const db = this.#dialect.db
@@ -279,8 +310,14 @@ export class KyselyStorage implements Storage {
     try {
       return await this.#dialect.driver.transaction(async (transaction) => {
         // Looked up first so that a row outside the scope is "not found", not "still referenced".
-        const found = await this.#run(transaction, table, existsQuery, args)
-        if (found.length === 0) return false
+        if (precondition === undefined) {
+          const found = await this.#run(transaction, table, existsQuery, args)
+          if (found.length === 0) return false
+        } else {
+          const current = await this.#lockRow(transaction, table, context, scoped, args)
+          if (current === undefined) return false
+          this.#require(table, current, precondition)
+        }
         await this.#checkRestrictions(transaction, table, context, id)
         // The database cascades; the checks above already covered every restrict on the way.
         // Under READ COMMITTED a concurrent delete may commit after the lookup: only the
@@ -295,6 +332,26 @@ export class KyselyStorage implements Storage {
       await this.#checkRestrictions(this.#dialect.driver, table, context, id)
       throw error
     }
+  }
+
+  /** The row as it stands, locked until `transaction` ends (buildLockQuery); undefined when none matches. */
+  async #lockRow(
+    transaction: SqlExecutor,
+    table: TableDefinition,
+    context: TableContext,
+    scoped: readonly ColumnDefinition[],
+    args: QueryArguments,
+  ): Promise<Row | undefined> {
+    const dialect = this.#dialect
+    const query = this.#queries.get(`lock|${table.name}|${shapeOf(scoped)}`, () =>
+      buildLockQuery(dialect.db, table, scoped, dialect.name === 'postgres'),
+    )
+    const [row] = await this.#run(transaction, table, query, args)
+    return row === undefined ? undefined : context.decode(row)
+  }
+
+  #require(table: TableDefinition, current: Row, precondition: RowPrecondition): void {
+    if (!precondition(current)) throw new PreconditionFailedError(table.name, current)
   }
 
   async ping(): Promise<void> {

@@ -1,3 +1,5 @@
+import type { Row } from '../table-definition.js'
+
 /** A write would duplicate a value in a `unique` column. HTTP: 409. */
 export class UniqueViolationError extends Error {
   constructor(
@@ -109,5 +111,20 @@ export class StorageBusyError extends Error {
   constructor(cause: Error) {
     super(`no database connection within the pool timeout (${cause.message})`, { cause })
     this.name = 'StorageBusyError'
+  }
+}
+
+/**
+ * An update or delete whose precondition (RowPrecondition, storage.ts) the
+ * current row fails; nothing was written. `current` is that row, read inside
+ * the write's transaction. HTTP: 412 with the row's ETag.
+ */
+export class PreconditionFailedError extends Error {
+  constructor(
+    readonly table: string,
+    readonly current: Row,
+  ) {
+    super(`the current ${table} row fails the write's precondition`)
+    this.name = 'PreconditionFailedError'
   }
 }

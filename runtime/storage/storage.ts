@@ -8,6 +8,13 @@ import type { ColumnValue, Row, TableDefinition } from '../table-definition.js'
  */
 export type Scope = Readonly<Record<string, string | number | boolean>>
 
+/**
+ * What an update or delete requires of the current row (an `If-Match`),
+ * checked in the write's transaction with the row locked, so no other write
+ * comes between the check and the write.
+ */
+export type RowPrecondition = (current: Row) => boolean
+
 /** One filter condition, already parsed to the column's type. Filters combine with AND. */
 export interface Filter {
   readonly column: string
@@ -105,14 +112,24 @@ export interface Storage {
   find(table: TableDefinition, id: number, scope?: Scope): Promise<Row | undefined>
   /** Inserts, stamping `created_at`/`updated_at`; returns the stored row. */
   insert(table: TableDefinition, values: Row): Promise<Row>
-  /** Updates the given columns and `updated_at`; undefined when no row matches. */
-  update(table: TableDefinition, id: number, values: Row, scope?: Scope): Promise<Row | undefined>
+  /**
+   * Updates the given columns and `updated_at`; undefined when no row
+   * matches. With a precondition the current row is read and locked first:
+   * PreconditionFailedError (carrying it) when it fails, nothing written.
+   */
+  update(
+    table: TableDefinition,
+    id: number,
+    values: Row,
+    scope?: Scope,
+    precondition?: RowPrecondition,
+  ): Promise<Row | undefined>
   /**
    * Deletes in one transaction, cascading to `onDelete: cascade` references;
    * throws RowReferencedError when a `restrict` reference still points here.
-   * Returns false when no row matches.
+   * Returns false when no row matches. A precondition is checked as update's is.
    */
-  delete(table: TableDefinition, id: number, scope?: Scope): Promise<boolean>
+  delete(table: TableDefinition, id: number, scope?: Scope, precondition?: RowPrecondition): Promise<boolean>
   /** Runs a trivial query (`select 1`): resolves when the database answers it, for readiness checks. */
   ping(): Promise<void>
   close(): Promise<void>

@@ -43,6 +43,20 @@ export function buildFindQuery(db: Kysely<any>, table: TableDefinition, scope: r
 }
 
 /**
+ * buildFindQuery, locking the row until the transaction ends (PostgreSQL's
+ * `FOR UPDATE`). SQLite has no row locks and needs none: its transactions
+ * begin IMMEDIATE, holding the database's write lock.
+ */
+export function buildLockQuery(
+  db: Kysely<any>,
+  table: TableDefinition,
+  scope: readonly ColumnDefinition[],
+  rowLocks: boolean,
+) {
+  return buildFindQuery(db, table, scope).$if(rowLocks, (query) => query.forUpdate())
+}
+
+/**
  * A page of rows within scope and filters, in the order of `shape.keys`, after
  * OFFSET rows or, for keyset pagination, after the position given as
  * `after:<index>` values. NULLs sort first ascending and last descending on

@@ -6,77 +6,15 @@
  * `Expect: 100-continue`, and its body only once the drain has begun.
  */
 import { randomBytes } from 'node:crypto'
-import { connect, type Socket } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
+import { beginPost, open, refuses, responses, waitFor } from '../support/raw-http.js'
 import { spawnCli, type CliProcess } from '../support/spawn-cli.js'
 import { DIALECTS, POSTGRES_URL } from '../support/test-postgres.js'
 
 const SHOP_API = resolve(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/shop-api')
-
-/** An open connection: what it has received so far, and a promise of everything once the server closes it. */
-interface Connection {
-  readonly socket: Socket
-  received(): string
-  closed: Promise<string>
-}
-
-async function open(port: number): Promise<Connection> {
-  const socket = connect(port, '127.0.0.1')
-  await new Promise<void>((connected, fail) => socket.once('connect', connected).once('error', fail))
-  let text = ''
-  socket.on('data', (chunk: Buffer) => void (text += chunk.toString()))
-  const closed = new Promise<string>((done) => socket.on('close', () => done(text)))
-  return { socket, received: () => text, closed }
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((next) => setTimeout(next, 20))
-}
-
-/** A POST /v1/authors the server has begun (it answered 100 Continue) and whose body the test holds back. */
-async function beginCreate(port: number, name: string): Promise<{ connection: Connection; sendBody(): void }> {
-  const connection = await open(port)
-  const body = JSON.stringify({ name })
-  connection.socket.write(
-    'POST /v1/authors HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`,
-  )
-  await waitFor(() => connection.received().startsWith('HTTP/1.1 100 Continue\r\n\r\n'))
-  return { connection, sendBody: () => void connection.socket.write(body) }
-}
-
-/** Whether connecting to `port` is refused: the server no longer accepts connections. */
-function refuses(port: number): Promise<boolean> {
-  return new Promise((answer) => {
-    const socket = connect(port, '127.0.0.1')
-    socket.once('connect', () => {
-      socket.destroy()
-      answer(false)
-    })
-    socket.once('error', (error: NodeJS.ErrnoException) => answer(error.code === 'ECONNREFUSED'))
-  })
-}
-
-/** The final responses in `text` (interim 100 Continue left out): status, headers, body. */
-function responses(text: string): { status: number; headers: Record<string, string>; body: string }[] {
-  const found = []
-  let rest = text
-  while (rest.length > 0) {
-    const headEnd = rest.indexOf('\r\n\r\n')
-    const [statusLine = '', ...lines] = rest.slice(0, headEnd).split('\r\n')
-    const headers = Object.fromEntries(
-      lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-    )
-    const length = Number(headers['content-length'] ?? 0)
-    const status = Number(statusLine.split(' ')[1])
-    if (status !== 100) found.push({ status, headers, body: rest.slice(headEnd + 4, headEnd + 4 + length) })
-    rest = rest.slice(headEnd + 4 + length)
-  }
-  return found
-}
 
 async function serve(
   dialect: string,
@@ -105,7 +43,7 @@ describe.each(DIALECTS)('%s: restmint serve on SIGTERM', { concurrent: true }, (
     // A deadline far beyond the test's timeout: the process must end because the drain did, not because time ran out.
     const { cli, port, done } = await serve(dialect, ['--shutdown-timeout', '600'])
     try {
-      const creates = await Promise.all(['Ada', 'Grace'].map((name) => beginCreate(port, name)))
+      const creates = await Promise.all(['Ada', 'Grace'].map((name) => beginPost(port, '/v1/authors', { name })))
       // A keep-alive connection that has sent a whole request and part of the next, in one write.
       const probe = await open(port)
       probe.socket.write(
@@ -146,7 +84,7 @@ describe.each(DIALECTS)('%s: restmint serve on SIGTERM', { concurrent: true }, (
   it('closes the connections still open at --shutdown-timeout, and exits 0', async () => {
     const { cli, port, done } = await serve(dialect, ['--shutdown-timeout', '0.2'])
     try {
-      const stalled = await beginCreate(port, 'Ada')
+      const stalled = await beginPost(port, '/v1/authors', { name: 'Ada' })
       const exited = cli.stop('SIGTERM')
       // Its body never comes: the deadline, not the request's own 30 s timeout, ends it.
       expect(responses(await stalled.connection.closed)).toEqual([])

@@ -75,7 +75,8 @@ describe('OpenAPI document: independent checks', () => {
     const inline = operations(JSON.parse(written) as OpenApiDocument).flatMap(({ operation }) =>
       (operation.parameters ?? []).filter((parameter) => !('$ref' in parameter)),
     )
-    expect(inline).toEqual([])
+    // Header parameters (If-Match, If-None-Match) stay on their operations, as path parameters stay on their paths.
+    expect(inline.filter((parameter) => parameter.in !== 'header')).toEqual([])
     // Resolving every $ref gives back the document as built.
     const resolved = JSON.parse(written, function (this: unknown, key, value: unknown) {
       const ref = (value as Partial<OpenApiReference> | null)?.$ref
@@ -203,13 +204,14 @@ describe('OpenAPI document: paths and operations', () => {
     }
     const statuses = (path: string, method: OpenApiMethod) => Object.keys(document.paths[path]![method]!.responses)
     expect(statuses('/v1/authors', 'get')).toEqual(['200', '400'])
+    expect(statuses('/v1/authors/{id}', 'get')).toEqual(['200', '304', '400', '404'])
     expect(statuses('/v1/orders/{order_id}/items', 'get')).toEqual(['200', '400', '404'])
     expect(statuses('/v1/authors', 'post')).toEqual(['201', '400', '409', '413', '415']) // email is unique
     expect(statuses('/v1/products', 'post')).toEqual(['201', '400', '413', '415'])
     expect(statuses('/v1/orders/{order_id}/items', 'post')).toEqual(['201', '400', '404', '413', '415'])
-    expect(statuses('/v1/products/{id}', 'patch')).toEqual(['200', '400', '404', '413', '415'])
-    expect(statuses('/v1/orders/{id}', 'delete')).toEqual(['204', '400', '404', '409']) // items restrict
-    expect(statuses('/v1/posts/{id}', 'delete')).toEqual(['204', '400', '404']) // comments cascade
+    expect(statuses('/v1/products/{id}', 'patch')).toEqual(['200', '400', '404', '412', '413', '415'])
+    expect(statuses('/v1/orders/{id}', 'delete')).toEqual(['204', '400', '404', '409', '412']) // items restrict
+    expect(statuses('/v1/posts/{id}', 'delete')).toEqual(['204', '400', '404', '412']) // comments cascade
   })
 
   it('describes RFC 9457 problems with an errors array', () => {
@@ -265,7 +267,7 @@ describe('OpenAPI document: query parameters and caching', () => {
     })
     expect(parameter('/v1/orders/{id}', 'include')!.schema).toEqual(parameter('/v1/orders', 'include')!.schema)
     expect(parameter('/v1/products', 'include')).toBeUndefined()
-    expect(document.paths['/v1/products/{id}']!.get!.parameters).toBeUndefined()
+    expect(document.paths['/v1/products/{id}']!.get!.parameters!.map((each) => each.name)).toEqual(['If-None-Match'])
   })
 
   it('types each filter operand like its field, except in (a list), null (a boolean) and text matches', () => {
@@ -369,7 +371,8 @@ describe('OpenAPI document: query parameters and caching', () => {
     const headersOf = (doc: OpenApiDocument, path: string) =>
       (doc.paths[path]!.get!.responses['200'] as { headers: Record<string, { schema?: unknown }> }).headers
     for (const path of ['/v1/authors', '/v1/authors/{id}', '/v1/orders', '/v1/orders/{id}']) {
-      expect(Object.keys(headersOf(document, path)), path).toEqual(['Cache-Control', 'Vary'])
+      const etag = path.endsWith('{id}') ? ['ETag'] : []
+      expect(Object.keys(headersOf(document, path)), path).toEqual(['Cache-Control', 'Vary', ...etag])
       expect(headersOf(document, path).Vary).toEqual({ $ref: '#/components/headers/Vary' })
     }
     expect(headersOf(document, '/v1/authors')['Cache-Control']!.schema).toEqual({ type: 'string', enum: ['no-cache'] })
@@ -393,8 +396,8 @@ describe('OpenAPI document: query parameters and caching', () => {
 
   it('answers 409 on DELETE of a record that relations still reference', () => {
     const statuses = (path: string) => Object.keys(document.paths[path]!.delete!.responses)
-    expect(statuses('/v1/authors/{id}')).toEqual(['204', '400', '404', '409']) // posts.author restricts
-    expect(statuses('/v1/products/{id}')).toEqual(['204', '400', '404', '409']) // items.product restricts
+    expect(statuses('/v1/authors/{id}')).toEqual(['204', '400', '404', '409', '412']) // posts.author restricts
+    expect(statuses('/v1/products/{id}')).toEqual(['204', '400', '404', '409', '412']) // items.product restricts
     expect(document.paths['/v1/authors/{id}']!.delete!.description).toContain('409 while posts still reference it')
   })
 })
@@ -429,8 +432,10 @@ describe('OpenAPI document: components', () => {
       'Conflict',
       'PayloadTooLarge',
       'UnsupportedMediaType',
+      'NotModified',
+      'PreconditionFailed',
     ])
-    expect(Object.keys(document.components.headers)).toEqual(['Location', 'Vary'])
+    expect(Object.keys(document.components.headers)).toEqual(['Location', 'Vary', 'ETag'])
   })
 
   it('wraps collections in a reusable page envelope', () => {

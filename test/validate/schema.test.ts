@@ -53,16 +53,22 @@ resources:
 `
 
 /** Every key format 1 has, including singular and on_delete. */
-const EVERY_KEY = `${ISSUE_EXAMPLE}  adjustments:
+const EVERY_KEY = `${ISSUE_EXAMPLE.replace('limits:', 'limits:\n  rate: { requests: 600, per: 1m }')}  adjustments:
     parent: items
     on_delete: cascade
     singular: adjustment
+    concurrency: { require_if_match: true }
+    rate: { requests: 60, per: 30s }
     fields:
       code: { type: string, min_length: 2, max_length: 8, pattern: "^[A-Z]+$", unique: true, default: FIX }
       amount: { type: number, minimum: -100, maximum: 100, default: 0 }
       ref: { type: string, format: uuid, nullable: true, default: null }
       link: { type: string, format: uri }
       at: { type: datetime }
+concurrency: { require_if_match: false }
+http:
+  trust_proxy: [10.0.0.0/8, "2001:db8::/32"]
+  cors: { origins: [https://app.example.com, "http://localhost:5173"], max_age: 600 }
 `
 
 function compileStrict() {

@@ -1,0 +1,18 @@
+/**
+ * A rate limit, as the manifest's `limits.rate` (the API's, named `default`)
+ * or a resource's `rate` (named after the resource) gives it: at most
+ * `requests` per client in each window of `windowSeconds`.
+ */
+export interface RatePolicy {
+  /** Names the policy in the `RateLimit` and `RateLimit-Policy` headers. */
+  readonly name: string
+  readonly requests: number
+  readonly windowSeconds: number
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A resource's own rate limit (registerResource sets it), in place of the API's. */
+    ratePolicy?: RatePolicy
+  }
+}
