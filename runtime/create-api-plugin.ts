@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ApiDefinition } from './define-api.js'
+import { identifyCallers } from './auth/identify-callers.js'
 import { announceDeprecation } from './http/announce-deprecation.js'
 import { createAccessControl, PUBLIC_ACCESS } from './http/authorize-request.js'
 import { handleErrors } from './http/handle-errors.js'
@@ -56,9 +57,12 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
     const access = api.auth
       ? createAccessControl(
           api.auth,
-          await (
-            await import('./auth/authenticate-request.js')
-          ).registerAuthentication(app, api.auth.schemes, options.env ?? process.env),
+          identifyCallers(
+            app,
+            await (
+              await import('./auth/authenticate-request.js')
+            ).registerAuthentication(app, api.auth.schemes, options.env ?? process.env),
+          ),
         )
       : PUBLIC_ACCESS
     const registerResource = createResourceRegistrar(

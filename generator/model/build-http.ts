@@ -13,7 +13,15 @@ export function buildHttp(manifest: Manifest): HttpModel {
   return {
     trustProxy: trustProxy ?? null,
     cors: cors
-      ? { origins: cors.origins, maxAgeSeconds: cors.max_age ?? null, allowedHeaders: CORS_REQUEST_HEADERS }
+      ? { origins: cors.origins, maxAgeSeconds: cors.max_age ?? null, allowedHeaders: corsRequestHeaders(manifest) }
       : null,
   }
+}
+
+/** The request headers browsers may send: the generated ones, and each API-key scheme's header. */
+function corsRequestHeaders(manifest: Manifest): string[] {
+  const apiKeyHeaders = Object.values(manifest.auth?.schemes ?? {}).flatMap((scheme) =>
+    scheme.type === 'api_key' && scheme.header !== undefined ? [scheme.header] : [],
+  )
+  return [...CORS_REQUEST_HEADERS, ...apiKeyHeaders]
 }

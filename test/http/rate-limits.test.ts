@@ -13,11 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { handleErrors } from '../../runtime/http/handle-errors.js'
 import { registerRateLimits } from '../../runtime/http/rate-limits.js'
 import { identifyRateLimitClient } from '../../runtime/index.js'
+import { signJwt } from '../../generator/cli/sign-jwt.js'
 import { buildServer } from '../fixtures/serving-api/generated/server.js'
 import { allTables } from '../fixtures/serving-api/generated/schema.js'
 import { openTestStorage, type TestStorage } from '../support/test-storage.js'
 
 const REDIS_URL = process.env.RESTMINT_TEST_REDIS ?? 'redis://127.0.0.1:6379'
+const JWT_SECRET = 'serving-test-secret-of-at-least-32-bytes'
 
 describe('rate limits in memory', () => {
   let app: FastifyInstance
@@ -25,7 +27,12 @@ describe('rate limits in memory', () => {
 
   beforeAll(async () => {
     storage = await openTestStorage('sqlite', allTables)
-    app = await buildServer({ storage: storage.storage, docs: false, redisUrl: '' })
+    app = await buildServer({
+      storage: storage.storage,
+      docs: false,
+      redisUrl: '',
+      env: { SERVING_TEST_JWT_SECRET: JWT_SECRET },
+    })
   })
   afterAll(async () => {
     await app?.close()
@@ -65,6 +72,34 @@ describe('rate limits in memory', () => {
     // Another client, and another resource of the same client, are counted apart.
     expect((await get('/v1/tags', '10.0.0.3')).statusCode).toBe(200)
     expect((await get('/v1/notes', '10.0.0.2')).statusCode).toBe(200)
+  })
+
+  it('counts a verified caller by its subject, whatever its address, apart from anonymous callers at that address', async () => {
+    const token = (sub: string) =>
+      signJwt(
+        { iss: 'https://auth.serving.test/', aud: 'serving-api', sub, exp: Math.floor(Date.now() / 1000) + 60 },
+        { alg: 'HS256', secret: JWT_SECRET },
+      )
+    const asCaller = (sub: string, address: string) =>
+      app.inject({
+        url: '/v1/tags',
+        headers: { 'x-forwarded-for': address, authorization: `Bearer ${token(sub)}` },
+      })
+    const statuses: number[] = []
+    // One subject from three addresses: one budget of 3.
+    for (const address of ['10.0.1.1', '10.0.1.2', '10.0.1.3', '10.0.1.4']) {
+      statuses.push((await asCaller('alice', address)).statusCode)
+    }
+    expect(statuses).toEqual([200, 200, 200, 429])
+    // Another subject, and an anonymous caller, at an address alice used: budgets of their own.
+    expect((await asCaller('bob', '10.0.1.1')).statusCode).toBe(200)
+    expect((await get('/v1/tags', '10.0.1.1')).statusCode).toBe(200)
+    // A token that does not verify is a 401 before it is counted.
+    const forged = await app.inject({
+      url: '/v1/tags',
+      headers: { 'x-forwarded-for': '10.0.1.1', authorization: `Bearer ${token('alice')}x` },
+    })
+    expect(forged.statusCode).toBe(401)
   })
 })
 

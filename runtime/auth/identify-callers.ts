@@ -1,0 +1,28 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { identifyRateLimitClient } from '../http/rate-limit-client.js'
+import type { Caller } from './caller.js'
+import type { Authenticate } from './authenticate-request.js'
+
+/**
+ * Verifies each request's credentials once, in preValidation: before the
+ * per-client rate limit (a preHandler) counts the request, so it counts the
+ * caller (`<scheme>:<sub>`, an API key's id being its `sub`) rather than the
+ * address, and a bad token is a 401 before it is counted. Returns the
+ * authenticator the access rules use, answering from that one verification.
+ */
+export function identifyCallers(app: FastifyInstance, authenticate: Authenticate): Authenticate {
+  const verified = new WeakMap<FastifyRequest, Promise<Caller | null>>()
+  const authenticateOnce: Authenticate = (request) => {
+    let caller = verified.get(request)
+    if (caller === undefined) {
+      caller = authenticate(request)
+      verified.set(request, caller)
+    }
+    return caller
+  }
+  app.addHook('preValidation', async (request) => {
+    const caller = await authenticateOnce(request)
+    if (caller !== null) identifyRateLimitClient(request, `${caller.scheme}:${String(caller.claims.sub)}`)
+  })
+  return authenticateOnce
+}
