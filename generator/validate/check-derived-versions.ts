@@ -8,6 +8,7 @@ import { createCheckContext, type CheckContext } from './check-context.js'
 import { describeValue } from './describe-value.js'
 import { explainValueMismatch } from './explain-value-mismatch.js'
 import { hintUnknownName } from './hint-unknown-name.js'
+import { singularOf } from '../names/singular-of.js'
 import { RESOURCE_CHECKS } from './resource-checks.js'
 
 type Resources = Readonly<Record<string, ManifestResource>>
@@ -114,6 +115,7 @@ function checkTarget(context: CheckContext, at: ChangeAt): void {
           'from_parent',
           `"${change.resource}" is still nested under "${change.fromParent}" in ${newer.name}: re-rooting moves it from that parent; remove this change, or its parent in resources:`,
         )
+      else checkRerootKeepsParentKey(at, change, report)
       return
     case 'remove_resource':
       if (resources[change.resource])
@@ -123,6 +125,28 @@ function checkTarget(context: CheckContext, at: ChangeAt): void {
         )
       return
   }
+}
+
+/**
+ * A re-rooted resource keeps its older parent key as a belongs-to of the newer
+ * version: that column is what the older version's nested routes read and
+ * write. Without it the older version could not be served.
+ */
+function checkRerootKeepsParentKey(
+  at: ChangeAt,
+  change: Extract<VersionChange, { kind: 'reroot_resource' }>,
+  report: (key: string, message: string) => void,
+): void {
+  const { newer } = at
+  const parent =
+    newer.changes.find((other) => other.kind === 'rename_resource' && other.from === change.fromParent)?.to ??
+    change.fromParent
+  const relations = Object.values(newer.resources[change.resource]?.relations ?? {})
+  if (relations.some((relation) => relation.many !== true && relation.resource === parent)) return
+  report(
+    'resource',
+    `"${change.resource}" has no belongs-to relation to "${parent}" in ${newer.name}, so ${at.older.name}'s routes under "${change.fromParent}" would have no parent key to read; add \`${singularOf(parent).replaceAll('-', '_')}: { resource: ${parent}, required: true }\` to its relations, or remove this change`,
+  )
 }
 
 /**
