@@ -2,6 +2,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
 import type { Manifest, ManifestResource } from '../manifest/manifest.js'
 import type { ManifestPath } from '../manifest/source-ranges.js'
+import { buildStorageResources } from '../model/build-storage-resources.js'
 import { deriveVersionResources, type VersionResources } from '../model/derive-version-resources.js'
 import type { VersionChange } from '../model/version-change.js'
 import { createCheckContext, type CheckContext } from './check-context.js'
@@ -37,7 +38,30 @@ export function checkDerivedVersions(loaded: LoadedManifest, manifest: Manifest)
     }
     if (diagnostics.length > 0) break
   }
+  if (diagnostics.length === 0) checkRemovedNamesStayFree(context, manifest, versions)
   return diagnostics
+}
+
+/**
+ * A field or resource an older version still serves after a newer one removed
+ * it keeps its column or table, so no newer version may use its name again.
+ */
+function checkRemovedNamesStayFree(
+  context: CheckContext,
+  manifest: Manifest,
+  versions: readonly VersionResources[],
+): void {
+  buildStorageResources(manifest, ({ version, change: index, table }) => {
+    const change = versions.find((candidate) => candidate.name === version)!.changes[index]!
+    const key = change.kind === 'remove_field' ? 'field' : 'resource'
+    const what = change.kind === 'remove_field' ? `field "${change.field}" of "${table}"` : `resource "${table}"`
+    const older = versions[versions.findIndex((candidate) => candidate.name === version) - 1]!.name
+    context.report(
+      'VERSION_CHANGE_TARGET',
+      `${version} removes ${what}, yet a newer version has a ${key} of that name again: ${older} still serves the removed one, whose data keeps that name in the database; give the newer ${key} another name, or remove ${older} from versions: once its sunset has passed`,
+      context.atValue(['versions', version, 'changes', index, change.kind, key]),
+    )
+  })
 }
 
 interface ChangeAt {
