@@ -162,9 +162,11 @@ function checkRerootKeepsParentKey(
   report: (key: string, message: string) => void,
 ): void {
   const { newer } = at
-  const parent =
-    newer.changes.find((other) => other.kind === 'rename_resource' && other.from === change.fromParent)?.to ??
-    change.fromParent
+  const renamed = newer.changes.find(
+    (other): other is Extract<VersionChange, { kind: 'rename_resource' }> =>
+      other.kind === 'rename_resource' && other.from === change.fromParent,
+  )
+  const parent = renamed?.to ?? change.fromParent
   const relations = Object.values(newer.resources[change.resource]?.relations ?? {})
   if (relations.some((relation) => relation.many !== true && relation.resource === parent)) return
   report(
