@@ -9,7 +9,9 @@ import { createCheckContext, type CheckContext } from './check-context.js'
 import { describeValue } from './describe-value.js'
 import { explainValueMismatch } from './explain-value-mismatch.js'
 import { hintUnknownName } from './hint-unknown-name.js'
-import { singularOf } from '../names/singular-of.js'
+import { foreignKeyOf } from '../names/foreign-key-of.js'
+import { relationKeyOf } from '../names/relation-key-of.js'
+import { withoutIdSuffix } from '../names/without-id-suffix.js'
 import { RESOURCE_CHECKS } from './resource-checks.js'
 
 type Resources = Readonly<Record<string, ManifestResource>>
@@ -167,11 +169,14 @@ function checkRerootKeepsParentKey(
       other.kind === 'rename_resource' && other.from === change.fromParent,
   )
   const parent = renamed?.to ?? change.fromParent
-  const relations = Object.values(newer.resources[change.resource]?.relations ?? {})
-  if (relations.some((relation) => relation.many !== true && relation.resource === parent)) return
+  const parentKey = foreignKeyOf(parent, newer.resources[parent]?.singular)
+  const relations = Object.entries(newer.resources[change.resource]?.relations ?? {})
+  const keeps = ([name, relation]: (typeof relations)[number]) =>
+    relation.many !== true && relation.resource === parent && relationKeyOf(name) === parentKey
+  if (relations.some(keeps)) return
   report(
     'resource',
-    `"${change.resource}" has no belongs-to relation to "${parent}" in ${newer.name}, so ${at.older.name}'s routes under "${change.fromParent}" would have no parent key to read; add \`${singularOf(parent).replaceAll('-', '_')}: { resource: ${parent}, required: true }\` to its relations, or remove this change`,
+    `"${change.resource}" has no belongs-to relation to "${parent}" keyed ${parentKey} in ${newer.name}, so ${at.older.name}'s routes under "${change.fromParent}" would have no parent key to read; add \`${withoutIdSuffix(parentKey)}: { resource: ${parent}, required: true }\` to its relations (named so, its key is ${parentKey}), or remove this change`,
   )
 }
 
