@@ -13,32 +13,52 @@ type Resources = Record<string, ManifestResource>
  * removed resource stays a table, until its version leaves `versions:` (then
  * `migrate create` drops them, with `--allow-data-loss`). The newest version's
  * renames (`rename_field`, `rename_resource`) are storage renames, declared as
- * `renamed_from` unless the manifest declares one itself.
+ * `renamed_from` unless the manifest declares one itself. A removed name a
+ * newer version uses again is passed to `onCollision` and keeps the newer one.
  */
-export function buildStorageResources(manifest: Manifest): Resources {
+export function buildStorageResources(
+  manifest: Manifest,
+  onCollision: (collision: StorageCollision) => void = () => {},
+): Resources {
   const resources = structuredClone(manifest.resources) as Resources
   const versions = deriveVersionResources(manifest)
   markStorageRenames(resources, versions.at(-1)!.changes)
   /** Each resource of the version being walked (newest first), by its name there → its storage resource. */
   let storageOf = new Map(Object.keys(resources).map((name) => [name, name]))
   for (let index = versions.length - 1; index > 0; index--) {
-    const { changes } = versions[index]!
+    const { name, changes } = versions[index]!
     const older = versions[index - 1]!.resources
-    for (const change of changes) {
-      if (change.kind !== 'remove_field') continue
+    changes.forEach((change, at) => {
+      if (change.kind !== 'remove_field') return
       const table = resources[storageOf.get(change.resource) ?? '']
-      if (table && !table.fields?.[change.field]) {
-        table.fields = { ...table.fields, [change.field]: retiredField(change.was) }
-      }
-    }
+      if (!table) return
+      if (table.fields?.[change.field])
+        onCollision({ version: name, change: at, table: storageOf.get(change.resource)! })
+      else table.fields = { ...table.fields, [change.field]: retiredField(change.was) }
+    })
     storageOf = renameBackwards(storageOf, changes)
-    for (const change of changes) {
-      if (change.kind !== 'remove_resource' || resources[change.resource]) continue
+    changes.forEach((change, at) => {
+      if (change.kind !== 'remove_resource') return
+      if (resources[change.resource]) return onCollision({ version: name, change: at, table: change.resource })
       resources[change.resource] = retiredResource(older, change.resource, storageOf)
       storageOf.set(change.resource, change.resource)
-    }
+    })
   }
   return resources
+}
+
+/**
+ * A removed field or resource whose name a newer version gave to something
+ * else (a field removed in v2 and added again in v3): the storage would hold
+ * both in one column or table.
+ */
+export interface StorageCollision {
+  /** The version whose change removed it. */
+  readonly version: string
+  /** The index of that change in the version's `changes`. */
+  readonly change: number
+  /** The storage table the name collides in. */
+  readonly table: string
 }
 
 /** `rename_field` and `rename_resource` as `renamed_from`s: `migrate create` renames rather than drops and adds. */

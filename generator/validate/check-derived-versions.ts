@@ -2,12 +2,16 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
 import type { Manifest, ManifestResource } from '../manifest/manifest.js'
 import type { ManifestPath } from '../manifest/source-ranges.js'
+import { buildStorageResources } from '../model/build-storage-resources.js'
 import { deriveVersionResources, type VersionResources } from '../model/derive-version-resources.js'
 import type { VersionChange } from '../model/version-change.js'
 import { createCheckContext, type CheckContext } from './check-context.js'
 import { describeValue } from './describe-value.js'
 import { explainValueMismatch } from './explain-value-mismatch.js'
 import { hintUnknownName } from './hint-unknown-name.js'
+import { foreignKeyOf } from '../names/foreign-key-of.js'
+import { relationKeyOf } from '../names/relation-key-of.js'
+import { withoutIdSuffix } from '../names/without-id-suffix.js'
 import { RESOURCE_CHECKS } from './resource-checks.js'
 
 type Resources = Readonly<Record<string, ManifestResource>>
@@ -36,7 +40,30 @@ export function checkDerivedVersions(loaded: LoadedManifest, manifest: Manifest)
     }
     if (diagnostics.length > 0) break
   }
+  if (diagnostics.length === 0) checkRemovedNamesStayFree(context, manifest, versions)
   return diagnostics
+}
+
+/**
+ * A field or resource an older version still serves after a newer one removed
+ * it keeps its column or table, so no newer version may use its name again.
+ */
+function checkRemovedNamesStayFree(
+  context: CheckContext,
+  manifest: Manifest,
+  versions: readonly VersionResources[],
+): void {
+  buildStorageResources(manifest, ({ version, change: index, table }) => {
+    const change = versions.find((candidate) => candidate.name === version)!.changes[index]!
+    const key = change.kind === 'remove_field' ? 'field' : 'resource'
+    const what = change.kind === 'remove_field' ? `field "${change.field}" of "${table}"` : `resource "${table}"`
+    const older = versions[versions.findIndex((candidate) => candidate.name === version) - 1]!.name
+    context.report(
+      'VERSION_CHANGE_TARGET',
+      `${version} removes ${what}, yet a newer version has a ${key} of that name again: ${older} still serves the removed one, whose data keeps that name in the database; give the newer ${key} another name, or remove ${older} from versions: once its sunset has passed`,
+      context.atValue(['versions', version, 'changes', index, change.kind, key]),
+    )
+  })
 }
 
 interface ChangeAt {
@@ -114,6 +141,7 @@ function checkTarget(context: CheckContext, at: ChangeAt): void {
           'from_parent',
           `"${change.resource}" is still nested under "${change.fromParent}" in ${newer.name}: re-rooting moves it from that parent; remove this change, or its parent in resources:`,
         )
+      else checkRerootKeepsParentKey(at, change, report)
       return
     case 'remove_resource':
       if (resources[change.resource])
@@ -123,6 +151,33 @@ function checkTarget(context: CheckContext, at: ChangeAt): void {
         )
       return
   }
+}
+
+/**
+ * A re-rooted resource keeps its older parent key as a belongs-to of the newer
+ * version: that column is what the older version's nested routes read and
+ * write. Without it the older version could not be served.
+ */
+function checkRerootKeepsParentKey(
+  at: ChangeAt,
+  change: Extract<VersionChange, { kind: 'reroot_resource' }>,
+  report: (key: string, message: string) => void,
+): void {
+  const { newer } = at
+  const renamed = newer.changes.find(
+    (other): other is Extract<VersionChange, { kind: 'rename_resource' }> =>
+      other.kind === 'rename_resource' && other.from === change.fromParent,
+  )
+  const parent = renamed?.to ?? change.fromParent
+  const parentKey = foreignKeyOf(parent, newer.resources[parent]?.singular)
+  const relations = Object.entries(newer.resources[change.resource]?.relations ?? {})
+  const keeps = ([name, relation]: (typeof relations)[number]) =>
+    relation.many !== true && relation.resource === parent && relationKeyOf(name) === parentKey
+  if (relations.some(keeps)) return
+  report(
+    'resource',
+    `"${change.resource}" has no belongs-to relation to "${parent}" keyed ${parentKey} in ${newer.name}, so ${at.older.name}'s routes under "${change.fromParent}" would have no parent key to read; add \`${withoutIdSuffix(parentKey)}: { resource: ${parent}, required: true }\` to its relations (named so, its key is ${parentKey}), or remove this change`,
+  )
 }
 
 /**

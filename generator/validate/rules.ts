@@ -15,7 +15,7 @@ export const RULES = {
   VERSION_CHANGE_KIND:
     'Each `changes` entry names exactly one change: rename_field, remove_field, add_field, rename_resource, reroot_resource or remove_resource.',
   VERSION_CHANGE_TARGET:
-    "A change names what it changes as it is: what a rename leads to and an added field exist in the newer version; what a rename leads from and what was removed do not; a re-rooted resource's from_parent is a resource of the older version.",
+    "A change names what it changes as it is: what a rename leads to and an added field exist in the newer version; what a rename leads from and what was removed do not; a re-rooted resource's from_parent is a resource of the older version, kept as a belongs-to; a removed name is not used again while an older version serves it.",
   VERSION_CHANGE_OLDER_VALUE:
     "add_field's `older_value` is given when the field is required in the newer version without a default, only then, and fits the field's type, enum and bounds.",
   VERSION_WAS_PUBLISHED:

@@ -38,13 +38,47 @@ export function announceDeprecation(scope: FastifyInstance, prefix: string, depr
 
 /** The same resource in the successor version: the same path under its prefix, unless the route moved (or went). */
 function successorOf(request: FastifyRequest, prefix: string, deprecation: ApiDeprecation): string | null {
-  const moved = deprecation.successorRoutes?.[request.routeOptions.url?.slice(prefix.length) ?? '']
-  if (moved === undefined) return deprecation.successorPrefix + requestedPath(request.url).slice(prefix.length)
-  if (moved === null) return null
+  const path = requestedPath(request.url).slice(prefix.length)
+  const routes = deprecation.successorRoutes ?? {}
+  const route = request.routeOptions.url?.slice(prefix.length)
   const params = request.params as Record<string, string>
+  // A 404 or 405 matched no route: a path shaped like a moved one (`DELETE /v1/authors`) moved with it.
+  const [moved, values] = route === undefined ? movedRouteOf(path, routes) : [routes[route], params]
+  if (moved === undefined) return deprecation.successorPrefix + path
+  if (moved === null) return null
   return (
-    deprecation.successorPrefix + moved.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''))
+    deprecation.successorPrefix + moved.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name] ?? ''))
   )
+}
+
+/** The moved route `path` has the shape of, and its parameters (decoded); undefined when none. */
+function movedRouteOf(
+  path: string,
+  routes: Readonly<Record<string, string | null>>,
+): [string | null | undefined, Record<string, string>] {
+  const segments = path.split('/')
+  for (const [route, successor] of Object.entries(routes)) {
+    const parts = route.split('/')
+    if (parts.length !== segments.length) continue
+    const params: Record<string, string> = {}
+    const matches = parts.every((part, index) => {
+      const segment = segments[index]!
+      if (!part.startsWith(':')) return part === segment
+      params[part.slice(1)] = safeDecode(segment)
+      return segment !== ''
+    })
+    if (matches) return [successor, params]
+  }
+  return [undefined, {}]
+}
+
+/** A path segment decoded, or as sent when it is not valid percent-encoding. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
 }
 
 /** Percent-encodes what may not stand in a URI reference, so a path cannot close the `<…>` of a link. */

@@ -583,9 +583,11 @@ async function write<T>(
     if (error instanceof PreconditionFailedError) throw preconditionFailed(table, error.current)
     if (error instanceof MissingReferenceError) {
       const field = edge.fieldOf(error.column)
-      // A key the version names otherwise (`author_id` for `writer_id`) names its target as the version does.
+      const named = edge.view.columns.find((column) => column.name === field)?.references?.table
+      // A key or target the version names otherwise (`author_id` for `writer_id`; a retired table's key
+      // to `authors`, stored as `writers`) names its target as the version does.
       const target =
-        field === error.column
+        field === error.column && named === error.referencedTable
           ? (tablesByName.get(error.referencedTable)?.singular ?? error.referencedTable)
           : field.replace(/_id$/, '')
       throw new ProblemError('validation_failed', `${field} does not name an existing ${target}.`, {

@@ -114,14 +114,19 @@ for (const dialect of DIALECTS) {
     it('links each v1 route to the same resource in v2, wherever it moved, and a removed one to none', async () => {
       const book = await v1Book()
       const comment = await created({ method: 'POST', url: `/v1/books/${book.id}/comments`, payload: { text: 'Hm' } })
-      const successor = async (url: string) => {
-        const link = (await app.inject({ method: 'GET', url })).headers.link as string
+      const successor = async (url: string, method: 'GET' | 'PUT' | 'DELETE' = 'GET') => {
+        const link = (await app.inject({ method, url })).headers.link as string
         return /<([^>]+)>; rel="successor-version"/.exec(link)?.[1] ?? null
       }
       expect(await successor(`/v1/authors/${author}`)).toBe(`/v2/writers/${author}`)
       expect(await successor(`/v1/authors/${author}/coupons`)).toBeNull()
       expect(await successor(`/v1/books/${book.id}/comments/${comment.id}`)).toBe(`/v2/comments/${comment.id}`)
       expect(await successor(`/v1/books/${book.id}`)).toBe(`/v2/books/${book.id}`)
+      // A 405 matches no route, yet names a moved one: its successor is where that route went, never a v2 path that is not served.
+      expect(await successor('/v1/authors', 'DELETE')).toBe('/v2/writers')
+      expect(await successor(`/v1/books/${book.id}/comments`, 'PUT')).toBe('/v2/comments')
+      expect(await successor(`/v1/authors/${author}/coupons`, 'PUT')).toBeNull()
+      expect(await successor('/v1/books', 'DELETE')).toBe('/v2/books')
     })
 
     it('keeps a removed field for v1: v2 neither shows nor touches it', async () => {
@@ -237,6 +242,16 @@ for (const dialect of DIALECTS) {
       })
       const noAuthor = await call({ method: 'POST', url: '/v1/books', payload: { heading: 'x', author_id: 999999 } })
       expect(noAuthor.body).toMatchObject({
+        detail: 'author_id does not name an existing author.',
+        errors: [{ in: 'body', pointer: '/author_id', detail: 'no author has this id' }],
+      })
+      // coupons is v1's own table, yet its key references the table v2 renamed: still v1's name for it.
+      const noCouponAuthor = await call({
+        method: 'POST',
+        url: '/v1/coupons',
+        payload: { code: 'y', author_id: 999999 },
+      })
+      expect(noCouponAuthor.body).toMatchObject({
         detail: 'author_id does not name an existing author.',
         errors: [{ in: 'body', pointer: '/author_id', detail: 'no author has this id' }],
       })
