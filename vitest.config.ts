@@ -14,6 +14,11 @@ export default defineConfig({
     // serve's cached bundles (node_modules/.cache/restmint/*.mjs) import the runtime's .ts sources under test:
     // vitest must load them itself rather than hand them to Node, as it does other files in node_modules.
     server: { deps: { inline: [/node_modules\/\.cache\/restmint\//] } },
+    // PostgreSQL commits without waiting for the WAL to reach the disk, in every test and every process
+    // a test starts (node-postgres reads PGOPTIONS): on a busy disk each commit's fsync took milliseconds,
+    // most of the PostgreSQL tests' time. What a transaction sees and makes visible is unchanged; only a
+    // server crash could lose the last commits, of throwaway test schemas.
+    env: { PGOPTIONS: '-c synchronous_commit=off' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
