@@ -93,8 +93,9 @@ interface Emptier {
 function openEmptier(database: TestDatabase, tables: readonly TableDefinition[]): Emptier {
   const names = tables.map((definition) => `"${definition.name}"`)
   if (database.dialect === 'sqlite') {
-    // A new connection has foreign keys off, so the order does not matter; AUTOINCREMENT counts in sqlite_sequence.
+    // With foreign keys off the order does not matter; AUTOINCREMENT counts in sqlite_sequence.
     const connection = new Database(database.location)
+    connection.pragma('foreign_keys = off')
     const statements = [...names.map((name) => `delete from ${name}`), 'delete from sqlite_sequence']
     return {
       empty: async () => void connection.transaction(() => statements.forEach((sql) => connection.exec(sql)))(),
