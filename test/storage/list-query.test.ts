@@ -71,7 +71,15 @@ interface Opened {
   readonly statements: string[]
 }
 
-async function open(dialect: Dialect, tables: readonly TableDefinition[] = schema): Promise<Opened> {
+/** A storage on the catalog and notes tables, empty: one per dialect, emptied for each test. */
+async function open(dialect: Dialect): Promise<Opened> {
+  const statements: string[] = []
+  const { storage, database } = await databases.emptyStorage(dialect, schema, (sql) => statements.push(sql))
+  return { storage, database, statements }
+}
+
+/** A storage on a new database of its own, prepared for `tables`: for tests of what prepare() creates and of plans. */
+async function openNew(dialect: Dialect, tables: readonly TableDefinition[] = schema): Promise<Opened> {
   const database = databases.newDatabase(dialect)
   const statements: string[] = []
   const storage = database.open(tables, (sql) => statements.push(sql))
@@ -690,7 +698,7 @@ for (const dialect of DIALECTS) {
 
     describe('indexes', () => {
       it('creates every declared index, on a new database and on existing tables', async () => {
-        const { database } = await open(dialect)
+        const { database } = await openNew(dialect)
         const expected = [
           ...catalogIndexes.map((index) => nameIndex('catalog', index.columns)),
           nameIndex('notes', ['catalog_id']),
@@ -723,7 +731,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('orders index columns as list queries sort them', async () => {
-        const { database } = await open(dialect)
+        const { database } = await openNew(dialect)
         const definitions = await readIndexDefinitions(database)
         const title = definitions.get('catalog_title__id_idx')
         const subtitle = definitions.get('catalog_subtitle__id_idx')
@@ -748,7 +756,7 @@ for (const dialect of DIALECTS) {
             indexes: [{ columns: [long, 'id'] }, { columns: [`${long}_too`, 'id'] }],
           },
         ])
-        const { database } = await open(dialect, tables)
+        const { database } = await openNew(dialect, tables)
         const names = (await readIndexNames(database)).filter(
           (name) => name.startsWith('very_long') && name.endsWith('_idx'),
         )
@@ -760,7 +768,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('serves the keyset and the common filter from indexes', async () => {
-        const { storage, database, statements } = await open(dialect)
+        const { storage, database, statements } = await openNew(dialect)
         await insertAll(storage, walkRows(200, 2))
         statements.length = 0
         const sort: SortKey[] = [{ column: 'sold_at', direction: 'desc' }]
@@ -790,7 +798,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('serves equality on a unique string column from its constraint index', async () => {
-        const { storage, database, statements } = await open(dialect)
+        const { storage, database, statements } = await openNew(dialect)
         await insertAll(
           storage,
           Array.from({ length: 200 }, (_, index) => ({ title: 't', stock: 1, active: true, sku: `SKU-${index}` })),
@@ -821,7 +829,7 @@ for (const dialect of DIALECTS) {
       })
 
       it('uses a row-value range for a NOT NULL key, which the index seeks to', async () => {
-        const { storage, database, statements } = await open(dialect)
+        const { storage, database, statements } = await openNew(dialect)
         await insertAll(storage, walkRows(200, 4))
         statements.length = 0
         const sort: SortKey[] = [{ column: 'title', direction: 'asc' }]

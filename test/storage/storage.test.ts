@@ -80,10 +80,9 @@ const sqliteDirectory = databases.sqliteDirectory
 const opened = databases.opened
 const newDatabase = (dialect: Dialect) => databases.newDatabase(dialect)
 
+/** A storage on the shop tables, empty: one per dialect, emptied for each test. */
 async function openShop(dialect: Dialect): Promise<Storage> {
-  const storage = newDatabase(dialect).open(shop)
-  await storage.prepare()
-  return storage
+  return (await databases.emptyStorage(dialect, shop)).storage
 }
 
 afterEach(() => databases.closeOpened())
@@ -164,7 +163,8 @@ for (const dialect of DIALECTS) {
   describe(`storage on ${dialect}`, () => {
     describe('prepare', () => {
       it('creates every table, referenced tables first', async () => {
-        const storage = await openShop(dialect)
+        const storage = newDatabase(dialect).open(shop)
+        await storage.prepare()
         for (const definition of shop) expect(await storage.list(definition, page)).toEqual({ rows: [], total: 0 })
       })
 

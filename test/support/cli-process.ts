@@ -1,4 +1,4 @@
-// The CLI as a process of its own, run from source by spawn-cli.ts.
+// The CLI as a process of its own: compiled by build-test-cli.ts, started by spawn-cli.ts.
 import { main } from '../../generator/cli/main.js'
 
 process.exitCode = await main(process.argv)

@@ -1,13 +1,9 @@
 import { spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { inject } from 'vitest'
 
-// The CLI from source in a child process, as bin/restmint.js runs it in a checkout without dist/:
-// tests exercise the code under test, never a stale or half-rebuilt dist/. The loader is resolved
-// here, so the child may run in any directory.
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href
-const ENTRY = join(import.meta.dirname, 'cli-process.ts')
+// The CLI in a child process, compiled from the sources under test for this run (cli-global-setup.ts):
+// tests exercise the code under test, never a stale or half-rebuilt dist/.
+const ENTRY = inject('testCliEntry')
 
 export interface Exit {
   /** Null when a signal ended it. */
@@ -36,7 +32,7 @@ export interface FinishedCliProcess {
 
 /** Starts `restmint <args>` in `cwd` as its own process (for `serve`, which runs until a signal). */
 export function spawnCli(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): CliProcess {
-  const child = spawn(process.execPath, ['--conditions', 'restmint-source', '--import', TSX_LOADER, ENTRY, ...args], {
+  const child = spawn(process.execPath, [ENTRY, ...args], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,25 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import type { TestProject } from 'vitest/node'
+import { buildTestCli } from './build-test-cli.js'
+import { REPO } from './copy-checkout.js'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The CLI entry buildTestCli compiled for this run; spawn-cli.ts starts child processes on it. */
+    testCliEntry: string
+  }
+}
+
+/**
+ * Vitest global setup: compiles the CLI once per run (and again before each
+ * rerun in watch mode, so children never run stale code), into a directory
+ * that git ignores (test/tmp-*), removed at the end.
+ */
+export default async function compileTestCli(project: TestProject): Promise<() => void> {
+  const directory = mkdtempSync(join(REPO, 'test', 'tmp-cli-'))
+  const compile = async () => project.provide('testCliEntry', await buildTestCli(directory))
+  await compile()
+  project.onTestsRerun(compile)
+  return () => rmSync(directory, { recursive: true, force: true })
+}
