@@ -133,7 +133,7 @@ export const api = defineApi({
         guide: '/docs/migrate-v1-to-v2',
         successorPrefix: '/v2',
         successorRoutes: {
-          '/posts/:post_id/comments': '/comments',
+          '/posts/:post_id/comments': '/comments?post_id=:post_id',
           '/posts/:post_id/comments/:comment_id': '/comments/:comment_id',
         },
       },

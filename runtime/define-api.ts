@@ -35,7 +35,8 @@ export interface ApiDeprecation {
   /**
    * Routes whose successor is elsewhere: the version's route (`/authors/:id`,
    * without the prefix) → the successor's under successorPrefix, its `:params`
-   * filled from the request (`/writers/:id`), or null when it has none.
+   * filled from the request (`/writers/:id`; a re-rooted collection's
+   * `/comments?post_id=:post_id`), or null when it has none.
    */
   readonly successorRoutes?: Readonly<Record<string, string | null>>
 }

@@ -1,38 +1,35 @@
-import type { ResourceModel, RouteModel, VersionModel } from './api-model.js'
+import type { RouteModel, VersionModel } from './api-model.js'
+import { NameTrace } from './name-trace.js'
 
 /**
  * The routes of `older` whose successor in `newer` (the next newer version)
  * is not the same path under its prefix: a renamed resource's
  * (`/authors/:id` → `/writers/:id`), a re-rooted one's nested routes
- * (`/books/:book_id/comments/:comment_id` → `/comments/:comment_id`), and a
- * removed one's, which have none (null). Successor paths name the older
- * route's parameters, which the request fills in.
+ * (`/books/:book_id/comments` → `/comments?book_id=:book_id`,
+ * `/books/:book_id/comments/:comment_id` → `/comments/:comment_id`), and a
+ * removed one's, which have none (null). The same mapping as the migration
+ * guide's endpoints (NameTrace); successor paths name the older route's
+ * parameters, which the request fills in.
  */
 export function listSuccessorRoutes(older: VersionModel, newer: VersionModel): Record<string, string | null> {
-  const newerNameOf = new Map(
-    newer.changes.flatMap((change) => (change.kind === 'rename_resource' ? [[change.from, change.to] as const] : [])),
-  )
+  const trace = new NameTrace(older, newer)
   const successors: Record<string, string | null> = {}
   for (const resource of older.resources) {
-    const name = newerNameOf.get(resource.name) ?? resource.name
-    const successor = newer.resources.find((candidate) => candidate.name === name)
+    const renamed = trace.resource(resource.name)
     for (const route of resource.routes) {
-      const path = successor ? successorPath(route, successor) : null
+      const successor = renamed && trace.successorRoute(resource, renamed, route)
+      const path = successor && toOlderParameters(successor.route.path + successor.query, successor.route, route)
       if (path !== route.url) successors[route.url] = path
     }
   }
   return successors
 }
 
-/** The successor's route of the same kind, nested alike when it still is, else top-level; in Fastify form. */
-function successorPath(route: RouteModel, successor: ResourceModel): string {
-  const nested = route.nestedUnder !== null
-  const match =
-    successor.routes.find(
-      (candidate) => candidate.kind === route.kind && (candidate.nestedUnder !== null) === nested,
-    ) ?? successor.routes.find((candidate) => candidate.kind === route.kind && candidate.nestedUnder === null)!
+/** `path` of the newer `successor` in Fastify form, its `{params}` renamed to the ones the older `route` fills. */
+function toOlderParameters(path: string, successor: RouteModel, route: RouteModel): string {
   const renamed = new Map<string, string>()
-  if (match.idParam !== null && route.idParam !== null) renamed.set(match.idParam, route.idParam)
-  if (match.nestedUnder && route.nestedUnder) renamed.set(match.nestedUnder.parentKey, route.nestedUnder.parentKey)
-  return match.path.replace(/\{([^}]+)\}/g, (_, param: string) => `:${renamed.get(param) ?? param}`)
+  if (successor.idParam !== null && route.idParam !== null) renamed.set(successor.idParam, route.idParam)
+  if (successor.nestedUnder && route.nestedUnder)
+    renamed.set(successor.nestedUnder.parentKey, route.nestedUnder.parentKey)
+  return path.replace(/\{([^}]+)\}/g, (_, param: string) => `:${renamed.get(param) ?? param}`)
 }

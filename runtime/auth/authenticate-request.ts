@@ -70,7 +70,8 @@ export async function registerAuthentication(
     }
     const authorization = request.headers.authorization
     if (authorization === undefined) return null
-    if (!/^Bearer [^\s]+$/.test(authorization) || jwtSchemes.length === 0) {
+    // The scheme name is case-insensitive (RFC 9110 §11.1), as @fastify/jwt reads it.
+    if (!/^Bearer [^\s]+$/i.test(authorization) || jwtSchemes.length === 0) {
       throw invalid('The Authorization header must be "Bearer <token>".')
     }
     let failure = ''

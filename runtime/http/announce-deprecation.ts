@@ -83,5 +83,6 @@ function safeDecode(segment: string): string {
 
 /** Percent-encodes what may not stand in a URI reference, so a path cannot close the `<…>` of a link. */
 function escapeUriReference(path: string): string {
-  return path.replace(/[^\w\-.~!$&'()*+,;=:@/%]/gu, (character) => encodeURIComponent(character))
+  // A moved collection's successor keeps to the old parent's records with a query (`/comments?post_id=1`).
+  return path.replace(/[^\w\-.~!$&'()*+,;=:@/%?]/gu, (character) => encodeURIComponent(character))
 }

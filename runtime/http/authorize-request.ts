@@ -1,5 +1,12 @@
 import type { FastifyRequest } from 'fastify'
-import type { AccessOperation, AccessRule, ApiAuth, OwnerRule, ResourceAccess } from '../contract/access-rule.js'
+import type {
+  AccessOperation,
+  AccessRule,
+  ApiAuth,
+  AuthScheme,
+  OwnerRule,
+  ResourceAccess,
+} from '../contract/access-rule.js'
 import { buildChallenge } from '../auth/auth-challenge.js'
 import type { Authenticate } from '../auth/authenticate-request.js'
 import type { Caller } from '../auth/caller.js'
@@ -111,7 +118,7 @@ function refuse(auth: ApiAuth, alternatives: readonly AccessRule[], caller: Call
   if (caller === null) {
     return new ProblemError(
       'unauthenticated',
-      'This operation needs credentials; send Authorization: Bearer <token>.',
+      `This operation needs credentials; send ${credentialsOf(auth.schemes)}.`,
       {
         headers: { 'www-authenticate': buildChallenge(auth.schemes) },
       },
@@ -126,4 +133,11 @@ function refuse(auth: ApiAuth, alternatives: readonly AccessRule[], caller: Call
       'www-authenticate': buildChallenge(auth.schemes, { code: 'insufficient_scope', scope: needed?.scopes ?? [] }),
     },
   })
+}
+
+/** The headers that carry the API's credentials, as a client sends them: the fix a 401 names. */
+function credentialsOf(schemes: readonly AuthScheme[]): string {
+  const bearer = schemes.some((scheme) => scheme.type === 'jwt') ? ['Authorization: Bearer <token>'] : []
+  const keys = schemes.flatMap((scheme) => (scheme.type === 'api_key' ? [`${scheme.header}: <key>`] : []))
+  return [...bearer, ...keys].join(' or ')
 }

@@ -24,7 +24,10 @@ export async function connectRedis(url: string): Promise<Redis> {
     await redis.connect()
   } catch (error) {
     redis.disconnect()
-    throw new Error(`cannot connect to Redis at ${redactCredentials(url)}: ${(error as Error).message}`)
+    throw new Error(
+      `cannot connect to Redis at ${redactCredentials(url)}: ${(error as Error).message}; start Redis there, ` +
+        "or set REDIS_URL='' to count each instance's rate limits in its own memory",
+    )
   }
   return redis
 }

@@ -4,7 +4,8 @@ const clients = new WeakMap<FastifyRequest, string>()
 
 /**
  * Names the client a request's rate limit counts against, once its
- * credentials are verified: `sub:<subject>` or `key:<api key id>`.
+ * credentials are verified: `<scheme>:<subject>` (an API key's id is its
+ * subject).
  * Authentication calls it in a hook that runs before the client limit's
  * `preHandler` (onRequest, preParsing or preValidation); requests nobody
  * identifies count against their IP address.

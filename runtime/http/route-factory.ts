@@ -91,8 +91,11 @@ export function createRouteFactory(
     addVary(reply, 'Accept')
     if (byCaller) addVary(reply, 'Authorization')
   }
+  // A nested route answers 404 to callers who may not read its parent; includes embed only readable rows.
   const dependsOnCaller = (options: RouteOptions, operation: AccessOperation, include: readonly string[]) =>
-    access.dependsOnCaller(options.table.name, operation) || (include.length > 0 && access.enabled)
+    access.dependsOnCaller(options.table.name, operation) ||
+    (options.scope !== undefined && access.dependsOnCaller(options.scope.parent.name, 'read')) ||
+    (include.length > 0 && access.enabled)
   return {
     list(app, options) {
       const known = knownListParameters(options.rules)
