@@ -3,6 +3,9 @@ import { formatFinding } from '../contract/contract-finding.js'
 import { isDeprecatedDocument } from '../contract/is-deprecated-document.js'
 import { isDeprecationSignal } from '../contract/is-deprecation-signal.js'
 import { listVersionDocuments, versionDocumentPath } from '../contract/version-documents.js'
+import type { Diagnostic } from '../diagnostics/diagnostic.js'
+import { formatDiagnostics } from '../diagnostics/format-diagnostics.js'
+import { findKeyRange } from '../manifest/source-ranges.js'
 import type { VersionChange } from '../model/version-change.js'
 import type { CliIo } from './cli-io.js'
 
@@ -21,12 +24,13 @@ export async function checkDeclaredVersionChanges(
   // Only now: the manifest stages (yaml, ajv) stay unloaded for a single version.
   const { loadDeclaredChanges } = await import('../contract/load-declared-changes.js')
   const declared = await loadDeclaredChanges(manifestFile, io.cwd)
+  const notInTheDiff: Diagnostic[] = []
   const document = (version: string) => JSON.parse(files.get(versionDocumentPath(version))!) as unknown
   let exitCode = 0
   for (const [index, newer] of versions.entries()) {
     const older = versions[index - 1]
     if (older === undefined) continue
-    const changes = declared.get(newer) ?? []
+    const changes = declared.byVersion.get(newer) ?? []
     const olderDocument = document(older)
     const report = checkDeclaredChanges(olderDocument, document(newer), changes)
     const undeclared = isDeprecatedDocument(olderDocument)
@@ -39,10 +43,15 @@ export async function checkDeclaredVersionChanges(
       )
     }
     for (const change of report.unseen) {
-      io.stderr(
-        `versions.${newer}.changes declares ${describeChange(change)}, but it is not in the diff between ${older} ` +
-          `and ${newer}: make the change, or remove the entry\n`,
-      )
+      notInTheDiff.push({
+        code: 'VERSION_CHANGE_NOT_BREAKING',
+        severity: 'error',
+        message:
+          `${describeChange(change)} is not a breaking difference between ${older} and ${newer}` +
+          ` (an addition no client notices stays in the version); remove the entry, or make the change`,
+        file: manifestFile,
+        ...findKeyRange(declared.loaded.document, ['versions', newer, 'changes', changes.indexOf(change)]),
+      })
     }
     if (undeclared.length + report.unseen.length > 0) exitCode = 1
     else
@@ -50,6 +59,7 @@ export async function checkDeclaredVersionChanges(
         `${older} → ${newer}: the breaking differences are the ${changes.length} declared in versions.${newer}.changes.\n`,
       )
   }
+  io.stderr(formatDiagnostics(notInTheDiff, new Map([[manifestFile, declared.text]]), { color: io.color }))
   return exitCode
 }
 

@@ -20,6 +20,8 @@ export const RULES = {
     "add_field's `older_value` is given when the field is required in the newer version without a default, only then, and fits the field's type, enum and bounds.",
   VERSION_WAS_PUBLISHED:
     "A removed field's or resource's `was` describes the older version as its published document (`published/<version>.openapi.json`) does: `restmint check` compares them.",
+  VERSION_CHANGE_NOT_BREAKING:
+    "Every declared change is a breaking difference between the two versions' generated documents (`restmint check` compares them): an addition no client notices needs no new major.",
   VERSION_SUNSET_WITHOUT_DEPRECATED: 'A version with a `sunset` is `deprecated` too: the sunset ends a deprecation.',
   VERSION_SUNSET_TOO_EARLY:
     "A version's `sunset` is at least six months after its `deprecated` date, so consumers have time to migrate.",

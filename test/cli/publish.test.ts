@@ -232,6 +232,23 @@ describe('restmint publish and check against published contracts', () => {
     expect(checked.stdout).toContain('v1 → v2: the breaking differences are the 6 declared in versions.v2.changes.')
   })
 
+  it('fails on a declared change that is no breaking difference between the versions, at its entry', async () => {
+    // posts.summary is optional in v2: v1's clients notice nothing, so it needs no new major.
+    await regenerate(
+      MANIFEST.replace(
+        '  v1: {}\n',
+        '  v1: {}\n  v2:\n    changes:\n      - add_field: { resource: posts, field: summary }\n        why: teasers\n',
+      ).replace('      body: { type: string }\n', '      body: { type: string }\n      summary: { type: string }\n'),
+    )
+    const checked = await runCli(project, 'check')
+    expect(checked.exitCode).toBe(1)
+    expect(checked.stderr).toContain(
+      'resources.yaml:8:9: error VERSION_CHANGE_NOT_BREAKING: add_field posts.summary is not a breaking difference ' +
+        'between v1 and v2 (an addition no client notices stays in the version); remove the entry, or make the change',
+    )
+    expect(checked.stdout).not.toContain('v1 → v2')
+  })
+
   it('reports a `was` that disagrees with the published document at the `was`, quoting the document', async () => {
     await runCli(project, 'publish', 'v1')
     const removingPrice = (was: string) =>
