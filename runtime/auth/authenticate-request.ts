@@ -14,24 +14,30 @@ export type Authenticate = (request: FastifyRequest) => Promise<Caller | null>
 /** How many verified tokens each scheme keeps (fast-jwt's cache), so a repeated token is not verified again. */
 const VERIFIED_TOKEN_CACHE = 1000
 
+/** How long a JWKS request may take by default before the requests waiting on it answer 503. */
+export const DEFAULT_JWKS_TIMEOUT_MS = 5_000
+
 /**
  * Registers one @fastify/jwt namespace per jwt scheme (fast-jwt underneath:
  * pinned algorithms, `iss` and `aud` required and checked, clock tolerance,
  * verified tokens cached; JWKS keys fetched by get-jwks and cached per key
  * id) and returns the authenticator. API keys are checked first, then a
  * bearer token against each jwt scheme in manifest order. Credentials that
- * fail are a 401 whatever the operation: never silently anonymous.
+ * fail are a 401 whatever the operation: never silently anonymous. A token
+ * no scheme verified while a key set could not be read is a 503: the
+ * server, not the token, is at fault.
  */
 export async function registerAuthentication(
   app: FastifyInstance,
   schemes: readonly AuthScheme[],
   env: Readonly<Record<string, string | undefined>>,
+  jwksTimeoutMs = DEFAULT_JWKS_TIMEOUT_MS,
 ): Promise<Authenticate> {
   const jwtSchemes = schemes.filter((scheme): scheme is JwtScheme => scheme.type === 'jwt')
   for (const scheme of jwtSchemes) {
     await app.register(fastifyJwt, {
       namespace: scheme.name,
-      secret: resolveKey(scheme, env, (message) => app.log.warn(message)),
+      secret: resolveKey(scheme, env, jwksTimeoutMs, (message) => app.log.warn(message)),
       // The key fetcher reads `kid` and `alg` from the header, which only a complete decode gives it.
       ...(scheme.jwksUrl === null ? {} : { decode: { complete: true } }),
       verify: {
@@ -70,10 +76,12 @@ export async function registerAuthentication(
     }
     const authorization = request.headers.authorization
     if (authorization === undefined) return null
-    if (!/^Bearer [^\s]+$/.test(authorization) || jwtSchemes.length === 0) {
+    // The scheme name is case-insensitive (RFC 9110 §11.1), as @fastify/jwt reads it.
+    if (!/^Bearer [^\s]+$/i.test(authorization) || jwtSchemes.length === 0) {
       throw invalid('The Authorization header must be "Bearer <token>".')
     }
     let failure = ''
+    let unavailable: ProblemError | undefined
     for (const scheme of jwtSchemes) {
       try {
         const verify = (request as unknown as Record<string, () => Promise<VerifyPayloadType>>)[
@@ -82,10 +90,12 @@ export async function registerAuthentication(
         const claims = (await verify.call(request)) as Record<string, unknown>
         return { scheme: scheme.name, claims, scopes: readScopes(claims[scheme.scopesClaim]) }
       } catch (error) {
-        failure ||= describeFailure(error)
+        // @fastify/jwt passes on what the key fetcher threw: a key set that cannot be read.
+        if (error instanceof ProblemError) unavailable ??= error
+        else failure ||= describeFailure(error)
       }
     }
-    throw invalid(failure)
+    throw unavailable ?? invalid(failure)
   }
 }
 
@@ -97,14 +107,28 @@ export async function registerAuthentication(
 function resolveKey(
   scheme: JwtScheme,
   env: Readonly<Record<string, string | undefined>>,
+  jwksTimeoutMs: number,
   warn: (message: string) => void,
 ): Secret {
   if (scheme.jwksUrl !== null) {
     const url = new URL(scheme.jwksUrl)
     const jwks = buildGetJwks({ jwksPath: `${url.pathname}${url.search}`, providerDiscovery: false })
     const domain = `${url.origin}/`
-    const fetchKey = (_request: FastifyRequest, token: { header: { kid?: string; alg?: string } }) =>
-      jwks.getPublicKey({ domain, kid: token.header.kid ?? '', alg: token.header.alg ?? '' })
+    const fetchKey = async (_request: FastifyRequest, token: { header: { kid?: string; alg?: string } }) => {
+      const key = jwks.getPublicKey({ domain, kid: token.header.kid ?? '', alg: token.header.alg ?? '' })
+      try {
+        return await withDeadline(key, jwksTimeoutMs)
+      } catch (error) {
+        // A key the set lacks is the token's fault (401); a set that cannot be read is the server's.
+        if ((error as { code?: string }).code === 'JWK_NOT_FOUND') throw error
+        warn(`auth scheme "${scheme.name}": ${scheme.jwksUrl} cannot be read: ${(error as Error).message}`)
+        throw new ProblemError(
+          'service_unavailable',
+          `The keys of auth scheme "${scheme.name}" cannot be read right now, so its tokens cannot be verified; retry later.`,
+          { headers: { 'retry-after': String(Math.ceil(jwksTimeoutMs / 1000)) } },
+        )
+      }
+    }
     // @fastify/jwt calls a secret function with (request, decoded token), as its README shows; its types say (decoded).
     return fetchKey as unknown as Secret
   }
@@ -117,6 +141,23 @@ function resolveKey(
     return randomBytes(32).toString('hex')
   }
   return secret
+}
+
+/**
+ * The key, or a rejection once `ms` have passed: get-jwks's own `timeout`
+ * option is lost on Node's fetch, so a JWKS server that never answers would
+ * otherwise hold every request waiting on it.
+ */
+async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
+  })
+  try {
+    return await Promise.race([promise, deadline])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 /** A space-separated string (RFC 8693 `scope`) or an array of strings. */
