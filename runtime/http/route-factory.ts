@@ -228,8 +228,9 @@ export function createRouteFactory(
         const row = await findOrFail(storage, options, params, grant)
         const tag = entityTagOf(options.table, row)
         cacheHeaders(reply.header('etag', tag), options, dependsOnCaller(options, 'read', include))
-        // The tag is the stored row's, whatever `include` embeds: a client revalidates each URL it cached.
-        if (ifNoneMatch && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
+        // The tag is the stored row's, whatever `include` embeds (so it serves a later If-Match); the embedded
+        // rows change without changing it, so an answer that embeds them is never a 304.
+        if (ifNoneMatch && include.length === 0 && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
         const truncated = await includeRelations(
           storage,
           tablesByName,

@@ -76,6 +76,19 @@ for (const dialect of DIALECTS) {
       expect([stale.statusCode, stale.json().data.id]).toEqual([200, id])
     })
 
+    it('never answers 304 to a read with include, whose embedded rows change without changing the tag', async () => {
+      const order = await call({ method: 'POST', url: '/v1/orders', payload: {} })
+      const url = `/v1/orders/${order.json().data.id}`
+      const cached = await call({ url: `${url}?include=items` })
+      await call({ method: 'POST', url: `${url}/items`, payload: { quantity: 2 } })
+      const headers = { 'if-none-match': cached.headers.etag as string }
+      const revalidated = await call({ url: `${url}?include=items`, headers })
+      expect(revalidated.statusCode).toBe(200)
+      expect(revalidated.json().data.items).toHaveLength(1)
+      expect(revalidated.headers.etag).toBe(cached.headers.etag)
+      expect((await call({ url, headers })).statusCode).toBe(304)
+    })
+
     it('writes only when If-Match matches strongly; 412 carries the current ETag and writes nothing', async () => {
       const { id, tag } = await createProduct('Guarded')
       const url = `/v1/products/${id}`
