@@ -153,6 +153,28 @@ describe('rate limit tiers', () => {
   })
 })
 
+describe('rate limits of resources named like a tier', () => {
+  it('keeps the rates of resources named ip and default apart from the per-IP tier and the API’s limit', async () => {
+    const app = Fastify()
+    handleErrors(app, { bodyMaxBytes: 1024 })
+    await registerRateLimits(app, { service: { name: 'default', requests: 5, windowSeconds: 60 } })
+    for (const name of ['ip', 'default']) {
+      const ratePolicy = { name, requests: 1, windowSeconds: 60 }
+      app.get(`/${name}`, { config: { ratePolicy } }, async () => ({ data: [] }))
+    }
+    app.get('/things', async () => ({ data: [] }))
+    await app.ready()
+    try {
+      const statuses: number[] = []
+      for (const url of ['/ip', '/ip', '/default', '/default', '/things'])
+        statuses.push((await app.inject({ url })).statusCode)
+      expect(statuses).toEqual([200, 429, 200, 429, 200])
+    } finally {
+      await app.close()
+    }
+  })
+})
+
 describe('rate limits in Redis', () => {
   const prefix = `restmint-test-${randomBytes(6).toString('hex')}:`
   const servers: FastifyInstance[] = []
