@@ -89,7 +89,7 @@ export function createRouteFactory(
   const cacheHeaders = (reply: FastifyReply, options: RouteOptions & { rules: QueryRules }, byCaller: boolean) => {
     reply.header('cache-control', byCaller ? `private, ${options.rules.cacheControl}` : options.rules.cacheControl)
     addVary(reply, 'Accept')
-    if (byCaller) addVary(reply, 'Authorization')
+    if (byCaller) for (const header of access.credentialHeaders) addVary(reply, header)
   }
   const dependsOnCaller = (options: RouteOptions, operation: AccessOperation, include: readonly string[]) =>
     access.dependsOnCaller(options.table.name, operation) || (include.length > 0 && access.enabled)

@@ -199,7 +199,7 @@ for (const dialect of DIALECTS) {
         const response = await send('GET', '/v1/notes', as('alice'))
         expect(response.json().data.map((note: { id: number }) => note.id)).toEqual([aliceNote])
         expect(response.headers['cache-control']).toBe('private, no-cache')
-        expect(response.headers.vary).toBe('Accept, Authorization')
+        expect(response.headers.vary).toBe('Accept, Authorization, X-API-Key')
         const admin = await send('GET', '/v1/notes', as('root', 'notes:admin'))
         expect(admin.json().data.map((note: { id: number }) => note.id)).toEqual([aliceNote, bobNote])
       })
@@ -257,6 +257,12 @@ for (const dialect of DIALECTS) {
       it('accepts a known key with its scopes', async () => {
         const tag = await create('/v1/tags', { 'x-api-key': API_KEY }, { name: 'ci' })
         expect(tag.id).toBeGreaterThan(0)
+        // The answer depends on the key: a cache must key on its header, not only on Authorization.
+        const read = await send('GET', `/v1/tags/${tag.id}`, { 'x-api-key': API_KEY })
+        expect([read.headers['cache-control'], read.headers.vary]).toEqual([
+          'private, no-cache',
+          'Accept, Authorization, X-API-Key',
+        ])
       })
 
       it('answers 401 to an unknown key, with the API-key challenge', async () => {
