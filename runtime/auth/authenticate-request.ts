@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import fastifyJwt, { type Secret, type VerifyOptions, type VerifyPayloadType } from '@fastify/jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import buildGetJwks from 'get-jwks'
 import type { AuthScheme, JwtScheme } from '../contract/access-rule.js'
 import { ProblemError } from '../http/problem-error.js'
 import { buildChallenge } from './auth-challenge.js'
 import type { Caller } from './caller.js'
+import { createJwksKeyFetcher, DEFAULT_JWKS_TIMEOUT_MS, type TokenHeader } from './create-jwks-key-fetcher.js'
 import { createApiKeyVerifier } from './verify-api-key.js'
 
 /** The caller a request's credentials name; null without credentials; a 401 when they do not verify. */
@@ -13,9 +13,6 @@ export type Authenticate = (request: FastifyRequest) => Promise<Caller | null>
 
 /** How many verified tokens each scheme keeps (fast-jwt's cache), so a repeated token is not verified again. */
 const VERIFIED_TOKEN_CACHE = 1000
-
-/** How long a JWKS request may take by default before the requests waiting on it answer 503. */
-export const DEFAULT_JWKS_TIMEOUT_MS = 5_000
 
 /**
  * Registers one @fastify/jwt namespace per jwt scheme (fast-jwt underneath:
@@ -111,26 +108,9 @@ function resolveKey(
   warn: (message: string) => void,
 ): Secret {
   if (scheme.jwksUrl !== null) {
-    const url = new URL(scheme.jwksUrl)
-    const jwks = buildGetJwks({ jwksPath: `${url.pathname}${url.search}`, providerDiscovery: false })
-    const domain = `${url.origin}/`
-    const fetchKey = async (_request: FastifyRequest, token: { header: { kid?: string; alg?: string } }) => {
-      const key = jwks.getPublicKey({ domain, kid: token.header.kid ?? '', alg: token.header.alg ?? '' })
-      try {
-        return await withDeadline(key, jwksTimeoutMs)
-      } catch (error) {
-        // A key the set lacks is the token's fault (401); a set that cannot be read is the server's.
-        if ((error as { code?: string }).code === 'JWK_NOT_FOUND') throw error
-        warn(`auth scheme "${scheme.name}": ${scheme.jwksUrl} cannot be read: ${(error as Error).message}`)
-        throw new ProblemError(
-          'service_unavailable',
-          `The keys of auth scheme "${scheme.name}" cannot be read right now, so its tokens cannot be verified; retry later.`,
-          { headers: { 'retry-after': String(Math.ceil(jwksTimeoutMs / 1000)) } },
-        )
-      }
-    }
+    const fetchKey = createJwksKeyFetcher(scheme.name, scheme.jwksUrl, jwksTimeoutMs, warn)
     // @fastify/jwt calls a secret function with (request, decoded token), as its README shows; its types say (decoded).
-    return fetchKey as unknown as Secret
+    return ((_request: FastifyRequest, token: { header: TokenHeader }) => fetchKey(token.header)) as unknown as Secret
   }
   const secret = env[scheme.secretEnv!]
   if (secret === undefined || secret === '') {
@@ -141,23 +121,6 @@ function resolveKey(
     return randomBytes(32).toString('hex')
   }
   return secret
-}
-
-/**
- * The key, or a rejection once `ms` have passed: get-jwks's own `timeout`
- * option is lost on Node's fetch, so a JWKS server that never answers would
- * otherwise hold every request waiting on it.
- */
-async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)
-  })
-  try {
-    return await Promise.race([promise, deadline])
-  } finally {
-    clearTimeout(timer)
-  }
 }
 
 /** A space-separated string (RFC 8693 `scope`) or an array of strings. */
