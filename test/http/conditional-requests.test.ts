@@ -118,6 +118,25 @@ for (const dialect of DIALECTS) {
       expect((await call({ method: 'DELETE', url, headers: { 'if-match': '*' } })).statusCode).toBe(404)
     })
 
+    it('refuses a write with 412 when If-None-Match matches the row (* always), and writes nothing', async () => {
+      const { id, tag } = await createProduct('Kept')
+      const url = `/v1/products/${id}`
+      for (const [method, payload] of [
+        ['PATCH', { title: 'Lost' }],
+        ['PUT', { title: 'Lost', price: 9 }],
+        ['DELETE', undefined],
+      ] as const) {
+        for (const ifNoneMatch of ['*', tag, `W/${tag}`]) {
+          const refused = await call({ method, url, payload, headers: { 'if-none-match': ifNoneMatch } })
+          expect(refused.statusCode, `${method} If-None-Match: ${ifNoneMatch}`).toBe(412)
+          expect(refused.headers.etag).toBe(tag)
+        }
+      }
+      expect((await call({ url })).json().data.title).toBe('Kept')
+      const other = { 'if-none-match': '"other"' }
+      expect((await call({ method: 'PATCH', url, payload: { title: 'Changed' }, headers: other })).statusCode).toBe(200)
+    })
+
     it('answers 400 naming the header when If-Match or If-None-Match is not a list of entity tags', async () => {
       const { id } = await createProduct('Malformed')
       const url = `/v1/products/${id}`
