@@ -22,7 +22,11 @@ export function identifyCallers(app: FastifyInstance, authenticate: Authenticate
   }
   app.addHook('preValidation', async (request) => {
     const caller = await authenticateOnce(request)
-    if (caller !== null) identifyRateLimitClient(request, `${caller.scheme}:${String(caller.claims.sub)}`)
+    const subject = caller?.claims.sub
+    // A token without a usable `sub` names no one: it counts against its address, not a budget all such tokens share.
+    if (caller && (typeof subject === 'string' || typeof subject === 'number')) {
+      identifyRateLimitClient(request, `${caller.scheme}:${subject}`)
+    }
   })
   return authenticateOnce
 }

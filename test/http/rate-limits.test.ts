@@ -75,12 +75,12 @@ describe('rate limits in memory', () => {
   })
 
   it('counts a verified caller by its subject, whatever its address, apart from anonymous callers at that address', async () => {
-    const token = (sub: string) =>
+    const token = (sub: string | undefined) =>
       signJwt(
         { iss: 'https://auth.serving.test/', aud: 'serving-api', sub, exp: Math.floor(Date.now() / 1000) + 60 },
         { alg: 'HS256', secret: JWT_SECRET },
       )
-    const asCaller = (sub: string, address: string) =>
+    const asCaller = (sub: string | undefined, address: string) =>
       app.inject({
         url: '/v1/tags',
         headers: { 'x-forwarded-for': address, authorization: `Bearer ${token(sub)}` },
@@ -94,6 +94,12 @@ describe('rate limits in memory', () => {
     // Another subject, and an anonymous caller, at an address alice used: budgets of their own.
     expect((await asCaller('bob', '10.0.1.1')).statusCode).toBe(200)
     expect((await get('/v1/tags', '10.0.1.1')).statusCode).toBe(200)
+    // Tokens without a subject name no caller: each counts against its own address, not one shared budget.
+    const subjectless: number[] = []
+    for (const address of ['10.0.2.1', '10.0.2.2', '10.0.2.3', '10.0.2.4']) {
+      subjectless.push((await asCaller(undefined, address)).statusCode)
+    }
+    expect(subjectless).toEqual([200, 200, 200, 200])
     // A token that does not verify is a 401 before it is counted.
     const forged = await app.inject({
       url: '/v1/tags',
