@@ -31,6 +31,8 @@ export interface ServerTimeouts {
   readonly headersMs?: number
   /** An idle keep-alive connection stays open this long. Default 72,000 (longer than common load balancers' 60 s). */
   readonly keepAliveMs?: number
+  /** A JWKS request may take this long; then the requests waiting on it answer 503. Default 5,000. */
+  readonly jwksMs?: number
 }
 
 export interface ServerOptions {
@@ -99,7 +101,11 @@ function refuseSchemas(): never {
   )
 }
 
-const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000 }
+const DEFAULT_TIMEOUTS: Required<Omit<ServerTimeouts, 'jwksMs'>> = {
+  requestMs: 30_000,
+  headersMs: 10_000,
+  keepAliveMs: 72_000,
+}
 
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000
 
@@ -189,6 +195,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     storage,
     ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.timeouts?.jwksMs !== undefined ? { jwksTimeoutMs: options.timeouts.jwksMs } : {}),
   })
   if (options.docs !== false) registerApiDocs(app, api.versions, api.guides ?? [])
   await app.ready()

@@ -23,6 +23,8 @@ export interface ApiPluginOptions {
   readonly cursorSecret?: string
   /** Where auth secrets and API keys are read (`secret_env`, `keys_env`); default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>
+  /** How long a JWKS request may take before the requests waiting on it answer 503 (default 5,000 ms). */
+  readonly jwksTimeoutMs?: number
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
@@ -61,7 +63,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
             app,
             await (
               await import('./auth/authenticate-request.js')
-            ).registerAuthentication(app, api.auth.schemes, options.env ?? process.env),
+            ).registerAuthentication(app, api.auth.schemes, options.env ?? process.env, options.jwksTimeoutMs),
           ),
         )
       : PUBLIC_ACCESS

@@ -1,11 +1,13 @@
 import { UserError } from '../diagnostics/diagnostic.js'
 
-// Errors whose message already says what to fix: the database disagrees with the manifest or the migrations, or a --db URL is bad.
+// Errors whose message already says what to fix: the database disagrees with the manifest or the migrations, a --db URL
+// is bad, or the server's other settings cannot work (API keys, Redis).
 const USER_FACING_ERRORS = new Set([
   'SchemaMismatchError',
   'MigrationError',
   'MigrationDirectoryError',
   'StorageUrlError',
+  'ServerConfigurationError',
 ])
 
 // The database did not let us in: unreachable, refused, or no connection within the pool timeout.

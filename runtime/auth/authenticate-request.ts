@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import fastifyJwt, { type Secret, type VerifyOptions, type VerifyPayloadType } from '@fastify/jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import buildGetJwks from 'get-jwks'
 import type { AuthScheme, JwtScheme } from '../contract/access-rule.js'
 import { ProblemError } from '../http/problem-error.js'
 import { buildChallenge } from './auth-challenge.js'
 import type { Caller } from './caller.js'
+import { createJwksKeyFetcher, DEFAULT_JWKS_TIMEOUT_MS, type TokenHeader } from './create-jwks-key-fetcher.js'
 import { createApiKeyVerifier } from './verify-api-key.js'
 
 /** The caller a request's credentials name; null without credentials; a 401 when they do not verify. */
@@ -20,18 +20,21 @@ const VERIFIED_TOKEN_CACHE = 1000
  * verified tokens cached; JWKS keys fetched by get-jwks and cached per key
  * id) and returns the authenticator. API keys are checked first, then a
  * bearer token against each jwt scheme in manifest order. Credentials that
- * fail are a 401 whatever the operation: never silently anonymous.
+ * fail are a 401 whatever the operation: never silently anonymous. A token
+ * no scheme verified while a key set could not be read is a 503: the
+ * server, not the token, is at fault.
  */
 export async function registerAuthentication(
   app: FastifyInstance,
   schemes: readonly AuthScheme[],
   env: Readonly<Record<string, string | undefined>>,
+  jwksTimeoutMs = DEFAULT_JWKS_TIMEOUT_MS,
 ): Promise<Authenticate> {
   const jwtSchemes = schemes.filter((scheme): scheme is JwtScheme => scheme.type === 'jwt')
   for (const scheme of jwtSchemes) {
     await app.register(fastifyJwt, {
       namespace: scheme.name,
-      secret: resolveKey(scheme, env, (message) => app.log.warn(message)),
+      secret: resolveKey(scheme, env, jwksTimeoutMs, (message) => app.log.warn(message)),
       // The key fetcher reads `kid` and `alg` from the header, which only a complete decode gives it.
       ...(scheme.jwksUrl === null ? {} : { decode: { complete: true } }),
       verify: {
@@ -75,6 +78,7 @@ export async function registerAuthentication(
       throw invalid('The Authorization header must be "Bearer <token>".')
     }
     let failure = ''
+    let unavailable: ProblemError | undefined
     for (const scheme of jwtSchemes) {
       try {
         const verify = (request as unknown as Record<string, () => Promise<VerifyPayloadType>>)[
@@ -83,10 +87,12 @@ export async function registerAuthentication(
         const claims = (await verify.call(request)) as Record<string, unknown>
         return { scheme: scheme.name, claims, scopes: readScopes(claims[scheme.scopesClaim]) }
       } catch (error) {
-        failure ||= describeFailure(error)
+        // @fastify/jwt passes on what the key fetcher threw: a key set that cannot be read.
+        if (error instanceof ProblemError) unavailable ??= error
+        else failure ||= describeFailure(error)
       }
     }
-    throw invalid(failure)
+    throw unavailable ?? invalid(failure)
   }
 }
 
@@ -98,16 +104,13 @@ export async function registerAuthentication(
 function resolveKey(
   scheme: JwtScheme,
   env: Readonly<Record<string, string | undefined>>,
+  jwksTimeoutMs: number,
   warn: (message: string) => void,
 ): Secret {
   if (scheme.jwksUrl !== null) {
-    const url = new URL(scheme.jwksUrl)
-    const jwks = buildGetJwks({ jwksPath: `${url.pathname}${url.search}`, providerDiscovery: false })
-    const domain = `${url.origin}/`
-    const fetchKey = (_request: FastifyRequest, token: { header: { kid?: string; alg?: string } }) =>
-      jwks.getPublicKey({ domain, kid: token.header.kid ?? '', alg: token.header.alg ?? '' })
+    const fetchKey = createJwksKeyFetcher(scheme.name, scheme.jwksUrl, jwksTimeoutMs, warn)
     // @fastify/jwt calls a secret function with (request, decoded token), as its README shows; its types say (decoded).
-    return fetchKey as unknown as Secret
+    return ((_request: FastifyRequest, token: { header: TokenHeader }) => fetchKey(token.header)) as unknown as Secret
   }
   const secret = env[scheme.secretEnv!]
   if (secret === undefined || secret === '') {

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { ApiKeyScheme } from '../contract/access-rule.js'
+import { ServerConfigurationError } from '../server-configuration-error.js'
 import type { Caller } from './caller.js'
 
 interface StoredKey {
@@ -38,9 +39,12 @@ function parseKeys(scheme: ApiKeyScheme, text: string): StoredKey[] {
   try {
     parsed = JSON.parse(text)
   } catch {
-    throw new Error(`${where} is not JSON; set it to [{ "id": "…", "sha256": "<hex>", "scopes": [] }]`)
+    throw new ServerConfigurationError(
+      `${where} is not JSON; set it to [{ "id": "…", "sha256": "<hex>", "scopes": [] }]`,
+    )
   }
-  if (!Array.isArray(parsed)) throw new Error(`${where} must be a JSON array of { id, sha256, scopes }`)
+  if (!Array.isArray(parsed))
+    throw new ServerConfigurationError(`${where} must be a JSON array of { id, sha256, scopes }`)
   return parsed.map((entry: unknown, index) => {
     const { id, sha256, scopes } = (entry ?? {}) as Record<string, unknown>
     const valid =
@@ -49,7 +53,9 @@ function parseKeys(scheme: ApiKeyScheme, text: string): StoredKey[] {
       /^[0-9a-f]{64}$/i.test(sha256) &&
       (scopes === undefined || (Array.isArray(scopes) && scopes.every((scope) => typeof scope === 'string')))
     if (!valid) {
-      throw new Error(`${where}[${index}] must be { "id": string, "sha256": 64 hex digits, "scopes": [strings] }`)
+      throw new ServerConfigurationError(
+        `${where}[${index}] must be { "id": string, "sha256": 64 hex digits, "scopes": [strings] }`,
+      )
     }
     return { id, sha256: Buffer.from(sha256, 'hex'), scopes: new Set((scopes as string[] | undefined) ?? []) }
   })

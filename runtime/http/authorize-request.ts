@@ -36,14 +36,17 @@ export interface AccessControl {
   /** False without `auth:`: every answer is the same for every caller. */
   readonly enabled: boolean
   authorize(request: FastifyRequest, table: string, operation: AccessOperation): Promise<AccessGrant>
-  /** Whether `operation`'s answer may differ by caller: then `Cache-Control: private`, `Vary: Authorization`. */
+  /** Whether `operation`'s answer may differ by caller: then `Cache-Control: private`, `Vary` on credentialHeaders. */
   dependsOnCaller(table: string, operation: AccessOperation): boolean
+  /** The request headers credentials arrive in: `Authorization` and each API-key scheme's header. */
+  readonly credentialHeaders: readonly string[]
 }
 
 const OPEN_GRANT: AccessGrant = { rows: {}, stamp: {}, readScopeOf: () => ({}) }
 
 export const PUBLIC_ACCESS: AccessControl = {
   enabled: false,
+  credentialHeaders: [],
   authorize: async () => OPEN_GRANT,
   dependsOnCaller: () => false,
 }
@@ -57,6 +60,10 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
   const rulesOf = (table: string): TableRules | undefined => auth.resources[table]
   return {
     enabled: true,
+    credentialHeaders: [
+      'Authorization',
+      ...auth.schemes.flatMap((scheme) => (scheme.type === 'api_key' ? [scheme.header] : [])),
+    ],
     async authorize(request, table, operation) {
       const caller = await authenticate(request)
       const rules = rulesOf(table)

@@ -64,10 +64,14 @@ export function matchesWeakly(condition: EntityTagCondition, current: string): b
 }
 
 /**
- * What the request's `If-Match` requires of the row it writes, for the
- * storage to check atomically with the write (RowPrecondition); undefined
- * when there is nothing to check (no header, or `*`, which any existing row
- * matches). Without the header, a resource that requires it answers 428.
+ * What the request's `If-Match` and `If-None-Match` require of the row it
+ * writes, for the storage to check atomically with the write
+ * (RowPrecondition); undefined when there is nothing to check (neither
+ * header, or `If-Match: *` alone, which any existing row matches). On a
+ * write, a matching `If-None-Match` (weakly compared; `*` matches any row)
+ * fails the precondition too: clients send `If-None-Match: *` so as never to
+ * overwrite a record (RFC 9110 §13.1.2). Without `If-Match`, a resource that
+ * requires it answers 428.
  */
 export function readIfMatch(
   request: FastifyRequest,
@@ -82,15 +86,24 @@ export function readIfMatch(
         '(or If-Match: * to change it whatever it holds).',
     )
   }
-  if (condition === undefined || condition.any) return undefined
-  return (current) => matchesStrongly(condition, entityTagOf(table, current))
+  const mustMatch = condition === undefined || condition.any ? undefined : condition
+  const mustNotMatch = readCondition(request, 'if-none-match')
+  if (mustMatch === undefined && mustNotMatch === undefined) return undefined
+  return (current) => {
+    const tag = entityTagOf(table, current)
+    return (
+      (mustMatch === undefined || matchesStrongly(mustMatch, tag)) &&
+      (mustNotMatch === undefined || !matchesWeakly(mustNotMatch, tag))
+    )
+  }
 }
 
 /** The 412 for a write whose If-Match failed, carrying the row's current ETag. */
 export function preconditionFailed(table: TableDefinition, current: Row): ProblemError {
   return new ProblemError(
     'precondition_failed',
-    `The ${table.singular} changed since the ETag in If-Match was issued; read it again, reapply your change and send it with the current ETag.`,
+    `The ${table.singular} does not meet the request's If-Match or If-None-Match: it changed since the ETag in ` +
+      'If-Match was issued, or matches If-None-Match; read it again, reapply your change and send it with the current ETag.',
     { headers: { etag: entityTagOf(table, current) } },
   )
 }

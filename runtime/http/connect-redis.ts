@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis'
 import { redactCredentials } from '../redact-credentials.js'
+import { ServerConfigurationError } from '../server-configuration-error.js'
 
 /** How long a Redis command may take before it fails (and the rate limit lets the request pass uncounted). */
 const COMMAND_TIMEOUT_MS = 1_000
@@ -24,7 +25,7 @@ export async function connectRedis(url: string): Promise<Redis> {
     await redis.connect()
   } catch (error) {
     redis.disconnect()
-    throw new Error(
+    throw new ServerConfigurationError(
       `cannot connect to Redis at ${redactCredentials(url)}: ${(error as Error).message}; start Redis there, ` +
         "or set REDIS_URL='' to count each instance's rate limits in its own memory",
     )

@@ -49,16 +49,21 @@ export async function registerRateLimits(app: FastifyInstance, options: RateLimi
     ...(redis ? { redis, nameSpace: options.redisKeyPrefix ?? 'restmint:rate:' } : {}),
   })
   const limiters = new Map<string, Limiter>()
-  const limiterOf = (policy: RatePolicy, keyOf: (request: FastifyRequest) => string): Limiter => {
-    let limiter = limiters.get(policy.name)
+  /**
+   * One limiter per tier: `ip`, `api` (the service's policy) or
+   * `resource:<name>`, never by policy name alone, which a resource named
+   * `ip` or `default` shares with a tier.
+   */
+  const limiterOf = (tier: string, policy: RatePolicy, keyOf: (request: FastifyRequest) => string): Limiter => {
+    let limiter = limiters.get(tier)
     if (limiter === undefined) {
-      // Key names start with the policy's, as the plugin's Redis store shares one key space between limiters.
+      // Key names start with the tier's, as the plugin's Redis store shares one key space between limiters.
       limiter = app.createRateLimit({
         max: policy.requests,
         timeWindow: policy.windowSeconds * 1000,
-        keyGenerator: (request) => `${policy.name}|${keyOf(request)}`,
+        keyGenerator: (request) => `${tier}|${keyOf(request)}`,
       })
-      limiters.set(policy.name, limiter)
+      limiters.set(tier, limiter)
     }
     return limiter
   }
@@ -70,7 +75,7 @@ export async function registerRateLimits(app: FastifyInstance, options: RateLimi
   app.addHook('onRequest', async (request, reply) => {
     if (isHealthRoute(request.routeOptions.url)) return
     await enforce(
-      limiterOf(perIp, (request) => request.ip),
+      limiterOf('ip', perIp, (request) => request.ip),
       perIp,
       request,
       reply,
@@ -78,8 +83,9 @@ export async function registerRateLimits(app: FastifyInstance, options: RateLimi
   })
   app.addHook('preHandler', async (request, reply) => {
     if (isHealthRoute(request.routeOptions.url)) return
-    const policy = request.routeOptions.config.ratePolicy ?? service
-    await enforce(limiterOf(policy, rateLimitClientOf), policy, request, reply)
+    const own = request.routeOptions.config.ratePolicy
+    const policy = own ?? service
+    await enforce(limiterOf(own ? `resource:${own.name}` : 'api', policy, rateLimitClientOf), policy, request, reply)
   })
 }
 

@@ -89,7 +89,7 @@ export function createRouteFactory(
   const cacheHeaders = (reply: FastifyReply, options: RouteOptions & { rules: QueryRules }, byCaller: boolean) => {
     reply.header('cache-control', byCaller ? `private, ${options.rules.cacheControl}` : options.rules.cacheControl)
     addVary(reply, 'Accept')
-    if (byCaller) addVary(reply, 'Authorization')
+    if (byCaller) for (const header of access.credentialHeaders) addVary(reply, header)
   }
   // A nested route answers 404 to callers who may not read its parent; includes embed only readable rows.
   const dependsOnCaller = (options: RouteOptions, operation: AccessOperation, include: readonly string[]) =>
@@ -231,8 +231,9 @@ export function createRouteFactory(
         const row = await findOrFail(storage, options, params, grant)
         const tag = entityTagOf(options.table, row)
         cacheHeaders(reply.header('etag', tag), options, dependsOnCaller(options, 'read', include))
-        // The tag is the stored row's, whatever `include` embeds: a client revalidates each URL it cached.
-        if (ifNoneMatch && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
+        // The tag is the stored row's, whatever `include` embeds (so it serves a later If-Match); the embedded
+        // rows change without changing it, so an answer that embeds them is never a 304.
+        if (ifNoneMatch && include.length === 0 && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
         const truncated = await includeRelations(
           storage,
           tablesByName,

@@ -16,6 +16,7 @@ import { POSTGRES_OFF, POSTGRES_URL } from '../support/test-postgres.js'
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 /** What `serve` serves: the shop API fixture rather than the example, which people edit. */
 const SHOP_API = resolve(REPO, 'test/fixtures/shop-api')
+const AUTH_API = resolve(REPO, 'test/fixtures/auth-api')
 const SECRET = 'n0t-f0r-y0ur-eyes'
 // In this project's range, with nothing listening: connecting is refused at once.
 const CLOSED_PORT = 44099
@@ -56,6 +57,21 @@ describe.concurrent('restmint serve explains what it cannot open or listen on, i
     expect(run.stderr).toMatch(
       new RegExp(`^restmint: cannot listen on ${host.replaceAll('.', '\\.')}: .*pass another with --host\\n$`),
     )
+  })
+})
+
+describe('restmint serve explains settings that cannot work, in one line', () => {
+  it('a keys_env variable that is not JSON, naming it', async () => {
+    const previous = process.env.AUTH_TEST_API_KEYS
+    process.env.AUTH_TEST_API_KEYS = '{not json'
+    try {
+      const run = await runCli(AUTH_API, 'serve', '--db', 'sqlite::memory:', '--port', '0')
+      expect(run.exitCode, run.stderr).toBe(1)
+      expect(run.stderr).toMatch(/^restmint: auth scheme "machine": AUTH_TEST_API_KEYS is not JSON; set it to .*\n$/)
+    } finally {
+      if (previous === undefined) delete process.env.AUTH_TEST_API_KEYS
+      else process.env.AUTH_TEST_API_KEYS = previous
+    }
   })
 })
 

@@ -148,6 +148,11 @@ for (const dialect of DIALECTS) {
         )
       })
 
+      it('reads the bearer scheme name case-insensitively', async () => {
+        const response = await send('GET', '/v1/notes', { authorization: `bearer ${userToken('alice')}` })
+        expect(response.statusCode, response.body).toBe(200)
+      })
+
       it('accepts a token within the clock tolerance', async () => {
         const response = await send('GET', '/v1/posts', bearer(userToken('alice', '', { exp: now() - 2 })))
         expect(response.statusCode).toBe(200)
@@ -194,7 +199,7 @@ for (const dialect of DIALECTS) {
         const response = await send('GET', '/v1/notes', as('alice'))
         expect(response.json().data.map((note: { id: number }) => note.id)).toEqual([aliceNote])
         expect(response.headers['cache-control']).toBe('private, no-cache')
-        expect(response.headers.vary).toBe('Accept, Authorization')
+        expect(response.headers.vary).toBe('Accept, Authorization, X-API-Key')
         const admin = await send('GET', '/v1/notes', as('root', 'notes:admin'))
         expect(admin.json().data.map((note: { id: number }) => note.id)).toEqual([aliceNote, bobNote])
       })
@@ -252,6 +257,12 @@ for (const dialect of DIALECTS) {
       it('accepts a known key with its scopes', async () => {
         const tag = await create('/v1/tags', { 'x-api-key': API_KEY }, { name: 'ci' })
         expect(tag.id).toBeGreaterThan(0)
+        // The answer depends on the key: a cache must key on its header, not only on Authorization.
+        const read = await send('GET', `/v1/tags/${tag.id}`, { 'x-api-key': API_KEY })
+        expect([read.headers['cache-control'], read.headers.vary]).toEqual([
+          'private, no-cache',
+          'Accept, Authorization, X-API-Key',
+        ])
       })
 
       it('answers 401 to an unknown key, with the API-key challenge', async () => {
@@ -271,3 +282,57 @@ for (const dialect of DIALECTS) {
     })
   })
 }
+
+describe('a JWKS that cannot be read', () => {
+  let app: FastifyInstance
+  let storage: TestStorage
+  let keySet: Server
+  let answer: 'hang' | 'error' | 'garbage' | 'keys' = 'hang'
+  const partnerToken = (kid: string) =>
+    signJwt({ ...PARTNER, sub: 'p', exp: now() + 60 }, { alg: 'RS256', privateKey, kid })
+
+  beforeAll(async () => {
+    const key = { ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' }
+    keySet = createServer((_request, response) => {
+      if (answer === 'hang') return
+      response.statusCode = answer === 'error' ? 500 : 200
+      response.end(answer === 'keys' ? JSON.stringify({ keys: [key] }) : answer === 'garbage' ? '<html>' : '{}')
+    })
+    await new Promise<void>((resolve) => keySet.listen(0, '127.0.0.1', resolve))
+    const jwksUrl = `http://127.0.0.1:${(keySet.address() as AddressInfo).port}/jwks.json`
+    storage = await openTestStorage('sqlite', allTables)
+    const schemes = api.auth!.schemes.map((scheme): AuthScheme =>
+      scheme.type === 'jwt' && scheme.jwksUrl !== null ? { ...scheme, jwksUrl } : scheme,
+    )
+    app = await buildApiServer(
+      { ...api, auth: { ...api.auth!, schemes } },
+      { storage: storage.storage, docs: false, env: { AUTH_TEST_JWT_SECRET: SECRET }, timeouts: { jwksMs: 200 } },
+    )
+  })
+  afterAll(async () => {
+    await app.close()
+    await storage.dispose()
+    keySet.closeAllConnections()
+    await new Promise<void>((resolve) => keySet.close(() => resolve()))
+  })
+
+  it.each(['hang', 'error', 'garbage'] as const)(
+    'answers 503 with Retry-After, not a hang or a 401, when the JWKS server answers with %s',
+    async (mode) => {
+      answer = mode
+      const response = await app.inject({ url: '/v1/posts', headers: bearer(partnerToken(`key-${mode}`)) })
+      expect(response.statusCode, response.body).toBe(503)
+      expect(response.json().code).toBe('service_unavailable')
+      expect(response.headers['retry-after']).toBe('1')
+    },
+  )
+
+  it('still verifies the other schemes’ tokens, and answers 401 to a key id the set lacks', async () => {
+    answer = 'hang'
+    expect((await app.inject({ url: '/v1/notes', headers: as('alice') })).statusCode).toBe(200)
+    answer = 'keys'
+    const unknown = await app.inject({ url: '/v1/posts', headers: bearer(partnerToken('unknown-kid')) })
+    expect(unknown.statusCode, unknown.body).toBe(401)
+    expect((await app.inject({ url: '/v1/posts', headers: bearer(partnerToken('k1')) })).statusCode).toBe(200)
+  })
+})

@@ -76,6 +76,19 @@ for (const dialect of DIALECTS) {
       expect([stale.statusCode, stale.json().data.id]).toEqual([200, id])
     })
 
+    it('never answers 304 to a read with include, whose embedded rows change without changing the tag', async () => {
+      const order = await call({ method: 'POST', url: '/v1/orders', payload: {} })
+      const url = `/v1/orders/${order.json().data.id}`
+      const cached = await call({ url: `${url}?include=items` })
+      await call({ method: 'POST', url: `${url}/items`, payload: { quantity: 2 } })
+      const headers = { 'if-none-match': cached.headers.etag as string }
+      const revalidated = await call({ url: `${url}?include=items`, headers })
+      expect(revalidated.statusCode).toBe(200)
+      expect(revalidated.json().data.items).toHaveLength(1)
+      expect(revalidated.headers.etag).toBe(cached.headers.etag)
+      expect((await call({ url, headers })).statusCode).toBe(304)
+    })
+
     it('writes only when If-Match matches strongly; 412 carries the current ETag and writes nothing', async () => {
       const { id, tag } = await createProduct('Guarded')
       const url = `/v1/products/${id}`
@@ -103,6 +116,25 @@ for (const dialect of DIALECTS) {
       const listed = `"x", ${star.headers.etag as string}`
       expect((await call({ method: 'DELETE', url, headers: { 'if-match': listed } })).statusCode).toBe(204)
       expect((await call({ method: 'DELETE', url, headers: { 'if-match': '*' } })).statusCode).toBe(404)
+    })
+
+    it('refuses a write with 412 when If-None-Match matches the row (* always), and writes nothing', async () => {
+      const { id, tag } = await createProduct('Kept')
+      const url = `/v1/products/${id}`
+      for (const [method, payload] of [
+        ['PATCH', { title: 'Lost' }],
+        ['PUT', { title: 'Lost', price: 9 }],
+        ['DELETE', undefined],
+      ] as const) {
+        for (const ifNoneMatch of ['*', tag, `W/${tag}`]) {
+          const refused = await call({ method, url, payload, headers: { 'if-none-match': ifNoneMatch } })
+          expect(refused.statusCode, `${method} If-None-Match: ${ifNoneMatch}`).toBe(412)
+          expect(refused.headers.etag).toBe(tag)
+        }
+      }
+      expect((await call({ url })).json().data.title).toBe('Kept')
+      const other = { 'if-none-match': '"other"' }
+      expect((await call({ method: 'PATCH', url, payload: { title: 'Changed' }, headers: other })).statusCode).toBe(200)
     })
 
     it('answers 400 naming the header when If-Match or If-None-Match is not a list of entity tags', async () => {

@@ -75,12 +75,12 @@ describe('rate limits in memory', () => {
   })
 
   it('counts a verified caller by its subject, whatever its address, apart from anonymous callers at that address', async () => {
-    const token = (sub: string) =>
+    const token = (sub: string | undefined) =>
       signJwt(
         { iss: 'https://auth.serving.test/', aud: 'serving-api', sub, exp: Math.floor(Date.now() / 1000) + 60 },
         { alg: 'HS256', secret: JWT_SECRET },
       )
-    const asCaller = (sub: string, address: string) =>
+    const asCaller = (sub: string | undefined, address: string) =>
       app.inject({
         url: '/v1/tags',
         headers: { 'x-forwarded-for': address, authorization: `Bearer ${token(sub)}` },
@@ -94,6 +94,12 @@ describe('rate limits in memory', () => {
     // Another subject, and an anonymous caller, at an address alice used: budgets of their own.
     expect((await asCaller('bob', '10.0.1.1')).statusCode).toBe(200)
     expect((await get('/v1/tags', '10.0.1.1')).statusCode).toBe(200)
+    // Tokens without a subject name no caller: each counts against its own address, not one shared budget.
+    const subjectless: number[] = []
+    for (const address of ['10.0.2.1', '10.0.2.2', '10.0.2.3', '10.0.2.4']) {
+      subjectless.push((await asCaller(undefined, address)).statusCode)
+    }
+    expect(subjectless).toEqual([200, 200, 200, 200])
     // A token that does not verify is a 401 before it is counted.
     const forged = await app.inject({
       url: '/v1/tags',
@@ -147,6 +153,28 @@ describe('rate limit tiers', () => {
       const refused = await app.inject({ url: '/things', headers: { 'x-forwarded-for': '10.1.1.1' } })
       expect([refused.statusCode, refused.headers['ratelimit-policy']]).toEqual([429, '"ip";q=20;w=60'])
       expect(refused.json()).toMatchObject({ code: 'too_many_requests' })
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('rate limits of resources named like a tier', () => {
+  it('keeps the rates of resources named ip and default apart from the per-IP tier and the API’s limit', async () => {
+    const app = Fastify()
+    handleErrors(app, { bodyMaxBytes: 1024 })
+    await registerRateLimits(app, { service: { name: 'default', requests: 5, windowSeconds: 60 } })
+    for (const name of ['ip', 'default']) {
+      const ratePolicy = { name, requests: 1, windowSeconds: 60 }
+      app.get(`/${name}`, { config: { ratePolicy } }, async () => ({ data: [] }))
+    }
+    app.get('/things', async () => ({ data: [] }))
+    await app.ready()
+    try {
+      const statuses: number[] = []
+      for (const url of ['/ip', '/ip', '/default', '/default', '/things'])
+        statuses.push((await app.inject({ url })).statusCode)
+      expect(statuses).toEqual([200, 429, 200, 429, 200])
     } finally {
       await app.close()
     }
