@@ -107,7 +107,7 @@ export const api = defineApi({
           update: ['owner', { scopes: ['posts:admin'], scheme: null }],
           delete: ['owner', { scopes: ['posts:admin'], scheme: null }],
         },
-        owner: { field: 'owner_sub', claim: 'sub' },
+        owner: { field: 'owner_sub', claim: 'sub', scheme: 'user' },
       },
       comments: {
         access: {

@@ -80,8 +80,8 @@ export interface ManifestResource {
   cache?: ManifestCache
   concurrency?: ManifestConcurrency
   rate?: ManifestRate
-  /** `owner: { field, claim }`: a server-managed string column set from the caller's claim on create. */
-  owner?: { field: string; claim: string }
+  /** `owner: { field, claim, scheme? }`: a server-managed string column set from the caller's claim on create. */
+  owner?: { field: string; claim: string; scheme?: string }
   /** Who may do what; operations without a rule take `auth.default`. */
   access?: Partial<Record<AccessOperation | 'all', ManifestAccessRule>>
 }

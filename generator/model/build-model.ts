@@ -154,7 +154,7 @@ function buildResource(
     itemQuery: buildItemQueryParameters({ name, ...rules }, limits),
     routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources),
     access: buildResourceAccess(resource, manifest),
-    owner: resource.owner ?? null,
+    owner: resource.owner ? { ...resource.owner, scheme: ownerScheme(resource.owner, manifest) } : null,
   }
 }
 
@@ -208,6 +208,11 @@ function buildField(name: string, field: ManifestField): FieldModel {
 
 function systemField(name: string, type: FieldModel['type']): FieldModel {
   return { ...buildField(name, { type, required: true }), readOnly: true }
+}
+
+/** The scheme an owner's claim is read from: the one it names, else the only one (validation: OWNER_SCHEME). */
+function ownerScheme(owner: NonNullable<ManifestResource['owner']>, manifest: Manifest): string {
+  return owner.scheme ?? Object.keys(manifest.auth?.schemes ?? {})[0]!
 }
 
 /** The owner column: server-managed, NULL on rows created without the claim (which nobody owns). */

@@ -122,6 +122,7 @@ export function checkAccess(context: CheckContext, data: unknown): void {
       )
     }
     checkOwnerField(context, root?.resources, resourceName, asRecord(resource.owner))
+    if (auth !== null) checkOwnerScheme(context, resourceName, asRecord(resource.owner), schemeNames)
     const access = asRecord(resource.access)
     if (access === null) continue
     if (auth === null) {
@@ -155,6 +156,38 @@ export function checkAccess(context: CheckContext, data: unknown): void {
         }
       }
     }
+  }
+}
+
+/**
+ * OWNER_SCHEME: with several schemes, `owner` names the one whose claim
+ * identifies owners, since the same `sub` from another issuer, or an API key
+ * of that id, is someone else; AUTH_SCHEME_UNKNOWN when it names none of them.
+ */
+function checkOwnerScheme(
+  context: CheckContext,
+  resourceName: string,
+  owner: Readonly<Record<string, unknown>> | null,
+  schemeNames: readonly string[],
+): void {
+  if (owner === null) return
+  const scheme = owner.scheme
+  if (typeof scheme === 'string') {
+    if (!schemeNames.includes(scheme)) {
+      context.report(
+        'AUTH_SCHEME_UNKNOWN',
+        `owner of resource "${resourceName}" names scheme ${JSON.stringify(scheme)}, which is not in auth.schemes${hintUnknownName(scheme, schemeNames, 'declared schemes')}`,
+        context.atValue(['resources', resourceName, 'owner', 'scheme']),
+      )
+    }
+    return
+  }
+  if (schemeNames.length > 1) {
+    context.report(
+      'OWNER_SCHEME',
+      `owner of resource "${resourceName}" names no scheme, but auth has ${schemeNames.length} (${schemeNames.join(', ')}): the same ${String(owner.claim)} from another of them is someone else; add scheme: ${schemeNames[0]} (or the scheme whose callers own these rows)`,
+      context.atKey(['resources', resourceName, 'owner']),
+    )
   }
 }
 

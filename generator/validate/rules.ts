@@ -99,6 +99,8 @@ export const RULES = {
     'A resource with `access` rules needs an `auth:` section: without schemes no caller could meet them.',
   OWNER_WITHOUT_AUTH:
     'A resource with `owner:` needs an `auth:` section: the owner comes from a claim of the credentials.',
+  OWNER_SCHEME:
+    "With several auth schemes, a resource's `owner` names the scheme whose callers own its rows: the same claim value from another scheme (another issuer, an API key id) is someone else.",
   ACCESS_OWNER_UNDECLARED: 'The `owner` access rule belongs to resources that declare `owner:`.',
   OWNER_FIELD:
     '`owner.field` is a new lower_snake_case name: not a field the resource already has (declared or generated) nor a query parameter name.',

@@ -23,6 +23,8 @@ export type ResourceAccess = Readonly<Record<AccessOperation, readonly AccessRul
 export interface OwnerRule {
   readonly field: string
   readonly claim: string
+  /** The scheme whose callers' claim is compared: the same `sub` from another issuer or an API key is someone else. */
+  readonly scheme: string
 }
 
 /** A verified JWT scheme: `secretEnv` names the HS* secret, `jwksUrl` the RS* and ES* keys; exactly one is set. */

@@ -114,8 +114,9 @@ function ownerStamp(owner: OwnerRule | null, caller: Caller | null): Row {
   return claim === null ? {} : { [owner!.field]: claim }
 }
 
-/** The owner claim as stored: a string (a numeric `sub` is written in decimal), or null when absent. */
+/** The owner claim as stored: a string (a numeric `sub` is written in decimal); null when absent or from another scheme. */
 function claimOf(caller: Caller, owner: OwnerRule): string | null {
+  if (caller.scheme !== owner.scheme) return null
   const value = caller.claims[owner.claim]
   return typeof value === 'string' || typeof value === 'number' ? String(value) : null
 }

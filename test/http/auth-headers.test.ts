@@ -65,7 +65,7 @@ for (const dialect of DIALECTS) {
       const own = await app.inject({ url: path, headers: alice })
       expect(own.statusCode, own.body).toBe(200)
       expect(own.headers['cache-control']).toBe('private, no-cache')
-      expect(own.headers.vary).toBe('Accept, Authorization')
+      expect(own.headers.vary).toBe('Accept, Authorization, X-API-Key')
       const others = await app.inject({ url: path, headers: { authorization: `Bearer ${token('bob')}` } })
       expect(others.statusCode).toBe(404)
       const everyone = await app.inject({ url: '/v1/replies' })

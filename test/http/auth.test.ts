@@ -158,13 +158,24 @@ for (const dialect of DIALECTS) {
         expect(response.statusCode).toBe(200)
       })
 
+      it("never takes another scheme's caller with the same sub for the owner", async () => {
+        const note = await create('/v1/notes', bearer(userToken('carol')), { text: "carol's" })
+        const impostor = signJwt({ ...PARTNER, sub: 'carol', exp: now() + 60 }, { alg: 'RS256', privateKey, kid: 'k1' })
+        const listed = await send('GET', '/v1/notes', bearer(impostor))
+        expect(listed.statusCode).toBe(403)
+        expect(listed.body).not.toContain("carol's")
+        expectProblem(await send('DELETE', `/v1/notes/${note.id}`, bearer(impostor)), 403, 'forbidden')
+        expect((await send('DELETE', `/v1/notes/${note.id}`, bearer(userToken('carol')))).statusCode).toBe(204)
+      })
+
       it('verifies RS256 tokens with the keys of the JWKS, reading scopes from the configured claim', async () => {
         const token = signJwt(
           { ...PARTNER, sub: 'partner-1', permissions: ['posts:write'], exp: now() + 60 },
           { alg: 'RS256', privateKey, kid: 'k1' },
         )
         const post = await create('/v1/posts', bearer(token), { title: 'from a partner' })
-        expect(post.owner_sub).toBe('partner-1')
+        // Verified and allowed by its scope, but a partner's `sub` owns nothing: owner is the user scheme's.
+        expect(post.owner_sub).toBeNull()
       })
     })
 

@@ -45,7 +45,7 @@ describe('OpenAPI security', () => {
     expect(post.patch!.responses['403']).toEqual({ $ref: '#/components/responses/Forbidden' })
     expect(post.patch!['x-restmint-access']).toEqual({
       rules: ['owner', { scopes: ['posts:admin'] }],
-      owner: { field: 'owner_sub', claim: 'sub' },
+      owner: { field: 'owner_sub', claim: 'sub', scheme: 'user' },
     })
     expect(document.paths['/v1/tags']!.post!.security).toEqual([{ machine: ['tags:write'] }])
   })

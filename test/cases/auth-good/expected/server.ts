@@ -47,7 +47,7 @@ export const api = defineApi({
           update: ['owner', { scopes: ['posts:admin'], scheme: null }],
           delete: ['owner', { scopes: ['posts:admin'], scheme: 'machine' }],
         },
-        owner: { field: 'owner_sub', claim: 'sub' },
+        owner: { field: 'owner_sub', claim: 'sub', scheme: 'user' },
       },
       tags: {
         access: {
