@@ -42,7 +42,8 @@ export async function registerAuthentication(
         algorithms: [...scheme.algorithms] as NonNullable<VerifyOptions['algorithms']>,
         allowedIss: scheme.issuer,
         allowedAud: scheme.audience,
-        requiredClaims: ['iss', 'aud'],
+        // A token without `exp` would be valid forever (RFC 8725 §3.10: validate every claim that bounds it).
+        requiredClaims: ['iss', 'aud', 'exp'],
         clockTolerance: scheme.clockToleranceS * 1000,
         cache: VERIFIED_TOKEN_CACHE,
       },
@@ -64,6 +65,12 @@ export async function registerAuthentication(
       headers: { 'www-authenticate': buildChallenge(schemes, { code: 'invalid_token', description }) },
     })
   return async (request) => {
+    const presented = [
+      ...apiKeys.filter((key) => request.headers[key.header] !== undefined).map((key) => key.header),
+      ...(request.headers.authorization === undefined ? [] : ['authorization']),
+    ]
+    // Each credential must verify: one could otherwise hide a bad other (never silently anonymous, never half-checked).
+    if (presented.length > 1) throw invalid(`Send one credential, not ${presented.join(' and ')} together.`)
     for (const key of apiKeys) {
       const presented = request.headers[key.header]
       if (presented === undefined) continue

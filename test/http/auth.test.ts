@@ -100,6 +100,7 @@ for (const dialect of DIALECTS) {
         ['from another issuer', () => userToken('alice', '', { iss: 'https://evil.example.test/' })],
         ['for another audience', () => userToken('alice', '', { aud: 'other-api' })],
         ['without an issuer', () => userToken('alice', '', { iss: undefined })],
+        ['without an expiry (valid forever)', () => userToken('alice', '', { exp: undefined })],
         [
           'signed with another secret',
           () => signJwt({ ...USER, sub: 'alice', exp: now() + 60 }, { alg: 'HS256', secret: 'x'.repeat(64) }),
@@ -280,6 +281,12 @@ for (const dialect of DIALECTS) {
         const response = await send('GET', '/v1/posts', { 'x-api-key': 'not-a-key' })
         expectProblem(response, 401, 'invalid_credentials')
         expect(response.headers['www-authenticate']).toContain('ApiKey realm="api", header="X-API-Key"')
+      })
+
+      it('answers 401 to a valid key sent with a bearer token: each credential must verify, so one is sent', async () => {
+        const response = await send('GET', '/v1/posts', { 'x-api-key': API_KEY, authorization: 'Bearer garbage' })
+        expectProblem(response, 401, 'invalid_credentials')
+        expect(response.json().detail).toBe('Send one credential, not x-api-key and authorization together.')
       })
 
       it('answers 401 to the key sent in the wrong header', async () => {
