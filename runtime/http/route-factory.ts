@@ -18,6 +18,7 @@ import { PUBLIC_ACCESS, type AccessControl, type AccessGrant } from './authorize
 import { checkItemQuery, checkListQuery } from './check-query-names.js'
 import { matchesWeakly, preconditionFailed, readCondition, readIfMatch } from './conditional-request.js'
 import { describeValidationErrors, type ValidationContext } from './describe-validation-errors.js'
+import { ensureReadableReferences } from './ensure-readable-references.js'
 import { entityTagOf } from './entity-tag.js'
 import { noRoute } from './handle-errors.js'
 import { includeRelations, parseInclude, type IncludeNames } from './include-relations.js'
@@ -197,6 +198,7 @@ export function createRouteFactory(
           ...grant.stamp,
         }
         const row = await write(options.table, tablesByName, edge, async () => {
+          await ensureReadableReferences(storage, tablesByName, options.table, values, grant)
           try {
             return await storage.insert(options.table, values)
           } catch (error) {
@@ -508,9 +510,10 @@ async function updateOrFail(
   precondition: RowPrecondition | undefined,
 ): Promise<Row> {
   const scope = await resolveScope(storage, options, params, grant)
-  const row = await write(options.table, tablesByName, edgeOf(options), () =>
-    storage.update(options.table, params[options.idParam]!, values, { ...scope, ...grant.rows }, precondition),
-  )
+  const row = await write(options.table, tablesByName, edgeOf(options), async () => {
+    await ensureReadableReferences(storage, tablesByName, options.table, values, grant)
+    return storage.update(options.table, params[options.idParam]!, values, { ...scope, ...grant.rows }, precondition)
+  })
   if (!row) throw await explainMissing(storage, options, params, scope, grant)
   return row
 }

@@ -207,6 +207,19 @@ for (const dialect of DIALECTS) {
         alicePost = (await create('/v1/posts', as('alice', 'posts:write'), { title: 'alice', note_id: aliceNote })).id
       })
 
+      it('refuses a reference to a row the caller may not read as if it did not exist', async () => {
+        const writer = as('alice', 'posts:write')
+        const hidden = await send('POST', '/v1/posts', writer, { title: 'x', note_id: bobNote })
+        const missing = await send('POST', '/v1/posts', writer, { title: 'x', note_id: 999_999 })
+        expectProblem(hidden, 400, 'validation_failed')
+        expect(hidden.json().detail).toBe(missing.json().detail)
+        expect(hidden.json().errors).toEqual(missing.json().errors)
+        const moved = await send('PATCH', `/v1/posts/${alicePost}`, writer, { note_id: bobNote })
+        expectProblem(moved, 400, 'validation_failed')
+        const own = await send('PATCH', `/v1/posts/${alicePost}`, writer, { note_id: aliceNote })
+        expect(own.statusCode).toBe(200)
+      })
+
       it('lists only the caller’s own rows, privately', async () => {
         const response = await send('GET', '/v1/notes', as('alice'))
         expect(response.json().data.map((note: { id: number }) => note.id)).toEqual([aliceNote])
