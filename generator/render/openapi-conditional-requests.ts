@@ -9,8 +9,9 @@ const ETAG_REF = { $ref: '#/components/headers/ETag' }
 
 /**
  * An operation with its conditional requests (RFC 9110 §13): `ETag` on every
- * single-record answer, `If-None-Match` and 304 on GET, `If-Match` with 412
- * (and 428 where the resource requires it) on PUT, PATCH and DELETE.
+ * single-record answer, `If-None-Match` and 304 on GET, `If-Match` and
+ * `If-None-Match` with 412 (and 428 where the resource requires `If-Match`)
+ * on PUT, PATCH and DELETE.
  * https://www.rfc-editor.org/rfc/rfc9110#section-13
  */
 export function addConditionalRequests(
@@ -25,7 +26,7 @@ export function addConditionalRequests(
     case 'create':
       return { ...body, responses: { ...responses, 201: withETag(responses[201]) } }
     case 'get':
-      return operation(body, body.description, IF_NONE_MATCH, {
+      return operation(body, body.description, [IF_NONE_MATCH], {
         ...responses,
         200: withETag(responses[200]),
         304: { $ref: '#/components/responses/NotModified' },
@@ -34,7 +35,8 @@ export function addConditionalRequests(
     case 'update':
     case 'delete': {
       const required = resource.requireIfMatch
-      return operation(body, `${body.description} ${required ? REQUIRED_NOTE : OPTIONAL_NOTE}`, ifMatch(required), {
+      const headers = [ifMatch(required), IF_NONE_MATCH_ON_WRITE]
+      return operation(body, `${body.description} ${required ? REQUIRED_NOTE : OPTIONAL_NOTE}`, headers, {
         ...responses,
         ...(verb === 'delete' ? {} : { 200: withETag(responses[200]) }),
         412: { $ref: '#/components/responses/PreconditionFailed' },
@@ -44,16 +46,16 @@ export function addConditionalRequests(
   }
 }
 
-/** The operation with one more header parameter, in the document's member order. */
+/** The operation with its conditional header parameters, in the document's member order. */
 function operation(
   body: OperationBody,
   description: string,
-  header: OpenApiParameter,
+  headers: readonly OpenApiParameter[],
   responses: OpenApiOperation['responses'],
 ): OperationBody {
   return {
     description,
-    parameters: [...(body.parameters ?? []), header],
+    parameters: [...(body.parameters ?? []), ...headers],
     ...(body.requestBody ? { requestBody: body.requestBody } : {}),
     responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
   }
@@ -74,7 +76,16 @@ const IF_NONE_MATCH: OpenApiParameter = {
   name: 'If-None-Match',
   in: 'header',
   description:
-    'ETags of the copies the client holds, or `*`: when one matches the record (weak comparison), the answer is 304 without a body.',
+    'ETags of the copies the client holds, or `*`: when one matches the record (weak comparison), the answer is 304 without a body. ' +
+    'Never with `include`: the records it embeds change without changing the tag.',
+  schema: { type: 'string' },
+}
+
+const IF_NONE_MATCH_ON_WRITE: OpenApiParameter = {
+  name: 'If-None-Match',
+  in: 'header',
+  description:
+    'ETags the client must not overwrite, or `*` for any existing record: when one matches (weak comparison), nothing is written and the answer is 412.',
   schema: { type: 'string' },
 }
 
