@@ -5,7 +5,6 @@ import { isDeprecationSignal } from '../contract/is-deprecation-signal.js'
 import { listVersionDocuments, versionDocumentPath } from '../contract/version-documents.js'
 import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import { formatDiagnostics } from '../diagnostics/format-diagnostics.js'
-import { findKeyRange } from '../manifest/source-ranges.js'
 import type { VersionChange } from '../model/version-change.js'
 import type { CliIo } from './cli-io.js'
 
@@ -50,7 +49,7 @@ export async function checkDeclaredVersionChanges(
           `${describeChange(change)} is not a breaking difference between ${older} and ${newer}` +
           ` (an addition no client notices stays in the version); remove the entry, or make the change`,
         file: manifestFile,
-        ...findKeyRange(declared.loaded.document, ['versions', newer, 'changes', changes.indexOf(change)]),
+        ...declared.locate(newer, changes.indexOf(change)),
       })
     }
     if (undeclared.length + report.unseen.length > 0) exitCode = 1

@@ -124,7 +124,7 @@ for (const dialect of DIALECTS) {
       expect(await successor(`/v1/books/${book.id}`)).toBe(`/v2/books/${book.id}`)
       // A 405 matches no route, yet names a moved one: its successor is where that route went, never a v2 path that is not served.
       expect(await successor('/v1/authors', 'DELETE')).toBe('/v2/writers')
-      expect(await successor(`/v1/books/${book.id}/comments`, 'PUT')).toBe('/v2/comments')
+      expect(await successor(`/v1/books/${book.id}/comments`, 'PUT')).toBe(`/v2/comments?book_id=${book.id}`)
       expect(await successor(`/v1/authors/${author}/coupons`, 'PUT')).toBeNull()
       expect(await successor('/v1/books', 'DELETE')).toBe('/v2/books')
     })
