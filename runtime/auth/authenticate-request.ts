@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import fastifyJwt, { type Secret, type VerifyOptions, type VerifyPayloadType } from '@fastify/jwt'
+import type { Secret, VerifyOptions, VerifyPayloadType } from '@fastify/jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import buildGetJwks from 'get-jwks'
+import type buildGetJwks from 'get-jwks'
 import type { AuthScheme, JwtScheme } from '../contract/access-rule.js'
 import { ProblemError } from '../http/problem-error.js'
 import { buildChallenge } from './auth-challenge.js'
@@ -28,10 +28,16 @@ export async function registerAuthentication(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<Authenticate> {
   const jwtSchemes = schemes.filter((scheme): scheme is JwtScheme => scheme.type === 'jwt')
+  // Imported here, not at the top: bundled by serve, a module's package imports would move to the
+  // bundle's top and load for every API, also those without `auth:` that never import this module.
+  const [{ default: fastifyJwt }, { default: getJwks }] = await Promise.all([
+    import('@fastify/jwt'),
+    import('get-jwks'),
+  ])
   for (const scheme of jwtSchemes) {
     await app.register(fastifyJwt, {
       namespace: scheme.name,
-      secret: resolveKey(scheme, env, (message) => app.log.warn(message)),
+      secret: resolveKey(scheme, env, getJwks, (message) => app.log.warn(message)),
       // The key fetcher reads `kid` and `alg` from the header, which only a complete decode gives it.
       ...(scheme.jwksUrl === null ? {} : { decode: { complete: true } }),
       verify: {
@@ -97,11 +103,12 @@ export async function registerAuthentication(
 function resolveKey(
   scheme: JwtScheme,
   env: Readonly<Record<string, string | undefined>>,
+  getJwks: typeof buildGetJwks,
   warn: (message: string) => void,
 ): Secret {
   if (scheme.jwksUrl !== null) {
     const url = new URL(scheme.jwksUrl)
-    const jwks = buildGetJwks({ jwksPath: `${url.pathname}${url.search}`, providerDiscovery: false })
+    const jwks = getJwks({ jwksPath: `${url.pathname}${url.search}`, providerDiscovery: false })
     const domain = `${url.origin}/`
     const fetchKey = (_request: FastifyRequest, token: { header: { kid?: string; alg?: string } }) =>
       jwks.getPublicKey({ domain, kid: token.header.kid ?? '', alg: token.header.alg ?? '' })
