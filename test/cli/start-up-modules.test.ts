@@ -99,8 +99,8 @@ describe('what restmint loads at start-up', () => {
     expect(await serve(refusing('esbuild', 'prettier', 'handlebars'))).toEqual({ served: true, stderr: '' })
   })
 
-  it('serve of a manifest without auth, rate limits or CORS loads none of their packages', async () => {
-    const optional = ['@fastify/jwt', 'get-jwks', '@fastify/rate-limit', 'ioredis', '@fastify/cors']
+  it('serve of a manifest without auth, rate limits or CORS loads none of their packages, nor prom-client before /metrics', async () => {
+    const optional = ['@fastify/jwt', 'get-jwks', '@fastify/rate-limit', 'ioredis', '@fastify/cors', 'prom-client']
     expect(await serve(refusing(...optional))).toEqual({ served: true, stderr: '' })
   })
 
