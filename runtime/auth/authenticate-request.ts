@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import fastifyJwt, { type Secret, type VerifyOptions, type VerifyPayloadType } from '@fastify/jwt'
+import type { Secret, VerifyOptions, VerifyPayloadType } from '@fastify/jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type buildGetJwks from 'get-jwks'
 import type { AuthScheme, JwtScheme } from '../contract/access-rule.js'
 import { ProblemError } from '../http/problem-error.js'
 import { buildChallenge } from './auth-challenge.js'
@@ -31,10 +32,16 @@ export async function registerAuthentication(
   jwksTimeoutMs = DEFAULT_JWKS_TIMEOUT_MS,
 ): Promise<Authenticate> {
   const jwtSchemes = schemes.filter((scheme): scheme is JwtScheme => scheme.type === 'jwt')
+  // Imported here, not at the top: bundled by serve, a module's package imports would move to the
+  // bundle's top and load for every API, also those without `auth:` that never import this module.
+  const [{ default: fastifyJwt }, { default: getJwks }] = await Promise.all([
+    import('@fastify/jwt'),
+    import('get-jwks'),
+  ])
   for (const scheme of jwtSchemes) {
     await app.register(fastifyJwt, {
       namespace: scheme.name,
-      secret: resolveKey(scheme, env, jwksTimeoutMs, (message) => app.log.warn(message)),
+      secret: resolveKey(scheme, env, getJwks, jwksTimeoutMs, (message) => app.log.warn(message)),
       // The key fetcher reads `kid` and `alg` from the header, which only a complete decode gives it.
       ...(scheme.jwksUrl === null ? {} : { decode: { complete: true } }),
       verify: {
@@ -111,11 +118,12 @@ export async function registerAuthentication(
 function resolveKey(
   scheme: JwtScheme,
   env: Readonly<Record<string, string | undefined>>,
+  getJwks: typeof buildGetJwks,
   jwksTimeoutMs: number,
   warn: (message: string) => void,
 ): Secret {
   if (scheme.jwksUrl !== null) {
-    const fetchKey = createJwksKeyFetcher(scheme.name, scheme.jwksUrl, jwksTimeoutMs, warn)
+    const fetchKey = createJwksKeyFetcher(getJwks, scheme.name, scheme.jwksUrl, jwksTimeoutMs, warn)
     // @fastify/jwt calls a secret function with (request, decoded token), as its README shows; its types say (decoded).
     return ((_request: FastifyRequest, token: { header: TokenHeader }) => fetchKey(token.header)) as unknown as Secret
   }

@@ -1,4 +1,5 @@
-import buildGetJwks from 'get-jwks'
+// get-jwks is passed in, loaded by registerAuthentication only for an API with a jwks_url scheme.
+import type buildGetJwks from 'get-jwks'
 import { ProblemError } from '../http/problem-error.js'
 
 /** How long a JWKS request may take by default before the requests waiting on it answer 503. */
@@ -17,13 +18,14 @@ export interface TokenHeader {
  * cannot be read in `timeoutMs` (down, slow, an error, not JSON) is a 503.
  */
 export function createJwksKeyFetcher(
+  getJwks: typeof buildGetJwks,
   scheme: string,
   jwksUrl: string,
   timeoutMs: number,
   warn: (message: string) => void,
 ): (header: TokenHeader) => Promise<string> {
   const url = new URL(jwksUrl)
-  const jwks = buildGetJwks({ jwksPath: `${url.pathname}${url.search}`, providerDiscovery: false })
+  const jwks = getJwks({ jwksPath: `${url.pathname}${url.search}`, providerDiscovery: false })
   const domain = `${url.origin}/`
   return async ({ kid = '', alg = '' }) => {
     try {

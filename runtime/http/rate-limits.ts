@@ -1,4 +1,3 @@
-import fastifyRateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Redis } from 'ioredis'
 import { isHealthRoute } from './health-routes.js'
@@ -43,6 +42,8 @@ type Limiter = ReturnType<FastifyInstance['createRateLimit']>
  */
 export async function registerRateLimits(app: FastifyInstance, options: RateLimitOptions): Promise<void> {
   const { service, redis } = options
+  // Imported here, not at the top: bundled by serve, it would load for every API (see registerAuthentication).
+  const { default: fastifyRateLimit } = await import('@fastify/rate-limit')
   await app.register(fastifyRateLimit, {
     global: false,
     skipOnError: true,

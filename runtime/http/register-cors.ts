@@ -1,4 +1,4 @@
-import fastifyCors, { type FastifyCorsOptions } from '@fastify/cors'
+import type { FastifyCorsOptions } from '@fastify/cors'
 import type { FastifyInstance } from 'fastify'
 import { addVary } from './add-vary.js'
 
@@ -46,6 +46,8 @@ export async function registerCors(app: FastifyInstance, cors: ApiCors): Promise
   // Every answer depends on Origin, also those to requests without one: a shared cache must not give
   // an answer without Access-Control-Allow-Origin to a browser that sends one.
   app.addHook('onRequest', async (_request, reply) => addVary(reply, 'Origin'))
+  // Imported here, not at the top: bundled by serve, it would load for every API (see registerAuthentication).
+  const { default: fastifyCors } = await import('@fastify/cors')
   await app.register(fastifyCors, {
     delegator: (request, callback) => {
       if (request.headers.origin === undefined) return callback(null, { origin: false })

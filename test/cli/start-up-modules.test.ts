@@ -32,16 +32,19 @@ mkdirSync(join(root, 'node_modules'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 /**
- * NODE_OPTIONS for a process in which restmint's own code fails to import any
- * of `packages` (other packages may).
+ * NODE_OPTIONS for a process in which restmint's own code, or the serve
+ * bundle (cached under node_modules/.cache/, importing packages by file URL),
+ * fails to import any of `packages` (other packages may).
  */
 function refusing(...packages: string[]): NodeJS.ProcessEnv {
   const hooks = `export async function resolve(specifier, context, next) {
-  const fromRestmint = !String(context.parentURL).includes('/node_modules/')
-  if (fromRestmint && ${JSON.stringify(packages)}.includes(specifier)) throw new Error('refused to load ' + specifier)
+  const parent = String(context.parentURL)
+  const fromRestmint = !parent.includes('/node_modules/') || parent.includes('/node_modules/.cache/')
+  const name = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(specifier)?.[1] ?? specifier
+  if (fromRestmint && ${JSON.stringify(packages)}.includes(name)) throw new Error('refused to load ' + name)
   return next(specifier, context)
 }`
-  const register = join(root, `refuse-${packages.join('-')}.mjs`)
+  const register = join(root, `refuse-${packages.join('-').replace(/[^\w-]/g, '_')}.mjs`)
   writeFileSync(
     register,
     `import { register } from 'node:module'\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})\n`,
@@ -94,6 +97,11 @@ describe('what restmint loads at start-up', () => {
     expect(await serve()).toMatchObject({ served: true })
     expect(serveBundles()).toHaveLength(1)
     expect(await serve(refusing('esbuild', 'prettier', 'handlebars'))).toEqual({ served: true, stderr: '' })
+  })
+
+  it('serve of a manifest without auth, rate limits or CORS loads none of their packages, nor prom-client before /metrics', async () => {
+    const optional = ['@fastify/jwt', 'get-jwks', '@fastify/rate-limit', 'ioredis', '@fastify/cors', 'prom-client']
+    expect(await serve(refusing(...optional))).toEqual({ served: true, stderr: '' })
   })
 
   it('serve bundles a changed generated tree again, never reusing the bundle of the old one', async () => {
