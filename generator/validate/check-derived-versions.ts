@@ -6,7 +6,7 @@ import { buildStorageResources } from '../model/build-storage-resources.js'
 import { deriveVersionResources, type VersionResources } from '../model/derive-version-resources.js'
 import type { VersionChange } from '../model/version-change.js'
 import { createCheckContext, type CheckContext } from './check-context.js'
-import { describeValue } from './describe-value.js'
+import { quoteValue } from './describe-value.js'
 import { explainValueMismatch } from './explain-value-mismatch.js'
 import { hintUnknownName } from './hint-unknown-name.js'
 import { foreignKeyOf } from '../names/foreign-key-of.js'
@@ -211,7 +211,7 @@ function checkOlderValue(
   }
   const mismatch = explainValueMismatch(change.olderValue, { ...field }, true)
   if (mismatch !== null)
-    report(`older_value ${describeValue(change.olderValue)} of ${where} ${mismatch}`, 'older_value')
+    report(`older_value ${quoteValue(change.olderValue)} of ${where} ${mismatch}`, 'older_value')
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CheckContext } from './check-context.js'
 import { compilePattern } from './compile-pattern.js'
-import { describeValue } from './describe-value.js'
+import { quoteValue } from './describe-value.js'
 import { explainValueMismatch } from './explain-value-mismatch.js'
 import { listResourceEntries, type ListedEntry } from './list-resource-entries.js'
 
@@ -114,7 +114,7 @@ function checkEnum(context: CheckContext, field: ListedEntry, options: Readonly<
     }
     const mismatch = explainValueMismatch(value, options, false)
     if (mismatch !== null) {
-      context.report('ENUM_TYPE', `enum value ${describeValue(value)} of field "${field.name}" ${mismatch}`, at)
+      context.report('ENUM_TYPE', `enum value ${quoteValue(value)} of field "${field.name}" ${mismatch}`, at)
     }
   })
 }
@@ -135,5 +135,5 @@ function checkDefault(context: CheckContext, field: ListedEntry, options: Readon
   }
   const mismatch = explainValueMismatch(value, options, true)
   if (mismatch !== null)
-    context.report('DEFAULT_TYPE', `default ${describeValue(value)} of field "${field.name}" ${mismatch}`, at)
+    context.report('DEFAULT_TYPE', `default ${quoteValue(value)} of field "${field.name}" ${mismatch}`, at)
 }

@@ -7,3 +7,13 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)
   return String(value)
 }
+
+/**
+ * A value as the manifest wrote it, for a message that names it before saying
+ * what is wrong with it (`default [1,2] of field "title" is not a string`):
+ * JSON, cut at 60 characters.
+ */
+export function quoteValue(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value)
+  return json.length > 60 ? `${json.slice(0, 57)}...` : json
+}

@@ -76,6 +76,12 @@ describe('field option rules', () => {
     ['{ type: string, default: 5 }', '5', 'DEFAULT_TYPE', 'default 5 of field "value" is not a string; quote it: "5"'],
     ['{ type: boolean, default: yes }', 'yes', 'DEFAULT_TYPE', 'default "yes" of field "value" is not true or false'],
     [
+      '{ type: string, default: [a, b] }',
+      '[a, b]',
+      'DEFAULT_TYPE',
+      'default ["a","b"] of field "value" is not a string',
+    ],
+    [
       '{ type: string, enum: [pending, paid], default: pendng }',
       'pendng',
       'DEFAULT_TYPE',
