@@ -20,6 +20,8 @@ export interface AccessGrant {
   readonly rows: Scope
   /** Columns stamped on create: the owner field from the caller's claim, when the table has one. */
   readonly stamp: Row
+  /** The scope sets the operation's rule also accepts, for a refusal to name ("or posts:admin"). */
+  readonly scopeAlternatives: readonly (readonly string[])[]
   /**
    * The rows of `table` this caller may read (for nested parents and
    * includes): a scope, or null when it may read none.
@@ -42,7 +44,7 @@ export interface AccessControl {
   readonly credentialHeaders: readonly string[]
 }
 
-const OPEN_GRANT: AccessGrant = { rows: {}, stamp: {}, readScopeOf: () => ({}) }
+const OPEN_GRANT: AccessGrant = { rows: {}, stamp: {}, scopeAlternatives: [], readScopeOf: () => ({}) }
 
 export const PUBLIC_ACCESS: AccessControl = {
   enabled: false,
@@ -73,6 +75,7 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
       return {
         rows,
         stamp: ownerStamp(rules.owner, caller),
+        scopeAlternatives: rules.access[operation].flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),
         readScopeOf: (other) => {
           const otherRules = rulesOf(other)
           return otherRules ? evaluate(otherRules.access.read, otherRules.owner, caller) : {}

@@ -493,7 +493,9 @@ async function explainMissing(
     if (await storage.find(options.table, id, { ...scope, ...readable })) {
       return new ProblemError(
         'forbidden',
-        `${options.table.singular} ${id} is not yours; only its owner may change it.`,
+        `${options.table.singular} ${id} is not yours; only its owner${grant.scopeAlternatives
+          .map((scopes) => `, or a caller with scope ${scopes.join(' and ')},`)
+          .join('')} may change it.`,
       )
     }
   }

@@ -238,7 +238,11 @@ for (const dialect of DIALECTS) {
       })
 
       it('answers 403 to changing or deleting a readable row of someone else, and changes nothing', async () => {
-        expectProblem(await send('PATCH', `/v1/posts/${alicePost}`, as('bob'), { title: 'taken' }), 403, 'forbidden')
+        const taken = await send('PATCH', `/v1/posts/${alicePost}`, as('bob'), { title: 'taken' })
+        expectProblem(taken, 403, 'forbidden')
+        expect(taken.json().detail).toBe(
+          `post ${alicePost} is not yours; only its owner, or a caller with scope posts:admin, may change it.`,
+        )
         expectProblem(await send('DELETE', `/v1/posts/${alicePost}`, as('bob')), 403, 'forbidden')
         expect((await send('GET', `/v1/posts/${alicePost}`)).json().data.title).toBe('alice')
       })
