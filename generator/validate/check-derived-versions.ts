@@ -210,8 +210,7 @@ function checkOlderValue(
     return
   }
   const mismatch = explainValueMismatch(change.olderValue, { ...field }, true)
-  if (mismatch !== null)
-    report(`older_value ${quoteValue(change.olderValue)} of ${where} ${mismatch}`, 'older_value')
+  if (mismatch !== null) report(`older_value ${quoteValue(change.olderValue)} of ${where} ${mismatch}`, 'older_value')
 }
 
 /**
