@@ -54,7 +54,10 @@ export function handleErrors(app: FastifyInstance, options: { bodyMaxBytes: numb
 
 /** The not_found problem of a path no route serves. */
 export function noRoute(request: FastifyRequest): ProblemError {
-  return new ProblemError('not_found', `No route matches ${request.method} ${requestedPath(request.url)}.`)
+  return new ProblemError(
+    'not_found',
+    `No route matches ${request.method} ${requestedPath(request.url)}; every route is in the API reference (served at /docs by default).`,
+  )
 }
 
 function segmentTooLong(): ProblemError {
