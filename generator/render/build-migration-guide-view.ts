@@ -93,13 +93,14 @@ function recordOf(model: ApiModel, version: VersionModel, stored: ResourceModel,
   const mappings = mapVersionStorage(model, version)
   const resource = version.resources.find((candidate) => candidate.name === name)
   if (!mappings || !resource) return null
-  // Only the field → column pairs are read, never rendered: the header does not matter.
+  // Only the field → column pairs are read, never rendered: the header and schema.ts's tables do not matter.
   const view = buildTranslateView(
     { notice: '' },
     { ...model, resources: version.resources },
     version,
     resource,
     mappings,
+    new Map(),
   )
   return Object.fromEntries(view.record.map(({ field, column }) => [field, row[column] ?? null]))
 }

@@ -2,12 +2,13 @@ import type { ApiModel, RelationModel, ResourceModel, VersionModel } from '../mo
 import { findResource } from '../model/find-resource.js'
 import type { StorageMapping } from '../model/map-version-storage.js'
 import { buildTableDefinition } from './build-table-definition.js'
-import type { FieldColumn, HeaderView, TranslateView } from './template-views.js'
+import type { FieldColumn, HeaderView, StorageTable, TranslateView } from './template-views.js'
 
 /**
  * What translate.ts.hbs writes for one resource of a version that differs
  * from the storage: `versionModel` holds the version's resources, `mappings`
- * how each reaches the storage (mapVersionStorage).
+ * how each reaches the storage (mapVersionStorage), `storageTables` schema.ts's
+ * definitions by resource, which `view` refers to when it is the same.
  */
 export function buildTranslateView(
   header: HeaderView,
@@ -15,6 +16,7 @@ export function buildTranslateView(
   version: VersionModel,
   resource: ResourceModel,
   mappings: ReadonlyMap<string, StorageMapping>,
+  storageTables: ReadonlyMap<string, StorageTable>,
 ): TranslateView {
   const mapping = mappingOf(mappings, resource.name)
   const record: FieldColumn[] = resource.fields.map((field) => ({
@@ -25,11 +27,15 @@ export function buildTranslateView(
   const aliasOf = (target: string): string | null =>
     target === resource.name ? null : `${findResource(versionModel, target).identifier}Translation`
   const targets = [...new Set(resource.relations.map((relation) => relation.resource))]
+  const view = buildTableDefinition(resource, versionModel)
+  const stored = storageTables.get(mapping.storage.name)
+  const sameAsStorage = stored !== undefined && JSON.stringify(view) === JSON.stringify(stored.definition)
   return {
     ...header,
     resource: resource.name,
     version: version.name,
-    view: buildTableDefinition(resource, versionModel),
+    view,
+    storageTable: sameAsStorage ? stored.constant : null,
     related: targets.flatMap((target) => {
       const alias = aliasOf(target)
       return alias === null ? [] : [{ alias, fileName: target }]

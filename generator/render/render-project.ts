@@ -26,6 +26,7 @@ import type {
   ServerView,
   TypesView,
   VersionIndexView,
+  StorageTable,
 } from './template-views.js'
 import type { QueryRules } from '../../runtime/http/query-rules.js'
 import type { ApiHttp } from '../../runtime/define-api.js'
@@ -58,12 +59,14 @@ export function renderProject(
       onFile?.(path, contents)
     },
   }
-  files.set('schema.ts', render('schema.ts', buildSchemaView(model)))
+  const schema = buildSchemaView(model)
+  const storageTables = new Map(schema.tables.map((table) => [table.resource, table]))
+  files.set('schema.ts', render('schema.ts', schema))
   files.set('server.ts', render('server.ts', buildServerView(model)))
   for (const version of model.versions) {
     const mappings = mapVersionStorage(model, version)
     const versionModel = { ...model, resources: version.resources }
-    if (mappings) renderVersion(versionModel, version, mappings, render, cache, files)
+    if (mappings) renderVersion(versionModel, version, mappings, storageTables, render, cache, files)
     else renderVersionDocuments(versionModel, version, render, cache, files)
   }
   for (const [older, newer] of listVersionPairs(model)) renderMigrationGuide(model, older, newer, render, files)
@@ -88,6 +91,7 @@ function renderVersion(
   model: ApiModel,
   version: VersionModel,
   mappings: ReadonlyMap<string, StorageMapping>,
+  storageTables: ReadonlyMap<string, StorageTable>,
   render: RenderTemplate,
   cache: ContentCache,
   files: RenderedFiles,
@@ -102,7 +106,7 @@ function renderVersion(
     const routes = buildRoutesView(model, resource, version, mappings, translated)
     files.set(`${dir}/routes/${resource.name}.ts`, render('routes.ts', routes))
     if (translated) {
-      const translate = buildTranslateView(header, model, version, resource, mappings)
+      const translate = buildTranslateView(header, model, version, resource, mappings, storageTables)
       files.set(`${dir}/translate/${resource.name}.ts`, render('translate.ts', translate))
     }
     const schemas = buildResourceSchemas(resource, model)

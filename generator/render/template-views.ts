@@ -42,13 +42,16 @@ export interface SchemaView extends HeaderView {
   /** The export listing every table (`allTables`). */
   readonly listName: string
   /** In manifest order. */
-  readonly tables: readonly {
-    /** The export name: `ordersTable`. */
-    readonly constant: string
-    /** The collection name, for the doc comment. */
-    readonly resource: string
-    readonly definition: TableDefinition
-  }[]
+  readonly tables: readonly StorageTable[]
+}
+
+/** One table of schema.ts. */
+export interface StorageTable {
+  /** The export name: `ordersTable`. */
+  readonly constant: string
+  /** The collection name, for the doc comment. */
+  readonly resource: string
+  readonly definition: TableDefinition
 }
 
 /** server.ts: the API definition, its Fastify plugin and `buildServer`. */
@@ -133,6 +136,8 @@ export interface TranslateView extends HeaderView {
   readonly version: string
   /** The resource as the version has it. */
   readonly view: TableDefinition
+  /** The schema.ts constant that already holds `view` (the version names and types it as the storage does), else null. */
+  readonly storageTable: string | null
   /** The translate modules of the resources its relations embed, other than itself. */
   readonly related: readonly { readonly alias: string; readonly fileName: string }[]
   /** Fields clients write, and their columns. */
