@@ -2,14 +2,21 @@
  * What generated code imports at run time (`restmint/runtime`), and what a
  * team needs to mount a generated API in its own Fastify app.
  */
-export { ajvRuntime } from './ajv-runtime.js'
-export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './build-api-server.js'
-export { createApiPlugin, type ApiPluginOptions } from './create-api-plugin.js'
+export { ajvRuntime } from './contract/ajv-runtime.js'
+export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './api/build-api-server.js'
+export { createApiPlugin, type ApiPluginOptions } from './api/create-api-plugin.js'
 export type { AccessOperation, AccessRule, ApiAuth, AuthScheme, OwnerRule } from './contract/access-rule.js'
 export type { ApiLimits } from './contract/api-limits.js'
 export type { FieldType } from './contract/field-type.js'
 export type { FilterOperator } from './contract/filter-operator.js'
-export { defineApi, type ApiDefinition, type ApiGuide, type ApiHttp, type ApiVersion } from './define-api.js'
+export {
+  defineApi,
+  type ApiCors,
+  type ApiDefinition,
+  type ApiGuide,
+  type ApiHttp,
+  type ApiVersion,
+} from './contract/define-api.js'
 export { applyMigrations, type AppliedMigrations, type ApplyMigrationsOptions } from './migrations/apply-migrations.js'
 export type { AppliedMigration } from './migrations/applied-migrations.js'
 export { MigrationDirectoryError } from './migrations/list-migrations.js'
@@ -18,16 +25,15 @@ export type { MigrationFile } from './migrations/read-migration-files.js'
 export type { MigrationState } from './migrations/read-migration-state.js'
 export { readMigrationStatus } from './migrations/read-migration-status.js'
 export type { MigrationTarget } from './migrations/with-migration-target.js'
-export { HEALTH_PATHS, isHealthRoute } from './http/health-routes.js'
-export { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './http/problem-catalogue.js'
-export { ProblemError, type InvalidParam, type ProblemDetails } from './http/problem-error.js'
-export type { QueryRules } from './http/query-rules.js'
-export { identifyRateLimitClient } from './http/rate-limit-client.js'
-export type { RatePolicy } from './http/rate-policy.js'
-export type { ApiCors } from './http/register-cors.js'
-export type { RegisterResource, ResourceBodies, ResourceRoutes } from './http/register-resource.js'
-export type { VersionTranslation } from './http/version-translation.js'
-export { ServerConfigurationError } from './server-configuration-error.js'
+export { HEALTH_PATHS, isHealthRoute } from './ops/health-routes.js'
+export { PROBLEM_CATALOGUE, problemTypeUri, type ProblemCode } from './problems/problem-catalogue.js'
+export { ProblemError, type InvalidParam, type ProblemDetails } from './problems/problem-error.js'
+export type { QueryRules } from './contract/query-rules.js'
+export { identifyRateLimitClient } from './ops/rate-limit-client.js'
+export type { RatePolicy } from './contract/rate-policy.js'
+export type { RegisterResource, ResourceBodies, ResourceRoutes } from './contract/resource-routes.js'
+export type { VersionTranslation } from './contract/version-translation.js'
+export { ServerConfigurationError } from './ops/server-configuration-error.js'
 export { createStorage } from './storage/create-storage.js'
 export type { PostgresPoolOptions } from './storage/postgres/postgres-dialect.js'
 export type { Filter, ListOptions, ListResult, RowPrecondition, Scope, SortKey, Storage } from './storage/storage.js'
@@ -41,5 +47,5 @@ export {
   StorageUrlError,
   UniqueViolationError,
 } from './storage/storage-errors.js'
-export type { ColumnDefinition, ColumnValue, Row, TableDefinition } from './table-definition.js'
-export type { Validator } from './validator.js'
+export type { ColumnDefinition, ColumnValue, Row, TableDefinition } from './contract/table-definition.js'
+export type { Validator } from './contract/validator.js'

@@ -1,6 +1,6 @@
 import { readMigrationStatus } from '../../runtime/migrations/read-migration-status.js'
 import { snapshotTables } from '../../runtime/migrations/storage-snapshot.js'
-import type { TableDefinition } from '../../runtime/table-definition.js'
+import type { TableDefinition } from '../../runtime/contract/table-definition.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import type { CliIo } from './cli-io.js'
 import { compareWithLatestMigration, describeMissingMigration } from './compare-with-latest-migration.js'

@@ -4,8 +4,8 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import esbuildPackage from 'esbuild/package.json' with { type: 'json' }
 import type { FastifyInstance } from 'fastify'
-import type { ApiDefinition } from '../../runtime/define-api.js'
-import type { ServerOptions } from '../../runtime/build-api-server.js'
+import type { ApiDefinition } from '../../runtime/contract/define-api.js'
+import type { ServerOptions } from '../../runtime/api/build-api-server.js'
 import { hashFiles, hashKey, listFiles, type ContentCache } from '../render/content-cache.js'
 
 export interface GeneratedServerModule {

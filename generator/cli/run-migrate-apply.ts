@@ -1,5 +1,5 @@
 import { applyMigrations } from '../../runtime/migrations/apply-migrations.js'
-import { redactCredentials } from '../../runtime/redact-credentials.js'
+import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
 import type { CliIo } from './cli-io.js'
 import { locateMigrations, requireSchemaName, type MigrationOptions } from './migration-options.js'
 import { withDatabaseErrors } from './with-database-errors.js'

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { redactCredentials } from '../../runtime/redact-credentials.js'
+import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { createContentCache, findCacheDirectory } from '../render/content-cache.js'
 import type { CliIo } from './cli-io.js'

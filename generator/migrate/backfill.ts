@@ -1,4 +1,4 @@
-import type { ColumnValue } from '../../runtime/table-definition.js'
+import type { ColumnValue } from '../../runtime/contract/table-definition.js'
 
 /** A `--backfill resource.field=value`, resolved to its column and parsed by the column's type. */
 export interface Backfill {

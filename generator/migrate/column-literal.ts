@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely'
 import type { SnapshotColumn } from '../../runtime/migrations/storage-snapshot.js'
 import type { ColumnTypeMapping } from '../../runtime/storage/column-type-mapping.js'
 import { createValueEncoder } from '../../runtime/storage/value-codec.js'
-import type { ColumnValue } from '../../runtime/table-definition.js'
+import type { ColumnValue } from '../../runtime/contract/table-definition.js'
 
 /**
  * A value of the column's type as an SQL literal, in the form the runtime

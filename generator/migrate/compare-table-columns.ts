@@ -1,6 +1,6 @@
 import type { TableChange } from './migration-plan.js'
 import type { SnapshotColumn, SnapshotTable } from '../../runtime/migrations/storage-snapshot.js'
-import type { ColumnValue } from '../../runtime/table-definition.js'
+import type { ColumnValue } from '../../runtime/contract/table-definition.js'
 
 /** A column that exists before and after (renamed when the names differ), and the value that replaces its NULLs. */
 export interface KeptColumn {

@@ -1,5 +1,5 @@
 import { listTableIndexes, type TableIndex } from '../../runtime/storage/build-create-statements.js'
-import type { TableDefinition } from '../../runtime/table-definition.js'
+import type { TableDefinition } from '../../runtime/contract/table-definition.js'
 import type { ColumnChanges } from './compare-table-columns.js'
 
 /** An index both tables have: on the same (possibly renamed) columns, built alike, maybe under a new name. */

@@ -1,5 +1,5 @@
 import type { SnapshotTable } from '../../runtime/migrations/storage-snapshot.js'
-import type { TableDefinition } from '../../runtime/table-definition.js'
+import type { TableDefinition } from '../../runtime/contract/table-definition.js'
 
 /**
  * The table definition the storage DDL (build-create-statements.ts) reads,

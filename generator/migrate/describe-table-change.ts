@@ -1,6 +1,6 @@
 import type { TableChange } from './migration-plan.js'
 import type { SnapshotColumn } from '../../runtime/migrations/storage-snapshot.js'
-import type { ColumnValue } from '../../runtime/table-definition.js'
+import type { ColumnValue } from '../../runtime/contract/table-definition.js'
 import { compareTableColumns, type KeptColumn } from './compare-table-columns.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { ColumnValue } from '../../runtime/table-definition.js'
+import type { ColumnValue } from '../../runtime/contract/table-definition.js'
 import type { SnapshotTable, StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
 
 /**

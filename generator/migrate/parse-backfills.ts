@@ -1,4 +1,4 @@
-import { parseQueryValue } from '../../runtime/http/parse-query-value.js'
+import { parseQueryValue } from '../../runtime/query/parse-query-value.js'
 import type { StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
 import { didYouMean } from '../diagnostics/did-you-mean.js'
 import { snakeCase } from '../names/derive-names.js'

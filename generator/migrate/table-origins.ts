@@ -1,7 +1,7 @@
 import type { ManifestPath } from '../manifest/source-ranges.js'
 import type { ApiModel, ResourceModel } from '../model/api-model.js'
 import { snakeCase } from '../names/derive-names.js'
-import type { ColumnValue } from '../../runtime/table-definition.js'
+import type { ColumnValue } from '../../runtime/contract/table-definition.js'
 
 /**
  * Where a table of the manifest's storage model comes from: what migrations

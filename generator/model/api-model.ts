@@ -5,7 +5,7 @@ import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { OnDelete } from '../../runtime/contract/on-delete.js'
 import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
 import type { StringFormat } from '../../runtime/contract/string-format.js'
-import type { RatePolicy } from '../../runtime/http/rate-policy.js'
+import type { RatePolicy } from '../../runtime/contract/rate-policy.js'
 import type { VersionChange } from './version-change.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { RatePolicy } from '../../runtime/http/rate-policy.js'
+import type { RatePolicy } from '../../runtime/contract/rate-policy.js'
 import type { ManifestRate } from '../manifest/manifest.js'
 import { parseRatePeriod } from '../manifest/parse-rate-period.js'
 

@@ -1,4 +1,4 @@
-import type { ColumnValue } from '../../runtime/table-definition.js'
+import type { ColumnValue } from '../../runtime/contract/table-definition.js'
 import { withoutIdSuffix } from '../names/without-id-suffix.js'
 import type { ApiModel, ResourceModel, VersionModel } from './api-model.js'
 import { findResource } from './find-resource.js'

@@ -1,4 +1,4 @@
-import type { Row } from '../../runtime/table-definition.js'
+import type { Row } from '../../runtime/contract/table-definition.js'
 import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import { listMigrationSteps } from '../model/list-migration-steps.js'
 import { mapVersionStorage } from '../model/map-version-storage.js'

@@ -1,4 +1,4 @@
-import type { Row } from '../../runtime/table-definition.js'
+import type { Row } from '../../runtime/contract/table-definition.js'
 import type { FieldModel, ResourceModel } from '../model/api-model.js'
 
 const SAMPLE_DATE = '2027-01-15'

@@ -4,7 +4,7 @@ import type {
   IndexDefinition,
   RelationDefinition,
   TableDefinition,
-} from '../../runtime/table-definition.js'
+} from '../../runtime/contract/table-definition.js'
 import type { ApiModel, FieldModel, ResourceModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
 

@@ -28,8 +28,8 @@ import type {
   VersionIndexView,
   StorageTable,
 } from './template-views.js'
-import type { QueryRules } from '../../runtime/http/query-rules.js'
-import type { ApiHttp } from '../../runtime/define-api.js'
+import type { QueryRules } from '../../runtime/contract/query-rules.js'
+import type { ApiHttp } from '../../runtime/contract/define-api.js'
 import { buildTableDefinition } from './build-table-definition.js'
 import { findResource } from '../model/find-resource.js'
 import { isIdentityMapping, mapVersionStorage, type StorageMapping } from '../model/map-version-storage.js'

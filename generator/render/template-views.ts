@@ -1,9 +1,9 @@
 import type { ApiAuth } from '../../runtime/contract/access-rule.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
-import type { ApiDeprecation, ApiHttp } from '../../runtime/define-api.js'
-import type { QueryRules } from '../../runtime/http/query-rules.js'
-import type { RatePolicy } from '../../runtime/http/rate-policy.js'
-import type { ColumnValue, TableDefinition } from '../../runtime/table-definition.js'
+import type { ApiDeprecation, ApiHttp } from '../../runtime/contract/define-api.js'
+import type { QueryRules } from '../../runtime/contract/query-rules.js'
+import type { RatePolicy } from '../../runtime/contract/rate-policy.js'
+import type { ColumnValue, TableDefinition } from '../../runtime/contract/table-definition.js'
 import type { ResourceComponentNames } from '../names/generated-names.js'
 import type { CompiledValidators } from './compile-validators.js'
 

@@ -1,3 +1,10 @@
+import type { FastifyInstance } from 'fastify'
+import type { TableDefinition } from './table-definition.js'
+import type { Validator } from './validator.js'
+import type { QueryRules } from './query-rules.js'
+import type { RatePolicy } from './rate-policy.js'
+import type { VersionTranslation } from './version-translation.js'
+
 /** Where a nested resource hangs: under one record of its parent's top-level collection. */
 export interface NestedUnder {
   /** The parent's collection path segment: `orders`. */
@@ -66,3 +73,40 @@ function route(
     nestedUnder,
   }
 }
+
+/** A resource's body validators, as its generated `<resource>-bodies.js` exports them. */
+export interface ResourceBodies {
+  readonly createBody: Validator<object>
+  readonly replaceBody: Validator<object>
+  readonly updateBody: Validator<object>
+  /** Nested resources: the same without the parent key, which comes from the path. */
+  readonly nestedCreateBody?: Validator<object>
+  readonly nestedReplaceBody?: Validator<object>
+  readonly nestedUpdateBody?: Validator<object>
+}
+
+/** Everything a generated routes file says about one resource: data, no code. */
+export interface ResourceRoutes {
+  readonly table: TableDefinition
+  readonly rules: QueryRules
+  readonly bodies: ResourceBodies
+  /** Set when the resource is also served under its parent: `/orders/{order_id}/items[/{item_id}]`. */
+  readonly nestedUnder?: {
+    readonly parent: TableDefinition
+    /** The parent's path parameter, which is also this table's foreign key column: `order_id`. */
+    readonly parentKey: string
+    /** The path parameter of one record on the nested item route: `item_id`. */
+    readonly idParam: string
+    /** The parent as the version names it, when its table is named otherwise (a renamed resource). */
+    readonly parentNames?: { readonly resource: string; readonly singular: string }
+  }
+  /** An older version's routes: they validate in its names and translate to and from the storage's rows. */
+  readonly translation?: VersionTranslation
+  /** PUT, PATCH and DELETE require `If-Match` (the manifest's `concurrency: { require_if_match: true }`). */
+  readonly requireIfMatch?: boolean
+  /** The resource's own rate limit (the manifest's `rate`), in place of the API's. */
+  readonly rate?: RatePolicy
+}
+
+/** What a generated version index calls once per resource. */
+export type RegisterResource = (app: FastifyInstance, resource: ResourceRoutes) => void

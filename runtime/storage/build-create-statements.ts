@@ -1,5 +1,5 @@
 import { sql, type Compilable, type CreateIndexBuilder, type CreateTableBuilder, type Kysely } from 'kysely'
-import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
+import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
 import { nameConstraint, nameIndex } from './constraint-names.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
 import type { DialectSyntax } from './storage-dialect.js'

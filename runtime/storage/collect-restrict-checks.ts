@@ -1,4 +1,4 @@
-import type { ReferenceDefinition, TableDefinition } from '../table-definition.js'
+import type { ReferenceDefinition, TableDefinition } from '../contract/table-definition.js'
 
 /** A `restrict` reference somewhere in the cascade tree of a row about to be deleted. */
 export interface RestrictCheck {

@@ -1,6 +1,6 @@
 import type { ColumnDataType, ColumnDefinitionBuilder } from 'kysely'
 import type { FieldType } from '../contract/field-type.js'
-import type { ColumnValue } from '../table-definition.js'
+import type { ColumnValue } from '../contract/table-definition.js'
 
 /** How a dialect stores each manifest column type. */
 export interface ColumnTypeMapping {

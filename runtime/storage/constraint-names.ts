@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
+import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
 
 /** PostgreSQL truncates longer identifiers, which would break the name → column lookup. */
 const MAX_IDENTIFIER_LENGTH = 63

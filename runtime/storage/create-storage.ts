@@ -1,6 +1,6 @@
-import { redactCredentials } from '../redact-credentials.js'
+import { redactCredentials } from './redact-credentials.js'
 import { StorageUrlError } from './storage-errors.js'
-import type { TableDefinition } from '../table-definition.js'
+import type { TableDefinition } from '../contract/table-definition.js'
 import { KyselyStorage } from './kysely-storage.js'
 import { createPostgresDialect, type PostgresPoolOptions } from './postgres/postgres-dialect.js'
 import { createSqliteDialect } from './sqlite/sqlite-dialect.js'

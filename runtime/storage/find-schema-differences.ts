@@ -1,4 +1,4 @@
-import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
+import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
 import type { ExistingForeignKey, ExistingTable, ExistingUnique } from './storage-dialect.js'
 

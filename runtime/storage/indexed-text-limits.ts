@@ -1,5 +1,5 @@
 import { MAX_INDEXED_TEXT_BYTES } from '../contract/max-indexed-text-bytes.js'
-import type { ColumnDefinition, TableDefinition } from '../table-definition.js'
+import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
 
 /** A string column some index covers, and how long its values may be. */
 export interface IndexedTextLimit {

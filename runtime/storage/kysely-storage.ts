@@ -1,6 +1,6 @@
 import { isTextMatchOperator } from '../contract/filter-operator.js'
 import type { ServerManagedField } from '../contract/server-managed-fields.js'
-import type { ColumnDefinition, ColumnValue, Row, TableDefinition } from '../table-definition.js'
+import type { ColumnDefinition, ColumnValue, Row, TableDefinition } from '../contract/table-definition.js'
 import { collectRestrictChecks, type RestrictCheck } from './collect-restrict-checks.js'
 import { mapConstraintNames, type ConstrainedColumn } from './constraint-names.js'
 import { buildCreateStatements } from './build-create-statements.js'

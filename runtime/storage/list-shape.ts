@@ -4,7 +4,7 @@ import {
   type FilterOperator,
   type TextMatchOperator,
 } from '../contract/filter-operator.js'
-import type { ColumnDefinition, ColumnValue, TableDefinition } from '../table-definition.js'
+import type { ColumnDefinition, ColumnValue, TableDefinition } from '../contract/table-definition.js'
 import type { Filter, SortKey } from './storage.js'
 
 /**

@@ -1,5 +1,5 @@
 import type { FieldType } from '../contract/field-type.js'
-import type { ColumnValue } from '../table-definition.js'
+import type { ColumnValue } from '../contract/table-definition.js'
 import { RejectedValue } from './rejected-value.js'
 import { InvalidValueError } from './storage-errors.js'
 import type { ValueEncoder } from './value-codec.js'

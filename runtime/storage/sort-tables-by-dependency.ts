@@ -1,4 +1,4 @@
-import type { TableDefinition } from '../table-definition.js'
+import type { TableDefinition } from '../contract/table-definition.js'
 
 /**
  * Returns `tables` ordered so that every table comes after the tables its

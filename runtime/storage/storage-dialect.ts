@@ -1,6 +1,6 @@
 import type { Expression, Kysely, SqlBool } from 'kysely'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
-import type { ColumnDefinition } from '../table-definition.js'
+import type { ColumnDefinition } from '../contract/table-definition.js'
 import type { QueryParameter } from './query-parameter.js'
 
 /** A row as the driver returns it, before decoding. */

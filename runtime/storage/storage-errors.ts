@@ -1,4 +1,4 @@
-import type { Row } from '../table-definition.js'
+import type { Row } from '../contract/table-definition.js'
 
 /** A write would duplicate a value in a `unique` column. HTTP: 409. */
 export class UniqueViolationError extends Error {

@@ -1,5 +1,5 @@
 import type { FilterOperator } from '../contract/filter-operator.js'
-import type { ColumnValue, Row, TableDefinition } from '../table-definition.js'
+import type { ColumnValue, Row, TableDefinition } from '../contract/table-definition.js'
 
 /**
  * Equality conditions on columns, e.g. `{ order_id: 3 }` for a nested route,

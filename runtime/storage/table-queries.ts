@@ -6,7 +6,7 @@ import {
   type SelectQueryBuilder,
   type SqlBool,
 } from 'kysely'
-import type { ColumnDefinition, ReferenceDefinition, TableDefinition } from '../table-definition.js'
+import type { ColumnDefinition, ReferenceDefinition, TableDefinition } from '../contract/table-definition.js'
 import { listParameter, parameter } from './query-parameter.js'
 import type { RestrictCheck } from './collect-restrict-checks.js'
 import { buildKeysetCondition } from './keyset-condition.js'

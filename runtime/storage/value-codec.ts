@@ -1,5 +1,5 @@
 import type { FieldType } from '../contract/field-type.js'
-import type { ColumnValue, Row, TableDefinition } from '../table-definition.js'
+import type { ColumnValue, Row, TableDefinition } from '../contract/table-definition.js'
 import { checkDate, normalizeDatetime } from './normalize-datetime.js'
 import { RejectedValue } from './rejected-value.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { entityTagOf } from '../../runtime/http/entity-tag.js'
+import { entityTagOf } from '../../runtime/api/entity-tag.js'
 import { buildServer } from '../fixtures/shop-api/generated/server.js'
 import { ordersTable, productsTable } from '../fixtures/shop-api/generated/schema.js'
 import { buildServer as buildServingServer } from '../fixtures/serving-api/generated/server.js'

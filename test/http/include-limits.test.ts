@@ -9,8 +9,8 @@ import {
   postsTable,
 } from '../fixtures/shop-api/generated/schema.js'
 import { buildApiServer } from '../../runtime/index.js'
-import { includeRelations } from '../../runtime/http/include-relations.js'
-import type { Row, TableDefinition } from '../../runtime/table-definition.js'
+import { includeRelations } from '../../runtime/include/include-relations.js'
+import type { Row, TableDefinition } from '../../runtime/contract/table-definition.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildServer } from '../fixtures/shop-api/generated/server.js'
-import { createCursorCodec } from '../../runtime/http/page-cursor.js'
+import { createCursorCodec } from '../../runtime/query/page-cursor.js'
 import type { ColumnValue } from '../../runtime/index.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 

@@ -9,8 +9,8 @@ import { buildTableDefinition } from '../../generator/render/build-table-definit
 import { createContentCache, findCacheDirectory } from '../../generator/render/content-cache.js'
 import { renderProject } from '../../generator/render/render-project.js'
 import { validateManifest } from '../../generator/validate/validate-manifest.js'
-import type { ServerOptions } from '../../runtime/build-api-server.js'
-import type { TableDefinition } from '../../runtime/table-definition.js'
+import type { ServerOptions } from '../../runtime/api/build-api-server.js'
+import type { TableDefinition } from '../../runtime/contract/table-definition.js'
 import { REPO } from '../support/copy-checkout.js'
 
 /** What a manifest's generated tree gives: its table definitions, and its server. */

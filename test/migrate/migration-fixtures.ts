@@ -18,7 +18,7 @@ import { postgresSyntax } from '../../runtime/storage/postgres/postgres-syntax.j
 import { sortTablesByDependency } from '../../runtime/storage/sort-tables-by-dependency.js'
 import { sqliteColumnTypes } from '../../runtime/storage/sqlite/sqlite-column-types.js'
 import { sqliteSyntax } from '../../runtime/storage/sqlite/sqlite-syntax.js'
-import type { TableDefinition } from '../../runtime/table-definition.js'
+import type { TableDefinition } from '../../runtime/contract/table-definition.js'
 
 /** Migration directories written by hand, as `migrate create` would write them. */
 

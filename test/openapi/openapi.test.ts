@@ -332,7 +332,7 @@ describe('OpenAPI document: query parameters and caching', () => {
         expect(operand.enum, `${path} ${candidate.name}`).toEqual(field.enum)
       }
     }
-    // Filter values are checked against the field's format (runtime/http/parse-query-value.ts), so it is claimed.
+    // Filter values are checked against the field's format (runtime/query/parse-query-value.ts), so it is claimed.
     expect(schemaOf('/v1/authors', 'filter[email][eq]')).toEqual({ type: 'string', format: 'email' })
     expect(schemaOf('/v1/categories', 'filter[website][in]')).toMatchObject({
       items: { type: 'string', format: 'uri' },

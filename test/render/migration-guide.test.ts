@@ -6,7 +6,7 @@ import { buildModel } from '../../generator/model/build-model.js'
 import { sampleRecords } from '../../generator/render/build-migration-guide-view.js'
 import { templateHelpers } from '../../generator/render/template-helpers.js'
 import { validateManifest } from '../../generator/validate/validate-manifest.js'
-import type { Row } from '../../runtime/table-definition.js'
+import type { Row } from '../../runtime/contract/table-definition.js'
 
 /**
  * Issue 9: the migration guide's sample records are what the served versions

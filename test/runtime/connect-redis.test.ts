@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectRedis } from '../../runtime/http/connect-redis.js'
+import { connectRedis } from '../../runtime/ops/connect-redis.js'
 
 describe('connectRedis', () => {
   it('names the address without its password, what failed and the way out', async () => {

@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { serveLogger } from '../../generator/cli/run-serve.js'
-import { redactCredentials } from '../../runtime/redact-credentials.js'
+import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
 
 describe('redactCredentials', () => {
   const cases: [given: string, want: string][] = [

@@ -2,7 +2,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildServer } from '../fixtures/shop-api/generated/server.js'
 import type { Storage } from '../../runtime/storage/storage.js'
-import type { Row, TableDefinition } from '../../runtime/table-definition.js'
+import type { Row, TableDefinition } from '../../runtime/contract/table-definition.js'
 import { commentsTable, postsTable } from '../fixtures/shop-api/generated/schema.js'
 import { DIALECTS, openTestStorage, type Dialect, type TestStorage } from '../support/test-storage.js'
 

@@ -3,7 +3,7 @@ import pg from 'pg'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { nameIndex } from '../../runtime/storage/constraint-names.js'
 import type { Filter, ListOptions, SortKey, Storage } from '../../runtime/storage/storage.js'
-import type { ColumnValue, Row, TableDefinition } from '../../runtime/table-definition.js'
+import type { ColumnValue, Row, TableDefinition } from '../../runtime/contract/table-definition.js'
 import {
   column,
   createTestDatabases,

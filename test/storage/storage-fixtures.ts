@@ -8,7 +8,7 @@ import pg from 'pg'
 import { createStorage } from '../../runtime/storage/create-storage.js'
 import type { Storage } from '../../runtime/storage/storage.js'
 import type { FieldType } from '../../runtime/contract/field-type.js'
-import type { ColumnDefinition, IndexDefinition, TableDefinition } from '../../runtime/table-definition.js'
+import type { ColumnDefinition, IndexDefinition, TableDefinition } from '../../runtime/contract/table-definition.js'
 import { POSTGRES_URL, type Dialect } from '../support/test-postgres.js'
 
 /** Table definitions and throwaway databases for the storage tests, on both dialects. */

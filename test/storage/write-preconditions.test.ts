@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PreconditionFailedError } from '../../runtime/storage/storage-errors.js'
-import type { Row } from '../../runtime/table-definition.js'
+import type { Row } from '../../runtime/contract/table-definition.js'
 import { ordersTable, productsTable } from '../fixtures/shop-api/generated/schema.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 

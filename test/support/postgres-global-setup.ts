@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { redactCredentials } from '../../runtime/redact-credentials.js'
+import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
 import { POSTGRES_OFF, POSTGRES_URL } from './test-postgres.js'
 
 /**

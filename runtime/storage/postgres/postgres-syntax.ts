@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { CAPITAL_I_WITH_DOT, FINAL_SIGMA, SIGMA, SMALL_I } from '../fold-case.js'
-import type { ColumnDefinition } from '../../table-definition.js'
+import type { ColumnDefinition } from '../../contract/table-definition.js'
 import type { DialectSyntax } from '../storage-dialect.js'
 
 /**

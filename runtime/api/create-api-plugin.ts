@@ -1,0 +1,106 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { ApiDefinition } from '../contract/define-api.js'
+import { identifyCallers } from '../access/identify-callers.js'
+import { announceDeprecation } from '../ops/announce-deprecation.js'
+import { createAccessControl, PUBLIC_ACCESS } from '../access/authorize-request.js'
+import { handleErrors } from '../problems/handle-errors.js'
+import { declaredCharset, MERGE_PATCH } from '../http/media-types.js'
+import { createCursorCodec } from '../query/page-cursor.js'
+import { ProblemError } from '../problems/problem-error.js'
+import { createResourceRegistrar } from './register-resource.js'
+import { createRouteFactory } from './route-factory.js'
+import type { Storage } from '../storage/storage.js'
+
+export interface ApiPluginOptions {
+  /** An opened storage for this API's tables; `prepare()` it before serving. */
+  readonly storage: Storage
+  /**
+   * The key cursors are signed with (HMAC-SHA-256). Default:
+   * `RESTMINT_CURSOR_SECRET`, else a random key per process, so cursors do
+   * not survive a restart and one instance refuses another's. Give every
+   * instance behind one load balancer the same secret.
+   */
+  readonly cursorSecret?: string
+  /** Where auth secrets and API keys are read (`secret_env`, `keys_env`); default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** How long a JWKS request may take before the requests waiting on it answer 503 (default 5,000 ms). */
+  readonly jwksTimeoutMs?: number
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
+/** A body the server would have to decode before reading it as JSON: another charset, or a content coding. */
+function findUnreadableBody(request: FastifyRequest): ProblemError | undefined {
+  const charset = declaredCharset(request.headers['content-type'] ?? '')
+  if (charset !== undefined && charset !== 'utf-8') {
+    return new ProblemError(
+      'unsupported_media_type',
+      `The body is declared as ${charset}; send it as UTF-8 (charset=utf-8, or no charset).`,
+    )
+  }
+  const coding = request.headers['content-encoding']?.trim().toLowerCase()
+  if (coding && coding !== 'identity') {
+    return new ProblemError(
+      'unsupported_media_type',
+      `The body is sent with Content-Encoding: ${coding}; send it uncompressed, without Content-Encoding.`,
+    )
+  }
+  return undefined
+}
+
+/**
+ * The API as a Fastify plugin: every version under its prefix, with RFC 9457
+ * errors. Encapsulated, so its error and not-found handlers stay inside it.
+ */
+export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPluginOptions> {
+  return async (app, options) => {
+    const cursors = createCursorCodec(options.cursorSecret ?? process.env.RESTMINT_CURSOR_SECRET)
+    // Loaded only for an API with `auth:`: the others never pay for @fastify/jwt.
+    const access = api.auth
+      ? createAccessControl(
+          api.auth,
+          identifyCallers(
+            app,
+            await (
+              await import('../access/authenticate-request.js')
+            ).registerAuthentication(app, api.auth.schemes, options.env ?? process.env, options.jwksTimeoutMs),
+          ),
+        )
+      : PUBLIC_ACCESS
+    const registerResource = createResourceRegistrar(
+      createRouteFactory(options.storage, api.limits, api.tables, cursors, access),
+      api.limits.bodyMaxBytes,
+    )
+    for (const version of api.versions) {
+      await app.register(
+        async (scope) => {
+          // Bodies are JSON only, in UTF-8 (RFC 8259), as sent: anything else (Fastify also parses
+          // text/plain) is a 415, and bytes that are not UTF-8 are malformed, never replaced by U+FFFD.
+          const parseJson = scope.getDefaultJsonParser('error', 'error')
+          scope.removeContentTypeParser(['application/json', 'text/plain'])
+          scope.addContentTypeParser(
+            ['application/json', MERGE_PATCH],
+            { parseAs: 'buffer' },
+            (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void) => {
+              const unreadable = findUnreadableBody(request)
+              if (unreadable) return done(unreadable)
+              let text: string
+              try {
+                text = UTF8.decode(body)
+              } catch {
+                return done(
+                  new ProblemError('malformed_body', 'The body is not valid UTF-8; send JSON encoded as UTF-8.'),
+                )
+              }
+              parseJson(request, text, done)
+            },
+          )
+          if (version.deprecation) announceDeprecation(scope, version.prefix, version.deprecation)
+          handleErrors(scope, api.limits)
+          version.register(scope, registerResource)
+        },
+        { prefix: version.prefix },
+      )
+    }
+  }
+}

@@ -1,0 +1,17 @@
+import type { FilterOperator } from './filter-operator.js'
+
+/**
+ * What clients may do with a resource's query string, generated from the
+ * manifest's `sort:`, `filter:`, `include:` and `cache:` (routes files pass it
+ * to `routes.list` and `routes.read`).
+ */
+export interface QueryRules {
+  /** Sortable fields; always includes `id`. */
+  readonly sortable: readonly string[]
+  /** Filterable fields and the operators each accepts. */
+  readonly filters: Readonly<Record<string, readonly FilterOperator[]>>
+  /** Whitelisted include paths: `author`, `items.product`. */
+  readonly includes: readonly string[]
+  /** The `Cache-Control` value of GET responses: `no-cache` or `max-age=60`. */
+  readonly cacheControl: string
+}

@@ -1,0 +1,92 @@
+import type { FieldType } from './field-type.js'
+import type { OnDelete } from './on-delete.js'
+import type { StringFormat } from './string-format.js'
+
+/**
+ * What generated code tells the runtime about one database table. Generated
+ * `schema.ts` files export one of these per resource; the storage layer and the
+ * HTTP handlers read nothing else.
+ */
+export type ColumnValue = string | number | boolean | null
+export type Row = Record<string, ColumnValue>
+
+export interface ColumnDefinition {
+  readonly name: string
+  readonly type: FieldType
+  /** NULL may be stored: nullable fields, and optional fields without a default. */
+  readonly nullable: boolean
+  readonly unique: boolean
+  /** Server-managed (`id`, `created_at`, `updated_at`): clients never write it. */
+  readonly readOnly: boolean
+  /**
+   * The owner field (`owner:` in the manifest): set from the caller's claim on
+   * create; clients never write it, but the storage writes it like any column.
+   */
+  readonly owner?: true
+  /** Written when a create or replace omits the field (null when there is none). */
+  readonly default: ColumnValue
+  /** Allowed values, when the field declares `enum`. */
+  readonly enum?: readonly (string | number)[]
+  /** String format, when declared: `email`, `uri` or `uuid`. */
+  readonly format?: StringFormat
+  /** Foreign key to another table's `id`. */
+  readonly references?: { readonly table: string; readonly onDelete: OnDelete }
+}
+
+export interface ReferenceDefinition {
+  /** The table whose rows point at this one, and the resource it serves. */
+  readonly table: string
+  readonly resource: string
+  readonly column: string
+  readonly onDelete: OnDelete
+}
+
+/** A relation that `?include=` can embed. */
+export interface RelationDefinition {
+  /** The embedded member's name: `author`, `comments`. */
+  readonly name: string
+  /**
+   * `belongs-to`: this table's `column` holds the target's id (embeds one
+   * object or null). `has-many`: the target's `column` holds this table's id
+   * (embeds an array).
+   */
+  readonly kind: 'belongs-to' | 'has-many'
+  /** Target table name. */
+  readonly table: string
+  readonly column: string
+  /**
+   * has-many: the collection path, after the version prefix, listing every
+   * related row of one record, `{id}` standing for its id
+   * (`/posts/{id}/comments`, `/posts?author_id={id}`); where a cut embedded
+   * array links to the rest. Absent when no route lists them by `column`.
+   */
+  readonly listPath?: string
+  /** has-many: the most rows one include embeds per row, when the manifest sets it for this relation (else ApiLimits.includeItemsMax). */
+  readonly maxItems?: number
+}
+
+/** An index the storage creates (missing ones are added even to existing tables). */
+export interface IndexDefinition {
+  readonly columns: readonly string[]
+}
+
+export interface TableDefinition {
+  /** SQL table name, lower_snake_case: `order_items`. */
+  readonly name: string
+  /** Collection path segment: `order-items`. */
+  readonly resource: string
+  /** Singular noun for messages: `order-item`. */
+  readonly singular: string
+  /** `id` first, then declared fields and foreign keys, then `created_at`, `updated_at`. */
+  readonly columns: readonly ColumnDefinition[]
+  /** Foreign keys elsewhere that point at this table; DELETE consults them. */
+  readonly referencedBy: readonly ReferenceDefinition[]
+  /** Relations clients may include; absent means none. */
+  readonly relations?: readonly RelationDefinition[]
+  /**
+   * Indexes beyond the primary key, unique constraints and foreign keys (which
+   * are always indexed): one per sortable field as `[field, id]` and one per
+   * filterable field, so keyset cursors and common filters do not scan.
+   */
+  readonly indexes?: readonly IndexDefinition[]
+}

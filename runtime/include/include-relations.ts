@@ -1,0 +1,221 @@
+import type { Scope, Storage } from '../storage/storage.js'
+import type { RelationDefinition, Row, TableDefinition } from '../contract/table-definition.js'
+import type { InvalidParam } from '../problems/problem-error.js'
+import type { QueryRules } from '../contract/query-rules.js'
+
+/** Include paths as a tree: `items.product` → { items: { product: {} } }. */
+interface IncludeTree {
+  readonly [relation: string]: IncludeTree
+}
+
+/**
+ * Checks `?include=` against the whitelist and the limits; problems go into
+ * `errors`. Returns the requested paths.
+ */
+export function parseInclude(
+  raw: string | undefined,
+  rules: QueryRules,
+  limits: { readonly includeMax: number; readonly includeDepth: number },
+  errors: InvalidParam[],
+): string[] {
+  if (raw === undefined) return []
+  const paths = raw.split(',')
+  const allowed = rules.includes.length > 0 ? rules.includes.join(', ') : 'none'
+  const fail = (detail: string): string[] => {
+    errors.push({ in: 'query', name: 'include', detail: `${detail}; allowed paths: ${allowed}` })
+    return []
+  }
+  if (paths.length > limits.includeMax)
+    return fail(`names ${paths.length} paths, more than the limit of ${limits.includeMax}`)
+  for (const path of paths) {
+    if (path.split('.').length > limits.includeDepth) {
+      return fail(`${JSON.stringify(path)} is deeper than the limit of ${limits.includeDepth} levels`)
+    }
+    if (!rules.includes.includes(path)) return fail(`${JSON.stringify(path)} cannot be included`)
+  }
+  if (new Set(paths).size !== paths.length) return fail('names a path twice')
+  return paths
+}
+
+/** One embedded array cut at `limits.include_items_max` (or its relation's `max_items`): where it is, and where the rest is. */
+export interface IncludeTruncation {
+  /** JSON Pointer (RFC 6901) to the cut array in the response body: `/data/3/comments`. */
+  readonly pointer: string
+  /** The include path that embedded it: `comments`, `posts.comments`. */
+  readonly relation: string
+  /** How many records the array holds: the limit. */
+  readonly returned: number
+  /** The page of the related collection after the embedded records; null when no route lists them. */
+  readonly next: string | null
+}
+
+export interface IncludeOptions {
+  /** JSON Pointer of each of `rows` in the response body: `/data/0`, `/data/1`…, or `/data` for one record. */
+  readonly pointers: readonly string[]
+  /** Records one has-many relation embeds per row, unless it sets its own `maxItems`. */
+  readonly itemsMax: number
+  /** The version prefix links start with: `/v1`. */
+  readonly prefix: string
+  /** Set when the route's version names relations otherwise than the storage: how it names what was cut. */
+  readonly names?: IncludeNames
+  /** The rows of a table the caller may read (its read rule), or null for none: nothing else is embedded. Default: all. */
+  readonly readScopeOf?: (table: string) => Scope | null
+}
+
+/** An API version's names for what `meta.truncated` reports (`paths` are include paths). */
+export interface IncludeNames {
+  /** The version's include path of a storage one. */
+  pathOf(storagePath: string): string
+  /** The version's collection of what a has-many include path embeds for one record (`{id}`); null when none. */
+  listPathOf(path: string): string | null
+}
+
+/** Where each loaded row appears in the response body (a belongs-to target may appear under several rows). */
+type Placements = Map<Row, string[]>
+
+/**
+ * Embeds the included relations into `rows`, each as a member named after the
+ * relation (an object or null for belongs-to, an array for has-many). One
+ * statement per relation path, whatever the number of rows: never N+1.
+ * `items.product` embeds `items` too, to carry the products. A has-many
+ * embeds at most its `maxItems`, else `itemsMax`, records per row (the first
+ * by id); every array cut short is returned, for the response's `meta.truncated`.
+ * Only rows the caller may read are embedded (the target's read rule): a
+ * belongs-to the caller may not read is null, a has-many lists only the readable.
+ */
+export async function includeRelations(
+  storage: Storage,
+  tables: ReadonlyMap<string, TableDefinition>,
+  table: TableDefinition,
+  rows: Row[],
+  paths: readonly string[],
+  options: IncludeOptions,
+): Promise<IncludeTruncation[]> {
+  if (paths.length === 0) return []
+  const placements: Placements = new Map(rows.map((row, index) => [row, [options.pointers[index]!]]))
+  const truncations: IncludeTruncation[] = []
+  await embedTree({ storage, tables, options, placements, truncations }, table, rows, buildTree(paths), '')
+  return truncations
+}
+
+function buildTree(paths: readonly string[]): IncludeTree {
+  const tree: Record<string, Record<string, unknown>> = {}
+  for (const path of paths) {
+    let node = tree
+    for (const segment of path.split('.')) node = (node[segment] ??= {}) as Record<string, Record<string, unknown>>
+  }
+  return tree as IncludeTree
+}
+
+/** What every level of one include shares. */
+interface EmbedContext {
+  readonly storage: Storage
+  readonly tables: ReadonlyMap<string, TableDefinition>
+  readonly options: IncludeOptions
+  readonly placements: Placements
+  readonly truncations: IncludeTruncation[]
+}
+
+async function embedTree(
+  context: EmbedContext,
+  table: TableDefinition,
+  rows: Row[],
+  tree: IncludeTree,
+  parentPath: string,
+): Promise<void> {
+  for (const [name, subtree] of Object.entries(tree)) {
+    const relation = table.relations?.find((candidate) => candidate.name === name)
+    const target = relation && context.tables.get(relation.table)
+    if (!relation || !target) throw new Error(`internal error: ${table.name} has no relation ${name}`)
+    const path = parentPath === '' ? name : `${parentPath}.${name}`
+    const related = await embedRelation(context, target, relation, rows, path)
+    if (Object.keys(subtree).length > 0) await embedTree(context, target, related, subtree, path)
+  }
+}
+
+/** Embeds one relation; returns the related rows embedded, for deeper paths. */
+async function embedRelation(
+  context: EmbedContext,
+  target: TableDefinition,
+  relation: RelationDefinition,
+  rows: Row[],
+  path: string,
+): Promise<Row[]> {
+  const { storage, placements } = context
+  const placeUnder = (row: Row, suffix: string, related: Row): void => {
+    const at = (placements.get(row) ?? []).map((pointer) => `${pointer}${suffix}`)
+    const known = placements.get(related)
+    if (known) known.push(...at)
+    else placements.set(related, at)
+  }
+  const { readScopeOf } = context.options
+  const readable = readScopeOf ? readScopeOf(target.name) : {}
+  if (relation.kind === 'belongs-to') {
+    const ids = readable === null ? [] : distinctIds(rows.map((row) => row[relation.column]))
+    const related = await storage.findWhereIn(target, 'id', ids, undefined, readable ?? {})
+    const byId = new Map(related.map((row) => [row.id, row]))
+    for (const row of rows) {
+      const embedded = byId.get(row[relation.column]!) ?? null
+      ;(row as Record<string, unknown>)[relation.name] = embedded
+      if (embedded) placeUnder(row, `/${memberName(context, path)}`, embedded)
+    }
+    return related
+  }
+  const itemsMax = relation.maxItems ?? context.options.itemsMax
+  // One more than the limit tells which arrays were cut.
+  const related = await storage.findWhereIn(
+    target,
+    relation.column,
+    readable === null ? [] : distinctIds(rows.map((row) => row.id)),
+    itemsMax + 1,
+    readable ?? {},
+  )
+  const byParent = new Map<unknown, Row[]>()
+  for (const child of related) {
+    const siblings = byParent.get(child[relation.column])
+    if (siblings) siblings.push(child)
+    else byParent.set(child[relation.column], [child])
+  }
+  const embeddedRows: Row[] = []
+  for (const row of rows) {
+    const children = byParent.get(row.id) ?? []
+    const embedded = children.slice(0, itemsMax)
+    ;(row as Record<string, unknown>)[relation.name] = embedded
+    embedded.forEach((child, index) => placeUnder(row, `/${memberName(context, path)}/${index}`, child))
+    embeddedRows.push(...embedded)
+    if (children.length > itemsMax) reportCut(context, relation, row, path, itemsMax)
+  }
+  return embeddedRows
+}
+
+/** One entry per place the cut array appears, each linking to the page after the embedded records. */
+function reportCut(
+  context: EmbedContext,
+  relation: RelationDefinition,
+  row: Row,
+  path: string,
+  itemsMax: number,
+): void {
+  const { prefix, names } = context.options
+  const versionPath = names ? names.pathOf(path) : path
+  const listPath = names ? names.listPathOf(versionPath) : (relation.listPath ?? null)
+  let next: string | null = null
+  if (listPath !== null) {
+    const collection = `${prefix}${listPath.replace('{id}', String(row.id))}`
+    next = `${collection}${collection.includes('?') ? '&' : '?'}page=2&per_page=${itemsMax}`
+  }
+  const member = memberName(context, path)
+  for (const pointer of context.placements.get(row) ?? []) {
+    context.truncations.push({ pointer: `${pointer}/${member}`, relation: versionPath, returned: itemsMax, next })
+  }
+}
+
+/** The member the relation at storage include path `path` embeds as, in the response's version. */
+function memberName(context: EmbedContext, path: string): string {
+  const named = context.options.names?.pathOf(path) ?? path
+  return named.slice(named.lastIndexOf('.') + 1)
+}
+
+function distinctIds(values: readonly unknown[]): number[] {
+  return [...new Set(values.filter((value): value is number => typeof value === 'number'))]
+}

@@ -1,0 +1,253 @@
+import { operandKindOf, type FilterOperator } from '../contract/filter-operator.js'
+import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
+import type { Filter, SortKey } from '../storage/storage.js'
+import type { ColumnDefinition, ColumnValue, TableDefinition } from '../contract/table-definition.js'
+import type { CursorCodec } from './page-cursor.js'
+import { parseQueryValue } from './parse-query-value.js'
+import type { InvalidParam } from '../problems/problem-error.js'
+import type { QueryRules } from '../contract/query-rules.js'
+
+export interface ListQueryParameters {
+  readonly page?: number
+  readonly per_page: number
+  readonly cursor?: string
+  readonly sort?: string
+  readonly include?: string
+  readonly filter?: Record<string, unknown>
+  readonly [exactFilter: string]: unknown
+}
+
+export interface ParsedListQuery {
+  /** Null on cursor requests. */
+  readonly page: number | null
+  readonly perPage: number
+  readonly sort: SortKey[]
+  readonly filters: Filter[]
+  /** Keyset position from `cursor`, or null. */
+  readonly after: ColumnValue[] | null
+  /** Identifies route, scope, sort and filters; a cursor is only valid for the shape it was made for. */
+  readonly shape: string
+  readonly errors: InvalidParam[]
+}
+
+const RESERVED: ReadonlySet<string> = new Set(RESERVED_QUERY_NAMES)
+
+/**
+ * Interprets a collection query string (its names and page numbers already
+ * checked by checkListQuery) against the resource's
+ * rules: exact filters, `filter[field][op]`, `sort`, `cursor`. Every problem is
+ * collected with the parameter it concerns. `collectionKey` names the
+ * collection (route path and parent scope) that cursors are bound to.
+ */
+export function parseListQuery(
+  query: ListQueryParameters,
+  rawNames: readonly string[],
+  table: TableDefinition,
+  rules: QueryRules,
+  collectionKey: string,
+  cursors: CursorCodec,
+): ParsedListQuery {
+  const errors: InvalidParam[] = []
+  const filters = [
+    ...parseExactFilters(query, table, rules, errors),
+    ...parseOperatorFilters(query.filter, table, rules, errors),
+  ]
+  const sort = parseSort(query.sort, rules, errors)
+  const shape = JSON.stringify([collectionKey, sort, filters])
+  let after: ColumnValue[] | null = null
+  if (query.cursor !== undefined) {
+    if (rawNames.includes('page')) {
+      errors.push({ in: 'query', name: 'page', detail: 'cannot be combined with cursor; use one pagination style' })
+    }
+    const keyColumns = [...sort.map((key) => columnOf(table, key.column)), columnOf(table, 'id')]
+    after = cursors.decode(query.cursor, shape, keyColumns.length)
+    // Signed cursors come from this server; a position that does not fit its columns is from an older manifest.
+    if (after && !after.every((value, index) => fitsColumn(value, keyColumns[index]!))) after = null
+    if (!after && errors.length === 0) {
+      errors.push({
+        in: 'query',
+        name: 'cursor',
+        detail: 'is not a cursor this server issued for the same sort and filters; start again without it',
+      })
+    }
+  }
+  return {
+    page: query.cursor === undefined ? (query.page ?? 1) : null,
+    perPage: query.per_page,
+    sort,
+    filters,
+    after,
+    shape,
+    errors,
+  }
+}
+
+function parseExactFilters(
+  query: ListQueryParameters,
+  table: TableDefinition,
+  rules: QueryRules,
+  errors: InvalidParam[],
+): Filter[] {
+  const filters: Filter[] = []
+  for (const [name, raw] of Object.entries(query)) {
+    if (RESERVED.has(name)) continue
+    if (!filterOperators(rules, name)?.includes('eq')) continue
+    const value = parseOne(name, raw, columnOf(table, name), errors)
+    if (value !== undefined) filters.push({ column: name, operator: 'eq', value })
+  }
+  return filters
+}
+
+function parseOperatorFilters(
+  filter: Record<string, unknown> | undefined,
+  table: TableDefinition,
+  rules: QueryRules,
+  errors: InvalidParam[],
+): Filter[] {
+  if (filter === undefined) return []
+  const filters: Filter[] = []
+  for (const [field, operators] of Object.entries(filter)) {
+    const allowed = filterOperators(rules, field)
+    if (!allowed) {
+      errors.push({
+        in: 'query',
+        name: `filter[${field}]`,
+        detail: `is not filterable; filterable: ${describeFilters(rules)}`,
+      })
+      continue
+    }
+    if (typeof operators !== 'object' || operators === null || Array.isArray(operators)) {
+      errors.push({
+        in: 'query',
+        name: `filter[${field}]`,
+        detail: `needs an operator: filter[${field}][${allowed[0]}]=…; allowed: ${allowed.join(', ')}`,
+      })
+      continue
+    }
+    for (const [operator, raw] of Object.entries(operators)) {
+      const name = `filter[${field}][${operator}]`
+      if (!allowed.includes(operator as FilterOperator)) {
+        errors.push({
+          in: 'query',
+          name,
+          detail: `operator ${operator} is not allowed on ${field}; allowed: ${allowed.join(', ')}`,
+        })
+        continue
+      }
+      const value = parseOperand(name, operator as FilterOperator, raw, columnOf(table, field), errors)
+      if (value !== undefined) filters.push({ column: field, operator: operator as FilterOperator, value })
+    }
+  }
+  return filters
+}
+
+function parseOperand(
+  name: string,
+  operator: FilterOperator,
+  raw: unknown,
+  column: ColumnDefinition,
+  errors: InvalidParam[],
+): Filter['value'] | undefined {
+  const kind = operandKindOf(operator)
+  // Their operands are not values of the field: a boolean, and any text.
+  if (kind === 'presence') return parseOne(name, raw, { type: 'boolean' }, errors)
+  if (kind === 'text') return parseOne(name, raw, { type: 'string' }, errors)
+  if (kind === 'value') return parseOne(name, raw, column, errors)
+  if (kind === 'bound') return parseOne(name, raw, { type: column.type, format: column.format }, errors)
+  if (typeof raw !== 'string' || raw === '') {
+    errors.push({ in: 'query', name, detail: 'must be a comma-separated list of values' })
+    return undefined
+  }
+  const values: ColumnValue[] = []
+  for (const item of raw.split(',')) {
+    const value = parseOne(name, item, column, errors)
+    if (value === undefined) return undefined
+    // The document declares the list's items unique.
+    if (values.includes(value)) {
+      errors.push({ in: 'query', name, detail: `lists ${JSON.stringify(item)} twice; give each value once` })
+      return undefined
+    }
+    values.push(value)
+  }
+  return values
+}
+
+function parseOne(
+  name: string,
+  raw: unknown,
+  column: Pick<ColumnDefinition, 'type' | 'enum' | 'format'>,
+  errors: InvalidParam[],
+): ColumnValue | undefined {
+  if (typeof raw !== 'string') {
+    errors.push({ in: 'query', name, detail: 'must be given once, as a single value' })
+    return undefined
+  }
+  const parsed = parseQueryValue(raw, column)
+  if ('problem' in parsed) {
+    errors.push({ in: 'query', name, detail: `${parsed.problem}; got ${JSON.stringify(raw)}` })
+    return undefined
+  }
+  return parsed.value
+}
+
+function parseSort(raw: string | undefined, rules: QueryRules, errors: InvalidParam[]): SortKey[] {
+  if (raw === undefined) return []
+  const keys: SortKey[] = []
+  for (const part of raw.split(',')) {
+    const descending = part.startsWith('-')
+    const column = descending ? part.slice(1) : part
+    const problem =
+      column === ''
+        ? 'has an empty key'
+        : !rules.sortable.includes(column)
+          ? `cannot sort by ${JSON.stringify(column)}`
+          : keys.some((key) => key.column === column)
+            ? `names ${column} twice`
+            : null
+    if (problem) {
+      errors.push({
+        in: 'query',
+        name: 'sort',
+        detail: `${problem}; sortable fields: ${rules.sortable.join(', ')} (prefix - for descending)`,
+      })
+      return []
+    }
+    keys.push({ column, direction: descending ? 'desc' : 'asc' })
+  }
+  return keys
+}
+
+/** Own entries only: a field named `__proto__` or `toString` is not filterable. */
+function filterOperators(rules: QueryRules, field: string): readonly FilterOperator[] | undefined {
+  return Object.hasOwn(rules.filters, field) ? rules.filters[field] : undefined
+}
+
+function columnOf(table: TableDefinition, name: string): ColumnDefinition {
+  const column = table.columns.find((candidate) => candidate.name === name)
+  if (!column) throw new Error(`internal error: rules name ${name}, which ${table.name} does not have`)
+  return column
+}
+
+/** Whether a keyset position value can be one of `column`'s: its JSON type, and null only where NULL is stored. */
+function fitsColumn(value: ColumnValue, column: ColumnDefinition): boolean {
+  if (value === null) return column.nullable
+  switch (column.type) {
+    case 'integer':
+      return Number.isSafeInteger(value)
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value)
+    case 'boolean':
+      return typeof value === 'boolean'
+    case 'string':
+    case 'date':
+    case 'datetime':
+      return typeof value === 'string'
+  }
+}
+
+function describeFilters(rules: QueryRules): string {
+  const entries = Object.entries(rules.filters)
+  return entries.length === 0
+    ? 'none'
+    : entries.map(([field, operators]) => `${field} (${operators.join(', ')})`).join(', ')
+}
