@@ -44,7 +44,7 @@ export interface AccessControl {
   readonly credentialHeaders: readonly string[]
 }
 
-const OPEN_GRANT: AccessGrant = { rows: {}, stamp: {}, scopeAlternatives: [], readScopeOf: () => ({}) }
+export const OPEN_GRANT: AccessGrant = { rows: {}, stamp: {}, scopeAlternatives: [], readScopeOf: () => ({}) }
 
 export const PUBLIC_ACCESS: AccessControl = {
   enabled: false,

@@ -3,12 +3,12 @@ import type { ApiDefinition } from '../contract/define-api.js'
 import { identifyCallers } from '../access/identify-callers.js'
 import { announceDeprecation } from '../ops/announce-deprecation.js'
 import { createAccessControl, PUBLIC_ACCESS } from '../access/authorize-request.js'
+import { authorizeRoutes } from '../access/authorize-route.js'
 import { handleErrors } from '../problems/handle-errors.js'
 import { declaredCharset, MERGE_PATCH } from '../http/media-types.js'
 import { createCursorCodec } from '../query/page-cursor.js'
 import { ProblemError } from '../problems/problem-error.js'
 import { createResourceRegistrar } from './register-resource.js'
-import { createRouteFactory } from './route-factory.js'
 import type { Storage } from '../storage/storage.js'
 
 export interface ApiPluginOptions {
@@ -67,10 +67,14 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
           ),
         )
       : PUBLIC_ACCESS
-    const registerResource = createResourceRegistrar(
-      createRouteFactory(options.storage, api.limits, api.tables, cursors, access),
-      api.limits.bodyMaxBytes,
-    )
+    authorizeRoutes(app, access)
+    const registerResource = createResourceRegistrar({
+      storage: options.storage,
+      limits: api.limits,
+      tables: new Map(api.tables.map((table) => [table.name, table])),
+      cursors,
+      access,
+    })
     for (const version of api.versions) {
       await app.register(
         async (scope) => {

@@ -1,8 +1,33 @@
-import type { HTTPMethods } from 'fastify'
-import { listResourceRoutes, type RegisterResource } from '../contract/resource-routes.js'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
+import type { AccessOperation } from '../contract/access-rule.js'
+import { listResourceRoutes, type RegisterResource, type ResourceRoute } from '../contract/resource-routes.js'
 import type { TableDefinition } from '../contract/table-definition.js'
 import type { Validator } from '../contract/validator.js'
-import type { EndpointHandler, RouteFactory } from './route-factory.js'
+import { identityTranslation } from '../contract/version-translation.js'
+import { allowedMethodsAt } from '../http/allowed-methods.js'
+import { planIncludeNames } from '../include/include-relations.js'
+import { noRoute } from '../problems/handle-errors.js'
+import { queryNamesOf } from '../query/read-query.js'
+import { createRecord, listRecords } from './collection-handlers.js'
+import { readRecord, removeRecord, replaceRecord, updateRecord } from './item-handlers.js'
+import type { ApiServices, RouteContext, RouteHandler } from './route-context.js'
+
+/** One method of a route: what answers it, and the access operation it is. */
+interface RouteMethod {
+  readonly handle: RouteHandler
+  readonly operation: AccessOperation
+}
+
+/** The methods of each route kind (HEAD is GET's; OPTIONS is answered by answerOptions). */
+const METHODS: Readonly<Record<ResourceRoute['kind'], Readonly<Record<string, RouteMethod>>>> = {
+  collection: { GET: { handle: listRecords, operation: 'list' }, POST: { handle: createRecord, operation: 'create' } },
+  item: {
+    GET: { handle: readRecord, operation: 'read' },
+    PUT: { handle: replaceRecord, operation: 'update' },
+    PATCH: { handle: updateRecord, operation: 'update' },
+    DELETE: { handle: removeRecord, operation: 'delete' },
+  },
+}
 
 /**
  * Registers every route of a resource, at the paths listResourceRoutes gives
@@ -10,59 +35,81 @@ import type { EndpointHandler, RouteFactory } from './route-factory.js'
  * each of its methods, every other method answered 405. One route rather than
  * one per method: Fastify's cost is per route, and a 100-resource server
  * starts ~0.15 s sooner. `bodyLimit` bounds every body the path takes.
+ * Everything a handler needs besides the request (the version's translation,
+ * its include names, the query names) is worked out here, once per route.
  */
-export function createResourceRegistrar(routes: RouteFactory, bodyLimit: number): RegisterResource {
-  return (app, { table, rules, bodies, nestedUnder, translation, requireIfMatch, rate }) => {
+export function createResourceRegistrar(api: ApiServices): RegisterResource {
+  return (app, resource) => {
+    const { table, rules, bodies, nestedUnder, requireIfMatch, rate } = resource
+    const translation = resource.translation ?? identityTranslation(table, api.tables)
+    const includeNames = planIncludeNames(translation, rules.includes)
     // Paths and messages use the version's names, which a translated version may not share with the storage.
     const parentNames = nestedUnder && (nestedUnder.parentNames ?? nestedUnder.parent)
     const nested =
       nestedUnder && parentNames
         ? { parentResource: parentNames.resource, parentKey: nestedUnder.parentKey, idParam: nestedUnder.idParam }
         : null
-    for (const route of listResourceRoutes((translation?.view ?? table).resource, nested)) {
-      const scope =
+    for (const route of listResourceRoutes(translation.view.resource, nested)) {
+      const parentLink =
         route.nestedUnder && nestedUnder && parentNames
           ? {
-              scope: {
-                parent: nestedUnder.parent,
-                parentSingular: parentNames.singular,
-                param: nestedUnder.parentKey,
-                column: translation?.columnOf(nestedUnder.parentKey) ?? nestedUnder.parentKey,
-              },
+              parent: nestedUnder.parent,
+              parentSingular: parentNames.singular,
+              param: nestedUnder.parentKey,
+              column: translation.columnOf(nestedUnder.parentKey),
             }
-          : {}
-      const edge = translation ? { translation } : {}
-      const body = (plain: Validator<object>, forNested: Validator<object> | undefined) =>
-        route.nestedUnder ? requireNestedBody(forNested, table) : plain
-      const handlers: Partial<Record<HTTPMethods, EndpointHandler>> = {}
-      if (route.idParam === null) {
-        handlers.GET = routes.list(app, { table, ...scope, ...edge, rules })
-        handlers.POST = routes.create({
-          table,
-          ...scope,
-          ...edge,
-          body: body(bodies.createBody, bodies.nestedCreateBody),
-        })
-      } else {
-        const item = { table, ...scope, ...edge, idParam: route.idParam, requireIfMatch: requireIfMatch === true }
-        handlers.GET = routes.read(app, { ...item, rules })
-        handlers.PUT = routes.replace({ ...item, body: body(bodies.replaceBody, bodies.nestedReplaceBody) })
-        handlers.PATCH = routes.update({ ...item, body: body(bodies.updateBody, bodies.nestedUpdateBody) })
-        handlers.DELETE = routes.remove(item)
+          : null
+      const context: RouteContext = {
+        api,
+        table,
+        translation,
+        includeNames,
+        query: {
+          rules,
+          known: queryNamesOf(rules, route.kind),
+          table: translation.view,
+          limits: api.limits,
+          cursors: api.cursors,
+        },
+        parentLink,
+        idParam: route.idParam,
+        requireIfMatch: requireIfMatch === true,
+        prefix: app.prefix,
+        bodies: route.nestedUnder
+          ? {
+              create: requireNestedBody(bodies.nestedCreateBody, table),
+              replace: requireNestedBody(bodies.nestedReplaceBody, table),
+              update: requireNestedBody(bodies.nestedUpdateBody, table),
+            }
+          : { create: bodies.createBody, replace: bodies.replaceBody, update: bodies.updateBody },
       }
-      handlers.OPTIONS = routes.allow(app)
+      const methods = METHODS[route.kind]
+      const operations: Record<string, AccessOperation> = { HEAD: methods.GET!.operation }
+      for (const [method, { operation }] of Object.entries(methods)) operations[method] = operation
       app.route({
         // HEAD is declared rather than left to Fastify, which would add a second route per path for it;
         // Node sends no body in answer to HEAD, only the headers GET's answer has.
-        method: ['HEAD', ...(Object.keys(handlers) as HTTPMethods[])],
+        method: ['HEAD', ...(Object.keys(methods) as HTTPMethods[]), 'OPTIONS'],
         url: route.url,
-        bodyLimit,
-        ...(rate ? { config: { ratePolicy: rate } } : {}),
-        handler: (request, reply) =>
-          handlers[request.method === 'HEAD' ? 'GET' : (request.method as HTTPMethods)]!(request, reply),
+        bodyLimit: api.limits.bodyMaxBytes,
+        config: { access: { table: table.name, operations }, ...(rate ? { ratePolicy: rate } : {}) },
+        handler: (request, reply) => {
+          if (request.method === 'OPTIONS') return answerOptions(app, request, reply)
+          return methods[request.method === 'HEAD' ? 'GET' : request.method]!.handle(context, request, reply)
+        },
       })
     }
   }
+}
+
+/**
+ * OPTIONS: 204 with an `Allow` header; the not-found handler answers every
+ * other method the path does not take with 405 (allowed-methods.ts).
+ */
+async function answerOptions(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const allowHeader = allowedMethodsAt(app, request)
+  if (allowHeader === null) throw noRoute(request)
+  return reply.code(204).header('allow', allowHeader).send()
 }
 
 function requireNestedBody(validator: Validator<object> | undefined, table: TableDefinition): Validator<object> {

@@ -1,12 +1,14 @@
-import type { Row, TableDefinition } from './table-definition.js'
+import type { RelationDefinition, Row, TableDefinition } from './table-definition.js'
 
 /**
- * How an API version's routes reach the storage when the version names or
- * shapes things otherwise (an older version; the newest too, while the
- * storage keeps what only older versions use): a
- * generated `generated/<version>/translate/<resource>.ts` exports exactly
- * these, as straight-line code. The routes validate bodies and query
- * parameters in the version's own names (`view`), then translate at the edges.
+ * How an API version's routes reach the storage: every route has one (the
+ * version's translation), so handlers never ask whether there is one. A
+ * version that names or shapes things otherwise (an older version; the
+ * newest too, while the storage keeps what only older versions use) has a
+ * generated `generated/<version>/translate/<resource>.ts` that exports
+ * exactly these, as straight-line code; any other route gets
+ * identityTranslation. The routes validate bodies and query parameters in
+ * the version's own names (`view`), then translate at the edges.
  */
 export interface VersionTranslation {
   /** The resource as the version names and types its fields: query parameters and problem details use it. */
@@ -25,8 +27,15 @@ export interface VersionTranslation {
   listPathOf(path: string): string | null
 }
 
-/** A version that is the storage's shape: storage rows are its records. */
-export function identityTranslation(table: TableDefinition): VersionTranslation {
+/**
+ * The translation of a version that is the storage's shape: storage rows are
+ * its records, its include paths the storage's relations (whose `listPath`
+ * says where each has-many is listed). Built once per route, at registration.
+ */
+export function identityTranslation(
+  table: TableDefinition,
+  tables: ReadonlyMap<string, TableDefinition>,
+): VersionTranslation {
   return {
     view: table,
     bodyToStorage: (body) => body,
@@ -34,7 +43,14 @@ export function identityTranslation(table: TableDefinition): VersionTranslation 
     columnOf: (field) => field,
     fieldOf: (column) => column,
     includeOf: (path) => path,
-    // Unused: without a translation, includes name the storage's relations, list paths included.
-    listPathOf: () => null,
+    listPathOf: (path) => {
+      let relation: RelationDefinition | undefined
+      let current: TableDefinition | undefined = table
+      for (const name of path.split('.')) {
+        relation = current?.relations?.find((candidate) => candidate.name === name)
+        current = relation && tables.get(relation.table)
+      }
+      return relation?.listPath ?? null
+    },
   }
 }

@@ -2,6 +2,7 @@ import type { Scope, Storage } from '../storage/storage.js'
 import type { RelationDefinition, Row, TableDefinition } from '../contract/table-definition.js'
 import type { InvalidParam } from '../problems/problem-error.js'
 import type { QueryRules } from '../contract/query-rules.js'
+import type { VersionTranslation } from '../contract/version-translation.js'
 
 /** Include paths as a tree: `items.product` → { items: { product: {} } }. */
 interface IncludeTree {
@@ -56,18 +57,38 @@ export interface IncludeOptions {
   readonly itemsMax: number
   /** The version prefix links start with: `/v1`. */
   readonly prefix: string
-  /** Set when the route's version names relations otherwise than the storage: how it names what was cut. */
-  readonly names?: IncludeNames
+  /** How the route's version names what was embedded and cut (planIncludeNames). */
+  readonly names: IncludeNames
   /** The rows of a table the caller may read (its read rule), or null for none: nothing else is embedded. Default: all. */
   readonly readScopeOf?: (table: string) => Scope | null
 }
 
-/** An API version's names for what `meta.truncated` reports (`paths` are include paths). */
+/** An API version's names for the members includes embed and what `meta.truncated` reports (`paths` are include paths). */
 export interface IncludeNames {
   /** The version's include path of a storage one. */
   pathOf(storagePath: string): string
   /** The version's collection of what a has-many include path embeds for one record (`{id}`); null when none. */
   listPathOf(path: string): string | null
+}
+
+/**
+ * A route's include names, worked out once when it is registered from the
+ * include paths its version allows: each storage path, and each of its
+ * prefixes, is the version's path's prefix of as many segments.
+ */
+export function planIncludeNames(translation: VersionTranslation, includes: readonly string[]): IncludeNames {
+  const byStoragePath = new Map<string, string>()
+  for (const path of includes) {
+    const segments = path.split('.')
+    const storageSegments = translation.includeOf(path).split('.')
+    storageSegments.forEach((_, index) => {
+      byStoragePath.set(storageSegments.slice(0, index + 1).join('.'), segments.slice(0, index + 1).join('.'))
+    })
+  }
+  return {
+    pathOf: (storagePath) => byStoragePath.get(storagePath) ?? storagePath,
+    listPathOf: translation.listPathOf,
+  }
 }
 
 /** Where each loaded row appears in the response body (a belongs-to target may appear under several rows). */
@@ -183,22 +204,16 @@ async function embedRelation(
     ;(row as Record<string, unknown>)[relation.name] = embedded
     embedded.forEach((child, index) => placeUnder(row, `/${memberName(context, path)}/${index}`, child))
     embeddedRows.push(...embedded)
-    if (children.length > itemsMax) reportCut(context, relation, row, path, itemsMax)
+    if (children.length > itemsMax) reportCut(context, row, path, itemsMax)
   }
   return embeddedRows
 }
 
 /** One entry per place the cut array appears, each linking to the page after the embedded records. */
-function reportCut(
-  context: EmbedContext,
-  relation: RelationDefinition,
-  row: Row,
-  path: string,
-  itemsMax: number,
-): void {
+function reportCut(context: EmbedContext, row: Row, path: string, itemsMax: number): void {
   const { prefix, names } = context.options
-  const versionPath = names ? names.pathOf(path) : path
-  const listPath = names ? names.listPathOf(versionPath) : (relation.listPath ?? null)
+  const versionPath = names.pathOf(path)
+  const listPath = names.listPathOf(versionPath)
   let next: string | null = null
   if (listPath !== null) {
     const collection = `${prefix}${listPath.replace('{id}', String(row.id))}`
@@ -212,7 +227,7 @@ function reportCut(
 
 /** The member the relation at storage include path `path` embeds as, in the response's version. */
 function memberName(context: EmbedContext, path: string): string {
-  const named = context.options.names?.pathOf(path) ?? path
+  const named = context.options.names.pathOf(path)
   return named.slice(named.lastIndexOf('.') + 1)
 }
 

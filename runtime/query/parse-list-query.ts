@@ -25,8 +25,8 @@ export interface ParsedListQuery {
   readonly filters: Filter[]
   /** Keyset position from `cursor`, or null. */
   readonly after: ColumnValue[] | null
-  /** Identifies route, scope, sort and filters; a cursor is only valid for the shape it was made for. */
-  readonly shape: string
+  /** Identifies the collection (route and parent), sort and filters: a cursor is only valid for the key it was made for. */
+  readonly cursorKey: string
   readonly errors: InvalidParam[]
 }
 
@@ -37,7 +37,7 @@ const RESERVED: ReadonlySet<string> = new Set(RESERVED_QUERY_NAMES)
  * checked by checkListQuery) against the resource's
  * rules: exact filters, `filter[field][op]`, `sort`, `cursor`. Every problem is
  * collected with the parameter it concerns. `collectionKey` names the
- * collection (route path and parent scope) that cursors are bound to.
+ * collection (route path and parent) that cursors are bound to.
  */
 export function parseListQuery(
   query: ListQueryParameters,
@@ -53,14 +53,14 @@ export function parseListQuery(
     ...parseOperatorFilters(query.filter, table, rules, errors),
   ]
   const sort = parseSort(query.sort, rules, errors)
-  const shape = JSON.stringify([collectionKey, sort, filters])
+  const cursorKey = JSON.stringify([collectionKey, sort, filters])
   let after: ColumnValue[] | null = null
   if (query.cursor !== undefined) {
     if (rawNames.includes('page')) {
       errors.push({ in: 'query', name: 'page', detail: 'cannot be combined with cursor; use one pagination style' })
     }
     const keyColumns = [...sort.map((key) => columnOf(table, key.column)), columnOf(table, 'id')]
-    after = cursors.decode(query.cursor, shape, keyColumns.length)
+    after = cursors.decode(query.cursor, cursorKey, keyColumns.length)
     // Signed cursors come from this server; a position that does not fit its columns is from an older manifest.
     if (after && !after.every((value, index) => fitsColumn(value, keyColumns[index]!))) after = null
     if (!after && errors.length === 0) {
@@ -77,7 +77,7 @@ export function parseListQuery(
     sort,
     filters,
     after,
-    shape,
+    cursorKey,
     errors,
   }
 }

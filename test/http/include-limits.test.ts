@@ -9,7 +9,8 @@ import {
   postsTable,
 } from '../fixtures/shop-api/generated/schema.js'
 import { buildApiServer } from '../../runtime/index.js'
-import { includeRelations } from '../../runtime/include/include-relations.js'
+import { includeRelations, planIncludeNames } from '../../runtime/include/include-relations.js'
+import { identityTranslation } from '../../runtime/contract/version-translation.js'
 import type { Row, TableDefinition } from '../../runtime/contract/table-definition.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 
@@ -159,6 +160,7 @@ for (const dialect of DIALECTS) {
         pointers: ['/data'],
         itemsMax: ITEMS_MAX,
         prefix: '/v1',
+        names: planIncludeNames(identityTranslation(posts1, tables), ['comments']),
       })
       expect((row.comments as unknown as Row[]).map((comment) => comment.id)).toEqual(
         comments.get(posts[1]!)!.slice(0, 1),
@@ -180,6 +182,7 @@ for (const dialect of DIALECTS) {
         pointers: ['/data'],
         itemsMax: ITEMS_MAX,
         prefix: '/v1',
+        names: planIncludeNames(identityTranslation(authorsTable, tables), ['posts.comments']),
       })
       expect(truncated).toEqual([
         expect.objectContaining({ pointer: '/data/posts', relation: 'posts' }),

@@ -1,0 +1,130 @@
+import { ensureReadableReferences } from '../access/ensure-readable-references.js'
+import { includeRelations } from '../include/include-relations.js'
+import { ProblemError, validationFailed } from '../problems/problem-error.js'
+import { buildCursorLinks, buildPageLinks } from '../query/page-links.js'
+import { readListQuery, rejectQuery } from '../query/read-query.js'
+import { InvalidValueError, MissingReferenceError } from '../storage/storage-errors.js'
+import type { ListOptions, ListResult } from '../storage/storage.js'
+import { setCacheHeaders } from './cache-headers.js'
+import { entityTagOf } from './entity-tag.js'
+import { parentFilterOf, resolveParent } from './find-record.js'
+import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
+import { requestSearch, routePath } from '../http/request-path.js'
+import { openRequest, type RouteContext, type RouteHandler } from './route-context.js'
+import { mapWriteErrors } from './write-errors.js'
+
+/** GET on a collection: a page of records (by page number or cursor), with includes, in the version's names. */
+export const listRecords: RouteHandler = async (route, request, reply) => {
+  const context = openRequest(route, request, reply)
+  const { api, translation } = route
+  // Cursors are bound to the collection: the route (with its version prefix) and the parent.
+  const collectionKey = JSON.stringify([request.routeOptions.url, parentFilterOf(context)])
+  const { parsed, include } = readListQuery(route.query, request.url, collectionKey)
+  const rowFilter = { ...(await resolveParent(context)), ...context.grant.rows }
+  // Parsed in the version's names (cursors too, bound to its route); the storage takes its columns.
+  const sort = parsed.sort.map((key) => ({ ...key, column: translation.columnOf(key.column) }))
+  const filters = parsed.filters.map((filter) => ({ ...filter, column: translation.columnOf(filter.column) }))
+  const result = await listOrReject(route, {
+    scope: rowFilter,
+    filters,
+    sort,
+    // One row more than the page tells whether there is a next one.
+    limit: parsed.perPage + 1,
+    ...(parsed.after ? { after: parsed.after } : { offset: (parsed.page! - 1) * parsed.perPage }),
+    count: parsed.page !== null,
+  })
+  const rows = result.rows.slice(0, parsed.perPage)
+  const last = rows.at(-1)
+  const nextCursor =
+    result.rows.length > parsed.perPage && last
+      ? api.cursors.encode(parsed.cursorKey, [...sort.map((key) => last[key.column]!), last.id!])
+      : null
+  const truncated = await includeRelations(
+    api.storage,
+    api.tables,
+    route.table,
+    rows,
+    include.map(translation.includeOf),
+    {
+      pointers: rows.map((_, index) => `/data/${index}`),
+      itemsMax: api.limits.includeItemsMax,
+      prefix: route.prefix,
+      readScopeOf: context.grant.readScopeOf,
+      names: route.includeNames,
+    },
+  )
+  const data = rows.map(translation.rowToVersion)
+  const cut = truncated.length > 0 ? { truncated } : {}
+  setCacheHeaders(context, 'list', include)
+  const path = routePath(request)
+  const search = requestSearch(request.url)
+  if (parsed.page === null) {
+    return {
+      data,
+      meta: { per_page: parsed.perPage, next_cursor: nextCursor, ...cut },
+      links: buildCursorLinks(path, search, nextCursor),
+    }
+  }
+  const total = result.total ?? 0
+  const totalPages = Math.ceil(total / parsed.perPage)
+  return {
+    data,
+    meta: {
+      page: parsed.page,
+      per_page: parsed.perPage,
+      total,
+      total_pages: totalPages,
+      next_cursor: nextCursor,
+      ...cut,
+    },
+    links: buildPageLinks(path, search, parsed.page, parsed.perPage, totalPages),
+  }
+}
+
+/** POST on a collection: 201 with the created record, its `Location` and `ETag`. */
+export const createRecord: RouteHandler = async (route, request, reply) => {
+  rejectMergePatch(request)
+  const context = openRequest(route, request, reply)
+  rejectQuery(request.url)
+  const { api, table, translation } = route
+  const body = readBody(route, route.bodies.create, request.body)
+  const parent = await resolveParent(context)
+  const values = { ...withDefaults(table, translation.bodyToStorage(body, true)), ...parent, ...context.grant.stamp }
+  const row = await mapWriteErrors(route, async () => {
+    await ensureReadableReferences(api.storage, api.tables, table, values, context.grant)
+    try {
+      return await api.storage.insert(table, values)
+    } catch (error) {
+      // The parent was deleted since resolveParent found it: looking again answers its 404.
+      if (error instanceof MissingReferenceError && error.column === route.parentLink?.column) {
+        await resolveParent(context)
+      }
+      throw error
+    }
+  })
+  return reply
+    .code(201)
+    .header('location', `${routePath(request)}/${row.id}`)
+    .header('etag', entityTagOf(table, row))
+    .send({ data: translation.rowToVersion(row) })
+}
+
+/**
+ * Values the storage refuses despite parsing: a filter value it cannot hold
+ * (a NUL character, say), or a cursor position it cannot (one signed before
+ * the manifest changed).
+ */
+async function listOrReject(route: RouteContext, options: ListOptions): Promise<ListResult> {
+  try {
+    return await route.api.storage.list(route.table, options)
+  } catch (error) {
+    if (!(error instanceof InvalidValueError)) throw error
+    const field = route.translation.fieldOf(error.column)
+    if (options.filters?.some((filter) => filter.column === error.column)) {
+      throw validationFailed('query', [{ in: 'query', name: field, detail: error.reason }])
+    }
+    throw new ProblemError('invalid_cursor', 'The cursor holds a value this collection cannot be sorted by.', {
+      errors: [{ in: 'query', name: 'cursor', detail: `${field} ${error.reason}` }],
+    })
+  }
+}

@@ -1,0 +1,62 @@
+import { ProblemError } from '../problems/problem-error.js'
+import type { Row } from '../contract/table-definition.js'
+import type { Scope } from '../storage/storage.js'
+import { recordIdOf, type RequestContext } from './route-context.js'
+
+/** The rows a nested route sees: those whose parent key is the path's parent id. */
+export function parentFilterOf(context: RequestContext): Scope {
+  const link = context.route.parentLink
+  return link ? { [link.column]: context.params[link.param]! } : {}
+}
+
+/**
+ * parentFilterOf, once the parent is known to exist and to be readable by the
+ * caller (else 404): a nested route acts only inside a parent the caller could read.
+ */
+export async function resolveParent(context: RequestContext): Promise<Scope> {
+  const link = context.route.parentLink
+  if (!link) return {}
+  const parentId = context.params[link.param]!
+  const readable = context.grant.readScopeOf(link.parent.name)
+  if (readable === null || !(await context.route.api.storage.find(link.parent, parentId, readable))) {
+    throw new ProblemError('not_found', `No ${link.parentSingular} with id ${parentId}.`)
+  }
+  return parentFilterOf(context)
+}
+
+/** The record an item route names, inside its parent and the caller's rows; else the 403 or 404 explainMissing gives. */
+export async function findRecordOrFail(context: RequestContext): Promise<Row> {
+  const parent = await resolveParent(context)
+  const { table, api } = context.route
+  const row = await api.storage.find(table, recordIdOf(context), { ...parent, ...context.grant.rows })
+  if (!row) throw await explainMissing(context, parent)
+  return row
+}
+
+/**
+ * A row the operation's statement did not find: 403 when the grant was
+ * limited to the caller's own rows and the row exists and is readable to
+ * them (it is someone else's), else 404, as if it did not exist.
+ */
+export async function explainMissing(context: RequestContext, parent: Scope): Promise<ProblemError> {
+  const { grant } = context
+  const { table, api } = context.route
+  const readable = grant.readScopeOf(table.name)
+  if (Object.keys(grant.rows).length > 0 && readable !== null) {
+    const id = recordIdOf(context)
+    if (await api.storage.find(table, id, { ...parent, ...readable })) {
+      return new ProblemError(
+        'forbidden',
+        `${table.singular} ${id} is not yours; only its owner${grant.scopeAlternatives
+          .map((scopes) => `, or a caller with scope ${scopes.join(' and ')},`)
+          .join('')} may change it.`,
+      )
+    }
+  }
+  const link = context.route.parentLink
+  const where = link ? ` in ${link.parentSingular} ${context.params[link.param]}` : ''
+  return new ProblemError(
+    'not_found',
+    `No ${context.route.translation.view.singular} with id ${recordIdOf(context)}${where}.`,
+  )
+}

@@ -1,0 +1,117 @@
+import { ensureReadableReferences } from '../access/ensure-readable-references.js'
+import type { Row } from '../contract/table-definition.js'
+import { includeRelations } from '../include/include-relations.js'
+import { ProblemError } from '../problems/problem-error.js'
+import { readItemQuery, rejectQuery } from '../query/read-query.js'
+import { PreconditionFailedError, RowReferencedError } from '../storage/storage-errors.js'
+import type { RowPrecondition } from '../storage/storage.js'
+import { setCacheHeaders } from './cache-headers.js'
+import { matchesWeakly, preconditionFailed, readCondition, readIfMatch } from './conditional-request.js'
+import { entityTagOf } from './entity-tag.js'
+import { explainMissing, findRecordOrFail, resolveParent } from './find-record.js'
+import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
+import { openRequest, recordIdOf, type RequestContext, type RouteHandler } from './route-context.js'
+import { mapWriteErrors } from './write-errors.js'
+
+/** GET on an item: the record with its includes and `ETag`, or 304 when `If-None-Match` matches. */
+export const readRecord: RouteHandler = async (route, request, reply) => {
+  const context = openRequest(route, request, reply)
+  const { api, translation } = route
+  const include = readItemQuery(route.query, request.url)
+  const ifNoneMatch = readCondition(request, 'if-none-match')
+  const row = await findRecordOrFail(context)
+  const tag = entityTagOf(route.table, row)
+  reply.header('etag', tag)
+  setCacheHeaders(context, 'read', include)
+  // The tag is the stored row's, whatever `include` embeds (so it serves a later If-Match); the embedded
+  // rows change without changing it, so an answer that embeds them is never a 304.
+  if (ifNoneMatch && include.length === 0 && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
+  const truncated = await includeRelations(
+    api.storage,
+    api.tables,
+    route.table,
+    [row],
+    include.map(translation.includeOf),
+    {
+      pointers: ['/data'],
+      itemsMax: api.limits.includeItemsMax,
+      prefix: route.prefix,
+      readScopeOf: context.grant.readScopeOf,
+      names: route.includeNames,
+    },
+  )
+  const data = translation.rowToVersion(row)
+  return truncated.length > 0 ? { data, meta: { truncated } } : { data }
+}
+
+/** PUT: replaces exactly the columns the version sees; what another version alone sees stays. */
+export const replaceRecord: RouteHandler = async (route, request, reply) => {
+  rejectMergePatch(request)
+  const context = openRequest(route, request, reply)
+  rejectQuery(request.url)
+  const precondition = readIfMatch(request, route.table, route.requireIfMatch)
+  const body = readBody(route, route.bodies.replace, request.body)
+  const { translation } = route
+  const values = translation.bodyToStorage(withDefaults(translation.view, body, route.parentLink?.param), false)
+  const row = await updateOrFail(context, values, precondition)
+  reply.header('etag', entityTagOf(route.table, row))
+  return { data: translation.rowToVersion(row) }
+}
+
+/** PATCH: writes the members the body has; an empty body answers the stored record. */
+export const updateRecord: RouteHandler = async (route, request, reply) => {
+  const context = openRequest(route, request, reply)
+  rejectQuery(request.url)
+  const precondition = readIfMatch(request, route.table, route.requireIfMatch)
+  const body = readBody(route, route.bodies.update, request.body)
+  let row: Row
+  if (Object.keys(body).length > 0) {
+    row = await updateOrFail(context, route.translation.bodyToStorage(body, false), precondition)
+  } else {
+    // Nothing to write, so nothing to keep atomic: the stored row answers, If-Match checked against it.
+    row = await findRecordOrFail(context)
+    if (precondition && !precondition(row)) throw preconditionFailed(route.table, row)
+  }
+  reply.header('etag', entityTagOf(route.table, row))
+  return { data: route.translation.rowToVersion(row) }
+}
+
+/** DELETE: 204, or 409 while other rows still reference the record. */
+export const removeRecord: RouteHandler = async (route, request, reply) => {
+  const context = openRequest(route, request, reply)
+  rejectQuery(request.url)
+  const { api, table } = route
+  const precondition = readIfMatch(request, table, route.requireIfMatch)
+  const parent = await resolveParent(context)
+  const id = recordIdOf(context)
+  let deleted: boolean
+  try {
+    deleted = await api.storage.delete(table, id, { ...parent, ...context.grant.rows }, precondition)
+  } catch (error) {
+    if (error instanceof PreconditionFailedError) throw preconditionFailed(table, error.current)
+    if (!(error instanceof RowReferencedError)) throw error
+    throw new ProblemError(
+      'still_referenced',
+      `${route.translation.view.singular} ${id} is still referenced by ${error.count} ${error.count === 1 ? 'row' : 'rows'} ` +
+        `of ${error.referencingResource}; delete or reassign those first.`,
+    )
+  }
+  if (!deleted) throw await explainMissing(context, parent)
+  return reply.code(204).send()
+}
+
+async function updateOrFail(
+  context: RequestContext,
+  values: Row,
+  precondition: RowPrecondition | undefined,
+): Promise<Row> {
+  const { route, grant } = context
+  const { api, table } = route
+  const parent = await resolveParent(context)
+  const row = await mapWriteErrors(route, async () => {
+    await ensureReadableReferences(api.storage, api.tables, table, values, grant)
+    return api.storage.update(table, recordIdOf(context), values, { ...parent, ...grant.rows }, precondition)
+  })
+  if (!row) throw await explainMissing(context, parent)
+  return row
+}
