@@ -1,4 +1,4 @@
-import type { ApiModel, FieldModel, QueryParameterModel, ResourceModel, RouteModel } from '../model/api-model.js'
+import type { ApiModel, FieldModel, ResourceModel, RouteModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
@@ -50,16 +50,6 @@ export interface ResourceSchemas {
   readonly nestedCreateBody: JsonSchema | null
   readonly nestedReplaceBody: JsonSchema | null
   readonly nestedUpdateBody: JsonSchema | null
-  /**
-   * Collection GET query string (ResourceModel.listQuery): `page`,
-   * `per_page` (coerced, defaulted), `cursor`, `sort`, `include` (when the
-   * resource has includes), one exact filter per field that takes `eq`, and
-   * `filter` (when it has filters). Everything but pagination arrives as a
-   * string and is interpreted by the runtime against the route's QueryRules.
-   */
-  readonly listQuery: JsonSchema
-  /** Item GET query string: `include`, when the resource has includes. */
-  readonly itemQuery: JsonSchema
 }
 
 /**
@@ -90,8 +80,6 @@ export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): 
     nestedCreateBody: nested ? fullBodySchema(nestedWritable, describe) : null,
     nestedReplaceBody: nested ? fullBodySchema(nestedWritable, describe) : null,
     nestedUpdateBody: nested ? updateBodySchema(nestedWritable, describe) : null,
-    listQuery: queryStringSchema(resource.listQuery, resource),
-    itemQuery: queryStringSchema(resource.itemQuery, resource),
   }
 }
 
@@ -103,47 +91,6 @@ export function buildParamsSchema(route: RouteModel): JsonSchema {
   return objectSchema(
     route.params.map((name) => [name, { type: 'integer', minimum: 1, maximum: INTEGER_MAXIMUM }]),
     route.params,
-  )
-}
-
-/**
- * A query string as it arrives: page numbers coerced to integers with their
- * bounds and defaults, every other value a string the runtime parses, and
- * the `filter[<field>][<operator>]` parameters as one `filter` object.
- */
-function queryStringSchema(parameters: readonly QueryParameterModel[], resource: ResourceModel): JsonSchema {
-  const plain = parameters.filter((parameter) => parameter.kind !== 'filter' || parameter.form === 'exact')
-  const hasOperatorFilters = plain.length < parameters.length
-  return objectSchema(
-    [
-      ...plain.map((parameter): [string, JsonSchema] => [
-        parameter.name,
-        parameter.kind === 'page'
-          ? {
-              description: parameter.description,
-              type: 'integer',
-              minimum: 1,
-              maximum: parameter.maximum,
-              default: parameter.default,
-            }
-          : { description: parameter.description, type: 'string' },
-      ]),
-      ...(hasOperatorFilters
-        ? ([
-            [
-              'filter',
-              {
-                description:
-                  `Operator filters, \`filter[<field>][<operator>]=<value>\`; all must match. ` +
-                  resource.filters.map((filter) => `${filter.field}: ${filter.operators.join(', ')}`).join('; ') +
-                  '.',
-                type: 'object',
-              },
-            ],
-          ] as const)
-        : []),
-    ],
-    [],
   )
 }
 
