@@ -36,7 +36,15 @@ export type { VersionTranslation } from './contract/version-translation.js'
 export { ServerConfigurationError } from './ops/server-configuration-error.js'
 export { createStorage } from './storage/create-storage.js'
 export type { PostgresPoolOptions } from './storage/postgres/postgres-dialect.js'
-export type { Filter, ListOptions, ListResult, RowPrecondition, Scope, SortKey, Storage } from './storage/storage.js'
+export type {
+  Filter,
+  ListOptions,
+  ListResult,
+  RowPrecondition,
+  RowFilter,
+  SortKey,
+  Storage,
+} from './storage/storage.js'
 export {
   InvalidValueError,
   MissingReferenceError,

@@ -10,14 +10,14 @@ import type {
 import { buildChallenge } from './auth-challenge.js'
 import type { Authenticate } from './authenticate-request.js'
 import type { Caller } from './caller.js'
-import type { Scope } from '../storage/storage.js'
+import type { RowFilter } from '../storage/storage.js'
 import type { Row } from '../contract/table-definition.js'
 import { ProblemError } from '../problems/problem-error.js'
 
 /** What one request may touch, once its caller passed the operation's rule. */
 export interface AccessGrant {
   /** Conditions every row the operation reads or writes must also meet: the owner's, or none. */
-  readonly rows: Scope
+  readonly rows: RowFilter
   /** Columns stamped on create: the owner field from the caller's claim, when the table has one. */
   readonly stamp: Row
   /** The scope sets the operation's rule also accepts, for a refusal to name ("or posts:admin"). */
@@ -26,7 +26,7 @@ export interface AccessGrant {
    * The rows of `table` this caller may read (for nested parents and
    * includes): a scope, or null when it may read none.
    */
-  readScopeOf(table: string): Scope | null
+  readableRowsOf(table: string): RowFilter | null
 }
 
 /**
@@ -44,7 +44,7 @@ export interface AccessControl {
   readonly credentialHeaders: readonly string[]
 }
 
-export const OPEN_GRANT: AccessGrant = { rows: {}, stamp: {}, scopeAlternatives: [], readScopeOf: () => ({}) }
+export const OPEN_GRANT: AccessGrant = { rows: {}, stamp: {}, scopeAlternatives: [], readableRowsOf: () => ({}) }
 
 export const PUBLIC_ACCESS: AccessControl = {
   enabled: false,
@@ -76,7 +76,7 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
         rows,
         stamp: ownerStamp(rules.owner, caller),
         scopeAlternatives: rules.access[operation].flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),
-        readScopeOf: (other) => {
+        readableRowsOf: (other) => {
           const otherRules = rulesOf(other)
           return otherRules ? evaluate(otherRules.access.read, otherRules.owner, caller) : {}
         },
@@ -93,8 +93,12 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
  * Any alternative that grants the whole operation wins ({}); else `owner`
  * grants the caller's own rows; null when nothing grants it.
  */
-function evaluate(alternatives: readonly AccessRule[], owner: OwnerRule | null, caller: Caller | null): Scope | null {
-  let ownRows: Scope | null = null
+function evaluate(
+  alternatives: readonly AccessRule[],
+  owner: OwnerRule | null,
+  caller: Caller | null,
+): RowFilter | null {
+  let ownRows: RowFilter | null = null
   for (const rule of alternatives) {
     if (rule === 'public') return {}
     if (caller === null) continue

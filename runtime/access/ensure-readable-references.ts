@@ -20,7 +20,7 @@ export async function ensureReadableReferences(
   for (const column of table.columns) {
     const id = values[column.name]
     if (column.references === undefined || typeof id !== 'number') continue
-    const readable = grant.readScopeOf(column.references.table)
+    const readable = grant.readableRowsOf(column.references.table)
     if (readable !== null && Object.keys(readable).length === 0) continue
     const target = tablesByName.get(column.references.table)
     if (target === undefined) continue

@@ -25,7 +25,7 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
   const sort = parsed.sort.map((key) => ({ ...key, column: translation.columnOf(key.column) }))
   const filters = parsed.filters.map((filter) => ({ ...filter, column: translation.columnOf(filter.column) }))
   const result = await listOrReject(route, {
-    scope: rowFilter,
+    rowFilter,
     filters,
     sort,
     // One row more than the page tells whether there is a next one.
@@ -49,7 +49,7 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
       pointers: rows.map((_, index) => `/data/${index}`),
       itemsMax: api.limits.includeItemsMax,
       prefix: route.prefix,
-      readScopeOf: context.grant.readScopeOf,
+      readableRowsOf: context.grant.readableRowsOf,
       names: route.includeNames,
     },
   )

@@ -77,12 +77,12 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
     })
     for (const version of api.versions) {
       await app.register(
-        async (scope) => {
+        async (versionApp) => {
           // Bodies are JSON only, in UTF-8 (RFC 8259), as sent: anything else (Fastify also parses
           // text/plain) is a 415, and bytes that are not UTF-8 are malformed, never replaced by U+FFFD.
-          const parseJson = scope.getDefaultJsonParser('error', 'error')
-          scope.removeContentTypeParser(['application/json', 'text/plain'])
-          scope.addContentTypeParser(
+          const parseJson = versionApp.getDefaultJsonParser('error', 'error')
+          versionApp.removeContentTypeParser(['application/json', 'text/plain'])
+          versionApp.addContentTypeParser(
             ['application/json', MERGE_PATCH],
             { parseAs: 'buffer' },
             (request: FastifyRequest, body: Buffer, done: (error: Error | null, body?: unknown) => void) => {
@@ -99,9 +99,9 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
               parseJson(request, text, done)
             },
           )
-          if (version.deprecation) announceDeprecation(scope, version.prefix, version.deprecation)
-          handleErrors(scope, api.limits)
-          version.register(scope, registerResource)
+          if (version.deprecation) announceDeprecation(versionApp, version.prefix, version.deprecation)
+          handleErrors(versionApp, api.limits)
+          version.register(versionApp, registerResource)
         },
         { prefix: version.prefix },
       )

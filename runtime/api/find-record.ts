@@ -1,10 +1,10 @@
 import { ProblemError } from '../problems/problem-error.js'
 import type { Row } from '../contract/table-definition.js'
-import type { Scope } from '../storage/storage.js'
+import type { RowFilter } from '../storage/storage.js'
 import { recordIdOf, type RequestContext } from './route-context.js'
 
 /** The rows a nested route sees: those whose parent key is the path's parent id. */
-export function parentFilterOf(context: RequestContext): Scope {
+export function parentFilterOf(context: RequestContext): RowFilter {
   const link = context.route.parentLink
   return link ? { [link.column]: context.params[link.param]! } : {}
 }
@@ -13,11 +13,11 @@ export function parentFilterOf(context: RequestContext): Scope {
  * parentFilterOf, once the parent is known to exist and to be readable by the
  * caller (else 404): a nested route acts only inside a parent the caller could read.
  */
-export async function resolveParent(context: RequestContext): Promise<Scope> {
+export async function resolveParent(context: RequestContext): Promise<RowFilter> {
   const link = context.route.parentLink
   if (!link) return {}
   const parentId = context.params[link.param]!
-  const readable = context.grant.readScopeOf(link.parent.name)
+  const readable = context.grant.readableRowsOf(link.parent.name)
   if (readable === null || !(await context.route.api.storage.find(link.parent, parentId, readable))) {
     throw new ProblemError('not_found', `No ${link.parentSingular} with id ${parentId}.`)
   }
@@ -38,10 +38,10 @@ export async function findRecordOrFail(context: RequestContext): Promise<Row> {
  * limited to the caller's own rows and the row exists and is readable to
  * them (it is someone else's), else 404, as if it did not exist.
  */
-export async function explainMissing(context: RequestContext, parent: Scope): Promise<ProblemError> {
+export async function explainMissing(context: RequestContext, parent: RowFilter): Promise<ProblemError> {
   const { grant } = context
   const { table, api } = context.route
-  const readable = grant.readScopeOf(table.name)
+  const readable = grant.readableRowsOf(table.name)
   if (Object.keys(grant.rows).length > 0 && readable !== null) {
     const id = recordIdOf(context)
     if (await api.storage.find(table, id, { ...parent, ...readable })) {

@@ -36,7 +36,7 @@ export const readRecord: RouteHandler = async (route, request, reply) => {
       pointers: ['/data'],
       itemsMax: api.limits.includeItemsMax,
       prefix: route.prefix,
-      readScopeOf: context.grant.readScopeOf,
+      readableRowsOf: context.grant.readableRowsOf,
       names: route.includeNames,
     },
   )

@@ -1,4 +1,4 @@
-import type { Scope, Storage } from '../storage/storage.js'
+import type { RowFilter, Storage } from '../storage/storage.js'
 import type { RelationDefinition, Row, TableDefinition } from '../contract/table-definition.js'
 import type { InvalidParam } from '../problems/problem-error.js'
 import type { QueryRules } from '../contract/query-rules.js'
@@ -60,7 +60,7 @@ export interface IncludeOptions {
   /** How the route's version names what was embedded and cut (planIncludeNames). */
   readonly names: IncludeNames
   /** The rows of a table the caller may read (its read rule), or null for none: nothing else is embedded. Default: all. */
-  readonly readScopeOf?: (table: string) => Scope | null
+  readonly readableRowsOf?: (table: string) => RowFilter | null
 }
 
 /** An API version's names for the members includes embed and what `meta.truncated` reports (`paths` are include paths). */
@@ -169,8 +169,8 @@ async function embedRelation(
     if (known) known.push(...at)
     else placements.set(related, at)
   }
-  const { readScopeOf } = context.options
-  const readable = readScopeOf ? readScopeOf(target.name) : {}
+  const { readableRowsOf } = context.options
+  const readable = readableRowsOf ? readableRowsOf(target.name) : {}
   if (relation.kind === 'belongs-to') {
     const ids = readable === null ? [] : distinctIds(rows.map((row) => row[relation.column]))
     const related = await storage.findWhereIn(target, 'id', ids, undefined, readable ?? {})

@@ -25,7 +25,7 @@ import type {
   ListResult,
   PrepareOptions,
   RowPrecondition,
-  Scope,
+  RowFilter,
   SortKey,
   Storage,
 } from './storage.js'
@@ -54,7 +54,7 @@ import {
   LIMIT,
   OFFSET,
   PER_VALUE,
-  scopeName,
+  rowFilterName,
   valueName,
   VALUES,
 } from './table-queries.js'
@@ -135,14 +135,14 @@ export class KyselyStorage implements Storage {
 
   /**
    * The page query and (unless `count` is false) the count query, each
-   * compiled once per shape: scope columns, filter columns and operators (and
+   * compiled once per shape: row filter columns, filter columns and operators (and
    * IS NULL vs IS NOT NULL), sort keys and directions, offset vs keyset (and
    * which keyset values are NULL). An `in` list is one parameter whatever its
    * length. Both statements are issued at once.
    */
   async list(table: TableDefinition, options: ListOptions): Promise<ListResult> {
     const context = this.#context(table)
-    const { scope, after } = options
+    const { rowFilter, after } = options
     const filters = options.filters ?? NO_FILTERS
     const sort = options.sort ?? NO_SORT
     if (after !== undefined) {
@@ -151,14 +151,14 @@ export class KyselyStorage implements Storage {
         throw new Error(`after takes ${sort.length + 1} values (one per sort key, then id), got ${after.length}`)
       }
     }
-    const scopeNames = Object.keys(scope)
-    if (scopeNames.length > 1) scopeNames.sort()
+    const rowFilterNames = Object.keys(rowFilter)
+    if (rowFilterNames.length > 1) rowFilterNames.sort()
 
     const db = this.#dialect.db
     const syntax = this.#dialect.syntax
     let shape: ListShape | undefined
-    const resolve = () => (shape ??= this.#resolveListShape(table, context, scopeNames, filters, sort, after))
-    const base = `${table.name}|${scopeNames.join(',')}|${filtersKey(filters)}`
+    const resolve = () => (shape ??= this.#resolveListShape(table, context, rowFilterNames, filters, sort, after))
+    const base = `${table.name}|${rowFilterNames.join(',')}|${filtersKey(filters)}`
     const pagination = after === undefined ? 'offset' : afterKey(after)
     const rowsQuery = this.#queries.get(`list|${base}|${sortKey(sort)}|${pagination}`, () =>
       buildListQuery(db, syntax, table, resolve()),
@@ -169,7 +169,7 @@ export class KyselyStorage implements Storage {
         : this.#queries.get(`count|${base}`, () => buildCountQuery(db, syntax, table, resolve()))
 
     const args: Record<string, ColumnValue | readonly ColumnValue[]> = {}
-    for (const name of scopeNames) args[scopeName(name)] = scope[name]!
+    for (const name of rowFilterNames) args[rowFilterName(name)] = rowFilter[name]!
     for (let index = 0; index < filters.length; index++) {
       const { operator, value } = filters[index]!
       if (operator === 'null') continue
@@ -200,20 +200,20 @@ export class KyselyStorage implements Storage {
     column: string,
     values: readonly number[],
     perValue?: number,
-    scope: Scope = {},
+    rowFilter: RowFilter = {},
   ): Promise<Row[]> {
     const context = this.#context(table)
     if (values.length === 0) return []
     const capped = perValue !== undefined
-    const scoped = this.#scopeColumns(table, context, scope)
-    const shape = `${table.name}|${column}|${capped ? 'capped' : 'all'}|${shapeOf(scoped)}`
+    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
+    const shape = `${table.name}|${column}|${capped ? 'capped' : 'all'}|${shapeOf(filterColumns)}`
     const query = this.#queries.get(`where-in|${shape}`, () => {
       const definition = context.columns.get(column)
       if (definition === undefined) throw new Error(`findWhereIn names unknown column "${table.name}.${column}"`)
-      return buildWhereInQuery(this.#dialect.db, this.#dialect.syntax, table, definition, capped, scoped)
+      return buildWhereInQuery(this.#dialect.db, this.#dialect.syntax, table, definition, capped, filterColumns)
     })
     const args = {
-      ...scopeArguments(scope),
+      ...rowFilterArguments(rowFilter),
       [VALUES]: values,
       ...(capped ? { [PER_VALUE]: perValue } : {}),
     }
@@ -222,13 +222,13 @@ export class KyselyStorage implements Storage {
     return rows as Row[]
   }
 
-  async find(table: TableDefinition, id: number, scope: Scope = {}): Promise<Row | undefined> {
+  async find(table: TableDefinition, id: number, rowFilter: RowFilter = {}): Promise<Row | undefined> {
     const context = this.#context(table)
-    const scoped = this.#scopeColumns(table, context, scope)
-    const query = this.#queries.get(`find|${table.name}|${shapeOf(scoped)}`, () =>
-      buildFindQuery(this.#dialect.db, table, scoped),
+    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
+    const query = this.#queries.get(`find|${table.name}|${shapeOf(filterColumns)}`, () =>
+      buildFindQuery(this.#dialect.db, table, filterColumns),
     )
-    const [row] = await this.#run(this.#dialect.driver, table, query, { ...scopeArguments(scope), [ID]: id })
+    const [row] = await this.#run(this.#dialect.driver, table, query, { ...rowFilterArguments(rowFilter), [ID]: id })
     return row === undefined ? undefined : context.decode(row)
   }
 
@@ -258,29 +258,31 @@ export class KyselyStorage implements Storage {
     table: TableDefinition,
     id: number,
     values: Row,
-    scope: Scope = {},
+    rowFilter: RowFilter = {},
     precondition?: RowPrecondition,
   ): Promise<Row | undefined> {
     const context = this.#context(table)
     this.#assertWritable(table, context, values)
     this.#checkIndexedText(table, context, values)
-    const scoped = this.#scopeColumns(table, context, scope)
-    const args: Record<string, ColumnValue> = { ...scopeArguments(scope), [ID]: id }
+    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
+    const args: Record<string, ColumnValue> = { ...rowFilterArguments(rowFilter), [ID]: id }
     const columns = context.writable.filter((column) => values[column.name] !== undefined)
     for (const column of columns) args[valueName(column.name)] = values[column.name] ?? null
     if (context.updatedAt !== undefined) {
       columns.push(context.updatedAt)
       args[valueName(context.updatedAt.name)] = new Date().toISOString()
     }
-    const shape = `${table.name}|${shapeOf(columns)}|${shapeOf(scoped)}`
-    const query = this.#queries.get(`update|${shape}`, () => buildUpdateQuery(this.#dialect.db, table, columns, scoped))
+    const shape = `${table.name}|${shapeOf(columns)}|${shapeOf(filterColumns)}`
+    const query = this.#queries.get(`update|${shape}`, () =>
+      buildUpdateQuery(this.#dialect.db, table, columns, filterColumns),
+    )
     const driver = this.#dialect.driver
     try {
       const [row] =
         precondition === undefined
           ? await this.#run(driver, table, query, args)
           : await driver.transaction(async (transaction) => {
-              const current = await this.#lockRow(transaction, table, context, scoped, args)
+              const current = await this.#lockRow(transaction, table, context, filterColumns, args)
               if (current === undefined) return []
               this.#require(table, current, precondition)
               return this.#run(transaction, table, query, args)
@@ -294,27 +296,27 @@ export class KyselyStorage implements Storage {
   async delete(
     table: TableDefinition,
     id: number,
-    scope: Scope = {},
+    rowFilter: RowFilter = {},
     precondition?: RowPrecondition,
   ): Promise<boolean> {
     const context = this.#context(table)
-    const scoped = this.#scopeColumns(table, context, scope)
+    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
     const db = this.#dialect.db
-    const existsQuery = this.#queries.get(`exists|${table.name}|${shapeOf(scoped)}`, () =>
-      buildExistsQuery(db, table.name, scoped),
+    const existsQuery = this.#queries.get(`exists|${table.name}|${shapeOf(filterColumns)}`, () =>
+      buildExistsQuery(db, table.name, filterColumns),
     )
-    const deleteQuery = this.#queries.get(`delete|${table.name}|${shapeOf(scoped)}`, () =>
-      buildDeleteQuery(db, table, scoped),
+    const deleteQuery = this.#queries.get(`delete|${table.name}|${shapeOf(filterColumns)}`, () =>
+      buildDeleteQuery(db, table, filterColumns),
     )
-    const args = { ...scopeArguments(scope), [ID]: id }
+    const args = { ...rowFilterArguments(rowFilter), [ID]: id }
     try {
       return await this.#dialect.driver.transaction(async (transaction) => {
-        // Looked up first so that a row outside the scope is "not found", not "still referenced".
+        // Looked up first so that a row outside the row filter is "not found", not "still referenced".
         if (precondition === undefined) {
           const found = await this.#run(transaction, table, existsQuery, args)
           if (found.length === 0) return false
         } else {
-          const current = await this.#lockRow(transaction, table, context, scoped, args)
+          const current = await this.#lockRow(transaction, table, context, filterColumns, args)
           if (current === undefined) return false
           this.#require(table, current, precondition)
         }
@@ -339,12 +341,12 @@ export class KyselyStorage implements Storage {
     transaction: SqlExecutor,
     table: TableDefinition,
     context: TableContext,
-    scoped: readonly ColumnDefinition[],
+    filterColumns: readonly ColumnDefinition[],
     args: QueryArguments,
   ): Promise<Row | undefined> {
     const dialect = this.#dialect
-    const query = this.#queries.get(`lock|${table.name}|${shapeOf(scoped)}`, () =>
-      buildLockQuery(dialect.db, table, scoped, dialect.name === 'postgres'),
+    const query = this.#queries.get(`lock|${table.name}|${shapeOf(filterColumns)}`, () =>
+      buildLockQuery(dialect.db, table, filterColumns, dialect.name === 'postgres'),
     )
     const [row] = await this.#run(transaction, table, query, args)
     return row === undefined ? undefined : context.decode(row)
@@ -384,13 +386,13 @@ export class KyselyStorage implements Storage {
     return context
   }
 
-  /** The scope's columns in name order, so equal scopes share one query shape. */
-  #scopeColumns(table: TableDefinition, context: TableContext, scope: Scope): ColumnDefinition[] {
-    return Object.keys(scope)
+  /** The row filter's columns in name order, so equal row filters share one query shape. */
+  #rowFilterColumns(table: TableDefinition, context: TableContext, rowFilter: RowFilter): ColumnDefinition[] {
+    return Object.keys(rowFilter)
       .sort()
       .map((name) => {
         const column = context.columns.get(name)
-        if (column === undefined) throw new Error(`scope names unknown column "${table.name}.${name}"`)
+        if (column === undefined) throw new Error(`row filter names unknown column "${table.name}.${name}"`)
         return column
       })
   }
@@ -407,7 +409,7 @@ export class KyselyStorage implements Storage {
   #resolveListShape(
     table: TableDefinition,
     context: TableContext,
-    scopeNames: readonly string[],
+    rowFilterNames: readonly string[],
     filters: readonly Filter[],
     sort: readonly SortKey[],
     after: ListOptions['after'],
@@ -415,9 +417,9 @@ export class KyselyStorage implements Storage {
     const columns = context.columns
     const keys = resolveSortKeys(table, columns, sort)
     return {
-      scope: scopeNames.map((name) => {
+      rowFilter: rowFilterNames.map((name) => {
         const column = columns.get(name)
-        if (column === undefined) throw new Error(`scope names unknown column "${table.name}.${name}"`)
+        if (column === undefined) throw new Error(`row filter names unknown column "${table.name}.${name}"`)
         return column
       }),
       filters: resolveFilters(table, columns, filters),
@@ -526,8 +528,8 @@ function shapeOf(columns: readonly ColumnDefinition[]): string {
   return columns.map((column) => column.name).join(',')
 }
 
-function scopeArguments(scope: Scope): Record<string, ColumnValue> {
+function rowFilterArguments(rowFilter: RowFilter): Record<string, ColumnValue> {
   const args: Record<string, ColumnValue> = {}
-  for (const [name, value] of Object.entries(scope)) args[scopeName(name)] = value
+  for (const [name, value] of Object.entries(rowFilter)) args[rowFilterName(name)] = value
   return args
 }

@@ -13,8 +13,8 @@ import type { Filter, SortKey } from './storage.js'
  * without resolving it, on every call).
  */
 export interface ListShape {
-  /** Scope columns in name order. */
-  readonly scope: readonly ColumnDefinition[]
+  /** Row filter columns in name order. */
+  readonly rowFilter: readonly ColumnDefinition[]
   /** In the caller's order; each one's value is bound as `filterName(index)`. */
   readonly filters: readonly ShapedFilter[]
   /** The sort keys, then `id` (see resolveSortKeys): a total order. */

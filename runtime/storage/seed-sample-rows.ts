@@ -15,7 +15,7 @@ const ROWS_PER_TABLE = 3
 export async function seedSampleRows(storage: Storage, tables: readonly TableDefinition[]): Promise<void> {
   const ids = new Map<string, number[]>()
   for (const table of sortTablesByDependency(tables)) {
-    const { rows } = await storage.list(table, { scope: {}, limit: ROWS_PER_TABLE, offset: 0 })
+    const { rows } = await storage.list(table, { rowFilter: {}, limit: ROWS_PER_TABLE, offset: 0 })
     if (rows.length > 0) {
       ids.set(
         table.name,

@@ -29,7 +29,7 @@ export class MissingReferenceError extends Error {
  * (U+0000) or an unpaired surrogate (U+D800–U+DFFF), a date or datetime outside 0001–9999 (UTC) or a leap second, text
  * too long for an index on the column, or anything else the database rejects
  * as invalid data (PostgreSQL SQLSTATE class 22). Thrown by insert and update
- * for written values, and by list, find, update and delete for scope, filter,
+ * for written values, and by list, find, update and delete for row filter, filter,
  * keyset and id values. `column` is the column the value was for; `reason`
  * completes a sentence starting with the field name ("must not contain NUL
  * characters (U+0000)"). HTTP: 400 on that field.

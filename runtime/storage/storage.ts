@@ -6,7 +6,7 @@ import type { ColumnValue, Row, TableDefinition } from '../contract/table-defini
  * or `{ owner_sub: 'alice' }` for the rows an owner rule lets a caller touch:
  * part of the same statement, so a write is checked atomically.
  */
-export type Scope = Readonly<Record<string, string | number | boolean>>
+export type RowFilter = Readonly<Record<string, string | number | boolean>>
 
 /**
  * What an update or delete requires of the current row (an `If-Match`),
@@ -34,7 +34,7 @@ export interface SortKey {
 }
 
 export interface ListOptions {
-  readonly scope: Scope
+  readonly rowFilter: RowFilter
   readonly filters?: readonly Filter[]
   /**
    * Sort keys in order (default: none). The storage always appends `id`, in
@@ -51,13 +51,13 @@ export interface ListOptions {
    * seen, then its id. Rows strictly after that position are returned.
    */
   readonly after?: readonly ColumnValue[]
-  /** Count the rows matching scope and filters (default true; cursor pages skip it). */
+  /** Count the rows matching the row filter and filters (default true; cursor pages skip it). */
   readonly count?: boolean
 }
 
 export interface ListResult {
   readonly rows: Row[]
-  /** Rows matching scope and filters; null when `count` was false. */
+  /** Rows matching the row filter and filters; null when `count` was false. */
   readonly total: number | null
 }
 
@@ -73,7 +73,7 @@ export interface ListResult {
  * NUL or unpaired surrogates in text, integers beyond ±Number.MAX_SAFE_INTEGER, leap seconds,
  * dates and datetimes outside 0001–9999, text too long for an index on its
  * column, values of another type than the column's), whether written,
- * filtered on, scoped by, or given as a keyset position or id.
+ * filtered on, filterColumns by, or given as a keyset position or id.
  */
 export interface PrepareOptions {
   /**
@@ -100,16 +100,16 @@ export interface Storage {
    * Rows whose `column` holds one of `values`, ordered by id, in ONE statement
    * whatever the number of values: how includes load relations without N+1.
    * With `perValue`, only the first `perValue` rows (by id) of each value;
-   * with `scope`, only rows within it (counted so by `perValue` too).
+   * with `rowFilter`, only rows within it (counted so by `perValue` too).
    */
   findWhereIn(
     table: TableDefinition,
     column: string,
     values: readonly number[],
     perValue?: number,
-    scope?: Scope,
+    rowFilter?: RowFilter,
   ): Promise<Row[]>
-  find(table: TableDefinition, id: number, scope?: Scope): Promise<Row | undefined>
+  find(table: TableDefinition, id: number, rowFilter?: RowFilter): Promise<Row | undefined>
   /** Inserts, stamping `created_at`/`updated_at`; returns the stored row. */
   insert(table: TableDefinition, values: Row): Promise<Row>
   /**
@@ -121,7 +121,7 @@ export interface Storage {
     table: TableDefinition,
     id: number,
     values: Row,
-    scope?: Scope,
+    rowFilter?: RowFilter,
     precondition?: RowPrecondition,
   ): Promise<Row | undefined>
   /**
@@ -129,7 +129,7 @@ export interface Storage {
    * throws RowReferencedError when a `restrict` reference still points here.
    * Returns false when no row matches. A precondition is checked as update's is.
    */
-  delete(table: TableDefinition, id: number, scope?: Scope, precondition?: RowPrecondition): Promise<boolean>
+  delete(table: TableDefinition, id: number, rowFilter?: RowFilter, precondition?: RowPrecondition): Promise<boolean>
   /** Runs a trivial query (`select 1`): resolves when the database answers it, for readiness checks. */
   ping(): Promise<void>
   close(): Promise<void>

@@ -19,7 +19,7 @@ import type { DialectSyntax } from './storage-dialect.js'
  * shape compiles once and is cached by the caller.
  */
 
-// Placeholder names: `value:<column>` for written values, `scope:<column>` for scope conditions,
+// Placeholder names: `value:<column>` for written values, `row:<column>` for row filter conditions,
 // `filter:<index>` for the value of the index-th filter, `after:<index>` (keyset-condition.ts)
 // for the keyset position, `values` for findWhereIn's list and `per-value` for its cap.
 export const ID = 'id'
@@ -30,16 +30,16 @@ export const PER_VALUE = 'per-value'
 /** Underscore-led, which no field name can be (manifest.schema.json), so it never shadows a column. */
 const RANK = '_restmint_rank'
 export const valueName = (column: string): string => `value:${column}`
-export const scopeName = (column: string): string => `scope:${column}`
+export const rowFilterName = (column: string): string => `row:${column}`
 export const filterName = (index: number): string => `filter:${index}`
 
 type AnySelect = SelectQueryBuilder<any, any, any>
 
-/** One row by id, within scope, every column. */
-export function buildFindQuery(db: Kysely<any>, table: TableDefinition, scope: readonly ColumnDefinition[]) {
+/** One row by id, within the row filter, every column. */
+export function buildFindQuery(db: Kysely<any>, table: TableDefinition, rowFilter: readonly ColumnDefinition[]) {
   return selectRows(db, table)
     .where(ID, '=', idParameter())
-    .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
+    .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
 }
 
 /**
@@ -50,14 +50,14 @@ export function buildFindQuery(db: Kysely<any>, table: TableDefinition, scope: r
 export function buildLockQuery(
   db: Kysely<any>,
   table: TableDefinition,
-  scope: readonly ColumnDefinition[],
+  rowFilter: readonly ColumnDefinition[],
   rowLocks: boolean,
 ) {
-  return buildFindQuery(db, table, scope).$if(rowLocks, (query) => query.forUpdate())
+  return buildFindQuery(db, table, rowFilter).$if(rowLocks, (query) => query.forUpdate())
 }
 
 /**
- * A page of rows within scope and filters, in the order of `shape.keys`, after
+ * A page of rows within the row filter and filters, in the order of `shape.keys`, after
  * OFFSET rows or, for keyset pagination, after the position given as
  * `after:<index>` values. NULLs sort first ascending and last descending on
  * every dialect: explicit `NULLS FIRST/LAST` on nullable columns; a NOT NULL
@@ -78,7 +78,7 @@ export function buildListQuery(db: Kysely<any>, syntax: DialectSyntax, table: Ta
   return shape.afterNulls === undefined ? query.offset(integerParameter(OFFSET)) : query
 }
 
-/** `total`: the number of rows within scope and filters. */
+/** `total`: the number of rows within the row filter and filters. */
 export function buildCountQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
   const conditions = listConditions(syntax, shape)
   return db
@@ -99,12 +99,12 @@ export function buildWhereInQuery(
   table: TableDefinition,
   column: ColumnDefinition,
   capped: boolean,
-  scope: readonly ColumnDefinition[],
+  rowFilter: readonly ColumnDefinition[],
 ) {
   const matching = syntax.inList(column, listParameter(VALUES, column.type, column.name))
   const rows = selectRows(db, table)
     .where(matching)
-    .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
+    .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
   if (!capped) return rows.orderBy(ID)
   const ranked = rows.select(
     sql<number>`row_number() over (partition by ${sql.ref(column.name)} order by ${sql.ref(ID)})`.as(RANK),
@@ -117,8 +117,9 @@ export function buildWhereInQuery(
 }
 
 function listConditions(syntax: DialectSyntax, shape: ListShape): Expression<SqlBool>[] {
-  const conditions: Expression<SqlBool>[] = shape.scope.map(
-    (column) => sql<SqlBool>`${sql.ref(column.name)} = ${parameter(scopeName(column.name), column.type, column.name)}`,
+  const conditions: Expression<SqlBool>[] = shape.rowFilter.map(
+    (column) =>
+      sql<SqlBool>`${sql.ref(column.name)} = ${parameter(rowFilterName(column.name), column.type, column.name)}`,
   )
   shape.filters.forEach((filter, index) => conditions.push(matchFilter(syntax, filter, index)))
   return conditions
@@ -175,12 +176,12 @@ export function buildInsertQuery(db: Kysely<any>, table: TableDefinition, column
     .returning(columnNames(table))
 }
 
-/** Sets the given columns of one row by id, within scope, and returns the stored row. */
+/** Sets the given columns of one row by id, within the row filter, and returns the stored row. */
 export function buildUpdateQuery(
   db: Kysely<any>,
   table: TableDefinition,
   columns: readonly ColumnDefinition[],
-  scope: readonly ColumnDefinition[],
+  rowFilter: readonly ColumnDefinition[],
 ) {
   return db
     .updateTable(table.name)
@@ -190,31 +191,31 @@ export function buildUpdateQuery(
       ),
     )
     .where(ID, '=', idParameter())
-    .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
+    .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
     .returning(columnNames(table))
 }
 
 /**
- * Deletes one row by id, within scope, returning its id; the database cascades
+ * Deletes one row by id, within the row filter, returning its id; the database cascades
  * to `onDelete: cascade` references. Whether a row comes back is what tells
  * the caller it deleted one: a concurrent delete that committed first leaves
  * this one nothing to return, although an earlier existence check saw the row.
  */
-export function buildDeleteQuery(db: Kysely<any>, table: TableDefinition, scope: readonly ColumnDefinition[]) {
+export function buildDeleteQuery(db: Kysely<any>, table: TableDefinition, rowFilter: readonly ColumnDefinition[]) {
   return db
     .deleteFrom(table.name)
     .where(ID, '=', idParameter())
-    .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
+    .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
     .returning(ID)
 }
 
-/** The id of one row of `table` by id, within scope: finds whether it exists. */
-export function buildExistsQuery(db: Kysely<any>, table: string, scope: readonly ColumnDefinition[] = []) {
+/** The id of one row of `table` by id, within the row filter: finds whether it exists. */
+export function buildExistsQuery(db: Kysely<any>, table: string, rowFilter: readonly ColumnDefinition[] = []) {
   return db
     .selectFrom(table)
     .select(ID)
     .where(ID, '=', idParameter())
-    .$if(scope.length > 0, (query) => query.where(matchScope(scope)))
+    .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
 }
 
 /**
@@ -256,7 +257,9 @@ function integerParameter(name: string): Expression<number> {
   return sql<number>`${parameter(name, 'integer')}`
 }
 
-function matchScope(scope: readonly ColumnDefinition[]) {
+function matchRowFilter(rowFilter: readonly ColumnDefinition[]) {
   return (eb: ExpressionBuilder<any, any>) =>
-    eb.and(scope.map((column) => eb(column.name, '=', parameter(scopeName(column.name), column.type, column.name))))
+    eb.and(
+      rowFilter.map((column) => eb(column.name, '=', parameter(rowFilterName(column.name), column.type, column.name))),
+    )
 }

@@ -103,7 +103,7 @@ for (const dialect of DIALECTS) {
       }
     })
 
-    it('answers 404 for a nested create whose parent is deleted between the scope check and the insert', async () => {
+    it('answers 404 for a nested create whose parent is deleted between the rowFilter check and the insert', async () => {
       let deleteParentFirst: number | undefined
       const api = await openApi(dialect, (storage) =>
         interceptInsert(storage, async (table, values) => {

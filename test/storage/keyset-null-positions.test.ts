@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
     afterAll(() => storage.dispose())
 
     const list = (sort: SortKey[], after: ColumnValue[]) =>
-      storage.storage.list(postsTable, { scope: {}, sort, after, limit: 10, count: false })
+      storage.storage.list(postsTable, { rowFilter: {}, sort, after, limit: 10, count: false })
 
     it('answers an empty page when every descending key is NULL', async () => {
       expect((await list([{ column: 'id', direction: 'desc' }], [null, null])).rows).toEqual([])
@@ -41,7 +41,7 @@ for (const dialect of DIALECTS) {
     it('continues after a NULL on a descending key with the rows after it among the NULLs', async () => {
       const all = (
         await storage.storage.list(postsTable, {
-          scope: {},
+          rowFilter: {},
           sort: [{ column: 'price', direction: 'desc' }],
           limit: 10,
           count: false,

@@ -366,7 +366,7 @@ async function insertAll(storage: Storage, rows: readonly Row[]): Promise<Row[]>
 async function walkByOffset(storage: Storage, sort: readonly SortKey[], size: number): Promise<Row[]> {
   const seen: Row[] = []
   for (let offset = 0; ; offset += size) {
-    const { rows } = await storage.list(catalog, { scope: {}, sort, limit: size, offset, count: false })
+    const { rows } = await storage.list(catalog, { rowFilter: {}, sort, limit: size, offset, count: false })
     seen.push(...rows)
     if (rows.length < size) return seen
   }
@@ -381,7 +381,7 @@ async function walkByKeyset(
   const seen: Row[] = []
   let after: ColumnValue[] | undefined
   for (let page = 0; page < 1000; page++) {
-    const options: ListOptions = { scope: {}, sort, limit: size, count: false, ...(after ? { after } : {}) }
+    const options: ListOptions = { rowFilter: {}, sort, limit: size, count: false, ...(after ? { after } : {}) }
     const { rows, total } = await storage.list(catalog, options)
     expect(total).toBeNull()
     seen.push(...rows)
@@ -403,7 +403,7 @@ for (const dialect of DIALECTS) {
       it.each(FILTER_CASES)('%s', async (_name, filters, expected) => {
         const { storage } = await open(dialect)
         await insertAll(storage, FILTER_ROWS)
-        const result = await storage.list(catalog, { scope: {}, filters, limit: 100, offset: 0 })
+        const result = await storage.list(catalog, { rowFilter: {}, filters, limit: 100, offset: 0 })
         expect(titles(result.rows)).toEqual(expected)
         expect(result.total).toBe(expected.length)
       })
@@ -412,13 +412,13 @@ for (const dialect of DIALECTS) {
         const { storage } = await open(dialect)
         const stored = await insertAll(storage, FILTER_ROWS)
         const filters = [f('featured', 'null', false)]
-        const result = await storage.list(catalog, { scope: {}, filters, limit: 2, offset: 1 })
+        const result = await storage.list(catalog, { rowFilter: {}, filters, limit: 2, offset: 1 })
         const expected = stored.filter((row) => row.featured !== null)
         expect(result).toEqual({ rows: expected.slice(1, 3), total: expected.length })
         expect(typeof result.rows[0]!.active).toBe('boolean')
       })
 
-      it('combines filters with the scope', async () => {
+      it('combines filters with the row filter', async () => {
         const { storage } = await open(dialect)
         const [first, second] = await insertAll(storage, FILTER_ROWS.slice(0, 2))
         for (const [parent, body] of [
@@ -430,7 +430,7 @@ for (const dialect of DIALECTS) {
           await storage.insert(notes, { catalog_id: parent!.id!, body })
         }
         const result = await storage.list(notes, {
-          scope: { catalog_id: first!.id as number },
+          rowFilter: { catalog_id: first!.id as number },
           filters: [f('body', 'contains', 't')],
           limit: 10,
         })
@@ -440,7 +440,7 @@ for (const dialect of DIALECTS) {
 
       it('rejects unknown columns, LIKE on non-strings and malformed values', async () => {
         const { storage } = await open(dialect)
-        const list = (options: Partial<ListOptions>) => storage.list(catalog, { scope: {}, limit: 5, ...options })
+        const list = (options: Partial<ListOptions>) => storage.list(catalog, { rowFilter: {}, limit: 5, ...options })
         await expect(list({ filters: [f('nope', 'eq', 1)] })).rejects.toThrow('unknown column "catalog.nope"')
         await expect(list({ filters: [f('stock', 'contains', '1')] })).rejects.toThrow('needs a string column')
         await expect(list({ filters: [f('stock', 'in', 1)] })).rejects.toThrow('array')
@@ -460,7 +460,7 @@ for (const dialect of DIALECTS) {
         async (_name, sort) => {
           const { storage } = await open(dialect)
           const stored = await insertAll(storage, walkRows(40))
-          const { rows } = await storage.list(catalog, { scope: {}, sort, limit: 100 })
+          const { rows } = await storage.list(catalog, { rowFilter: {}, sort, limit: 100 })
           expect(ids(rows)).toEqual(ids([...stored].sort(compareRows(sort))))
         },
       )
@@ -472,7 +472,7 @@ for (const dialect of DIALECTS) {
           ['b', 'B', 'a', '_', 'A', 'Z', 'z', '0', 'é'].map((title) => ({ title, stock: 1, active: true })),
         )
         const { rows } = await storage.list(catalog, {
-          scope: {},
+          rowFilter: {},
           sort: [{ column: 'title', direction: 'asc' }],
           limit: 100,
         })
@@ -504,7 +504,7 @@ for (const dialect of DIALECTS) {
           for (const [index, row] of ordered.entries()) {
             if (!sort.some((key) => row[key.column] === null) && index % 5 !== 0) continue
             const { rows } = await storage.list(catalog, {
-              scope: {},
+              rowFilter: {},
               sort,
               after: positionOf(row, sort),
               limit: 100,
@@ -567,7 +567,7 @@ for (const dialect of DIALECTS) {
         const filters = [f('price', 'null', false)]
         const kept = stored.filter((row) => row.price !== null).sort(compareRows(sort))
         const result = await storage.list(catalog, {
-          scope: {},
+          rowFilter: {},
           filters,
           sort,
           after: positionOf(kept[2]!, sort),
@@ -585,13 +585,20 @@ for (const dialect of DIALECTS) {
         statements.length = 0
         const filters = [f('price', 'gte', 0)]
         const sort: SortKey[] = [{ column: 'sold_at', direction: 'desc' }]
-        const counted = await storage.list(catalog, { scope: {}, filters, sort, limit: 2, offset: 2 })
+        const counted = await storage.list(catalog, { rowFilter: {}, filters, sort, limit: 2, offset: 2 })
         expect(counted.total).toBe(6)
         expect(statements).toHaveLength(2)
         expect(statements.filter((sql) => /count\(\*\)/i.test(sql))).toHaveLength(1)
 
         statements.length = 0
-        const uncounted = await storage.list(catalog, { scope: {}, filters, sort, limit: 2, offset: 2, count: false })
+        const uncounted = await storage.list(catalog, {
+          rowFilter: {},
+          filters,
+          sort,
+          limit: 2,
+          offset: 2,
+          count: false,
+        })
         expect(uncounted).toEqual({ rows: counted.rows, total: null })
         expect(statements).toHaveLength(1)
         expect(statements[0]).not.toMatch(/count\(/i)
@@ -603,7 +610,7 @@ for (const dialect of DIALECTS) {
         statements.length = 0
         const list = (values: ColumnValue[], after: ColumnValue[]) =>
           storage.list(catalog, {
-            scope: {},
+            rowFilter: {},
             filters: [f('title', 'in', values), f('subtitle', 'contains', 'secret-needle')],
             sort: [{ column: 'price', direction: 'desc' }],
             after,
@@ -773,14 +780,14 @@ for (const dialect of DIALECTS) {
         statements.length = 0
         const sort: SortKey[] = [{ column: 'sold_at', direction: 'desc' }]
         await storage.list(catalog, {
-          scope: {},
+          rowFilter: {},
           sort,
           after: ['2026-01-01T08:00:00.000Z', 50],
           limit: 5,
           count: false,
         })
         const keysetSql = statements[0]!
-        await storage.list(catalog, { scope: {}, filters: [f('price', 'gte', 2)], limit: 5, count: true })
+        await storage.list(catalog, { rowFilter: {}, filters: [f('price', 'gte', 2)], limit: 5, count: true })
         const countSql = statements.find((sql) => /count\(\*\)/i.test(sql))!
         if (dialect === 'sqlite') {
           const plan = explainSqlite(database, keysetSql)
@@ -804,10 +811,10 @@ for (const dialect of DIALECTS) {
           Array.from({ length: 200 }, (_, index) => ({ title: 't', stock: 1, active: true, sku: `SKU-${index}` })),
         )
         statements.length = 0
-        const eq = await storage.list(catalog, { scope: {}, filters: [f('sku', 'eq', 'SKU-7')], limit: 5 })
+        const eq = await storage.list(catalog, { rowFilter: {}, filters: [f('sku', 'eq', 'SKU-7')], limit: 5 })
         expect(eq.rows.map((row) => row.sku)).toEqual(['SKU-7'])
         const found = await storage.list(catalog, {
-          scope: {},
+          rowFilter: {},
           filters: [f('sku', 'in', ['SKU-9', 'sku-10', 'SKU-11'])],
           limit: 5,
         })
@@ -833,7 +840,7 @@ for (const dialect of DIALECTS) {
         await insertAll(storage, walkRows(200, 4))
         statements.length = 0
         const sort: SortKey[] = [{ column: 'title', direction: 'asc' }]
-        await storage.list(catalog, { scope: {}, sort, after: ['b', 20], limit: 5, count: false })
+        await storage.list(catalog, { rowFilter: {}, sort, after: ['b', 20], limit: 5, count: false })
         const sql = statements[0]!
         expect(sql).toMatch(/\("title"( collate "C")?, "id"\) > \((\$1|\?), (\$2|\?)\)/)
         if (dialect === 'sqlite') {

@@ -88,7 +88,7 @@ async function openShop(dialect: Dialect): Promise<Storage> {
 afterEach(() => databases.closeOpened())
 afterAll(() => databases.dropAll())
 
-const page = { scope: {}, limit: 100, offset: 0 }
+const page = { rowFilter: {}, limit: 100, offset: 0 }
 
 async function seedOrder(storage: Storage, itemCount: number): Promise<{ order: Row; items: Row[] }> {
   const order = await storage.insert(orders, {})
@@ -429,7 +429,7 @@ for (const dialect of DIALECTS) {
         expect(typeof updated?.id).toBe('number')
       })
 
-      it('finds a row only inside its scope', async () => {
+      it('finds a row only inside its rowFilter', async () => {
         const storage = await openShop(dialect)
         const first = await seedOrder(storage, 1)
         const second = await seedOrder(storage, 0)
@@ -443,24 +443,28 @@ for (const dialect of DIALECTS) {
       it('pages by id with limit and offset and counts the total', async () => {
         const storage = await openShop(dialect)
         for (const name of ['a', 'b', 'c', 'd', 'e']) await storage.insert(authors, { name })
-        const middle = await storage.list(authors, { scope: {}, limit: 2, offset: 1 })
+        const middle = await storage.list(authors, { rowFilter: {}, limit: 2, offset: 1 })
         expect(middle.total).toBe(5)
         expect(middle.rows.map((row) => row.name)).toEqual(['b', 'c'])
-        expect(await storage.list(authors, { scope: {}, limit: 2, offset: 10 })).toEqual({ rows: [], total: 5 })
+        expect(await storage.list(authors, { rowFilter: {}, limit: 2, offset: 10 })).toEqual({ rows: [], total: 5 })
       })
 
-      it('honours scope conditions, each scope shape with its own query', async () => {
+      it('honours rowFilter conditions, each rowFilter shape with its own query', async () => {
         const storage = await openShop(dialect)
         const first = await seedOrder(storage, 3)
         await seedOrder(storage, 2)
-        const scoped = await storage.list(items, { scope: { order_id: first.order.id as number }, limit: 2, offset: 1 })
-        expect(scoped.total).toBe(3)
-        expect(scoped.rows).toEqual(first.items.slice(1))
+        const filterColumns = await storage.list(items, {
+          rowFilter: { order_id: first.order.id as number },
+          limit: 2,
+          offset: 1,
+        })
+        expect(filterColumns.total).toBe(3)
+        expect(filterColumns.rows).toEqual(first.items.slice(1))
         expect((await storage.list(items, page)).total).toBe(5)
-        expect((await storage.list(items, { scope: { order_id: 999 }, limit: 10, offset: 0 })).total).toBe(0)
+        expect((await storage.list(items, { rowFilter: { order_id: 999 }, limit: 10, offset: 0 })).total).toBe(0)
         await storage.insert(authors, { name: 'off', active: false })
         await storage.insert(authors, { name: 'on' })
-        const active = await storage.list(authors, { scope: { active: true }, limit: 10, offset: 0 })
+        const active = await storage.list(authors, { rowFilter: { active: true }, limit: 10, offset: 0 })
         expect(active.rows.map((row) => row.name)).toEqual(['on'])
       })
     })
@@ -488,7 +492,7 @@ for (const dialect of DIALECTS) {
         })
       })
 
-      it('returns undefined for an unknown id or a row outside the scope', async () => {
+      it('returns undefined for an unknown id or a row outside the rowFilter', async () => {
         const storage = await openShop(dialect)
         const {
           items: [item],
@@ -516,7 +520,7 @@ for (const dialect of DIALECTS) {
         expect(await countAll(storage, items)).toBe(0)
       })
 
-      it('does not delete a row outside the scope', async () => {
+      it('does not delete a row outside the rowFilter', async () => {
         const storage = await openShop(dialect)
         const {
           items: [item],
@@ -666,12 +670,17 @@ for (const dialect of DIALECTS) {
           }
           const sort = [{ column: 'name', direction: 'asc' }] as const
           await expectInvalid(
-            storage.list(authors, { scope: {}, limit: 10, sort, after: [lone, 1] }),
+            storage.list(authors, { rowFilter: {}, limit: 10, sort, after: [lone, 1] }),
             'authors',
             'name',
             surrogate,
           )
-          await expectInvalid(storage.list(authors, { ...page, scope: { name: lone } }), 'authors', 'name', surrogate)
+          await expectInvalid(
+            storage.list(authors, { ...page, rowFilter: { name: lone } }),
+            'authors',
+            'name',
+            surrogate,
+          )
         }
         expect(await storage.list(authors, page)).toEqual({ rows: [emoji], total: 1 })
       })

@@ -87,7 +87,7 @@ describe('case-insensitive contains and starts_with on every database', () => {
 
   async function matching(dialect: Dialect, operator: Filter['operator'], value: string): Promise<string[]> {
     const { rows } = await storages.get(dialect)!.list(words, {
-      scope: {},
+      rowFilter: {},
       filters: [{ column: 'text', operator, value }],
       limit: 100,
     })
