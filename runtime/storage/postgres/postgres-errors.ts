@@ -1,5 +1,5 @@
 import type { ConstraintFailure } from '../storage-dialect.js'
-import { isDatabaseError } from './load-pg.js'
+import { isDatabaseError } from './postgres-driver.js'
 
 const UNIQUE_VIOLATION = '23505'
 const FOREIGN_KEY_VIOLATION = '23503'
