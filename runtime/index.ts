@@ -2,7 +2,7 @@
  * What generated code imports at run time (`restmint/runtime`), and what a
  * team needs to mount a generated API in its own Fastify app.
  */
-export { ajvRuntime } from './contract/ajv-runtime.js'
+export { ajvRuntime } from './contract/validator.js'
 export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './api/build-api-server.js'
 export { createApiPlugin, type ApiPluginOptions } from './api/create-api-plugin.js'
 export type { AccessOperation, AccessRule, ApiAuth, AuthScheme, OwnerRule } from './contract/access-rule.js'

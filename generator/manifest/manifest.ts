@@ -1,9 +1,8 @@
 import type { AccessOperation } from '../../runtime/contract/access-rule.js'
-import type { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
-import type { FieldType } from '../../runtime/contract/field-type.js'
+import type { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
+import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
-import type { OnDelete } from '../../runtime/contract/on-delete.js'
-import type { StringFormat } from '../../runtime/contract/string-format.js'
+import type { OnDelete } from '../../runtime/contract/table-definition.js'
 
 /**
  * The manifest as written in resources.yaml (format 1), after schema

@@ -1,5 +1,5 @@
 import type { FieldType } from '../../runtime/contract/field-type.js'
-import { SERVER_MANAGED_FIELDS, type ServerManagedField } from '../../runtime/contract/server-managed-fields.js'
+import { SERVER_MANAGED_FIELDS, type ServerManagedField } from '../../runtime/contract/field-type.js'
 
 /** A resource's fields in pieces, each built by the caller in its own shape. */
 export interface ResourceFieldParts<Field> {

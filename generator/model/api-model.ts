@@ -1,10 +1,9 @@
 import type { AuthScheme, OwnerRule, ResourceAccess } from '../../runtime/contract/access-rule.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
-import type { FieldType } from '../../runtime/contract/field-type.js'
+import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
-import type { OnDelete } from '../../runtime/contract/on-delete.js'
+import type { OnDelete } from '../../runtime/contract/table-definition.js'
 import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
-import type { StringFormat } from '../../runtime/contract/string-format.js'
 import type { RatePolicy } from '../../runtime/contract/rate-policy.js'
 import type { VersionChange } from './version-change.js'
 

@@ -1,6 +1,6 @@
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { Manifest, ManifestField, ManifestRelation, ManifestResource } from '../manifest/manifest.js'
-import { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
+import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
 import { foreignKeyOf } from '../names/foreign-key-of.js'
 import { relationKeyOf } from '../names/relation-key-of.js'
 import { listResourceRoutes } from '../../runtime/contract/resource-routes.js'

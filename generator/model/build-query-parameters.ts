@@ -1,6 +1,6 @@
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
-import { maxPageNumber } from '../../runtime/contract/max-page-number.js'
+import { maxPageNumber } from '../../runtime/contract/api-limits.js'
 import type { QueryParameterModel, ResourceModel } from './api-model.js'
 
 type QueryRules = Pick<ResourceModel, 'name' | 'sortable' | 'filters' | 'includes'>

@@ -1,5 +1,5 @@
 import { OPERATORS_BY_FIELD_TYPE, type FilterOperator } from '../../runtime/contract/filter-operator.js'
-import { isServerManagedField, type ServerManagedField } from '../../runtime/contract/server-managed-fields.js'
+import { isServerManagedField, type ServerManagedField } from '../../runtime/contract/field-type.js'
 import type { FieldModel } from './api-model.js'
 
 /** What a foreign key (parent key, `<relation>_id`) is filterable with by default: ranges of ids mean nothing. */

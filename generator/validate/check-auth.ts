@@ -1,6 +1,6 @@
 import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
-import { RESERVED_QUERY_NAMES } from '../../runtime/contract/reserved-query-names.js'
+import { RESERVED_QUERY_NAMES } from '../../runtime/contract/query-rules.js'
 import { hintUnknownName } from './hint-unknown-name.js'
 import { listResourceFields } from './list-resource-fields.js'
 

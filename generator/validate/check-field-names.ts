@@ -1,5 +1,5 @@
-import { RESERVED_QUERY_NAMES } from '../../runtime/contract/reserved-query-names.js'
-import { isServerManagedField, SERVER_MANAGED_FIELDS } from '../../runtime/contract/server-managed-fields.js'
+import { RESERVED_QUERY_NAMES } from '../../runtime/contract/query-rules.js'
+import { isServerManagedField, SERVER_MANAGED_FIELDS } from '../../runtime/contract/field-type.js'
 import { asRecord } from '../manifest/as-record.js'
 import { relationKeyOf } from '../names/relation-key-of.js'
 import type { CheckContext } from './check-context.js'

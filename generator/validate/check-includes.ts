@@ -1,5 +1,5 @@
 import { asRecord } from '../manifest/as-record.js'
-import { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
+import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
 import type { CheckContext } from './check-context.js'
 import { hintUnknownName } from './hint-unknown-name.js'
 

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
+import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
 import { asRecord } from '../manifest/as-record.js'
 import type { ManifestPath } from '../manifest/source-ranges.js'
 import type { CheckContext } from './check-context.js'

@@ -1,4 +1,4 @@
-import { isServerManagedField } from '../../runtime/contract/server-managed-fields.js'
+import { isServerManagedField } from '../../runtime/contract/field-type.js'
 import { asRecord } from '../manifest/as-record.js'
 import { relationKeyOf } from '../names/relation-key-of.js'
 import { MAX_SQL_IDENTIFIER_LENGTH } from '../names/identifiers.js'

@@ -1,6 +1,4 @@
-import type { FieldType } from './field-type.js'
-import type { OnDelete } from './on-delete.js'
-import type { StringFormat } from './string-format.js'
+import type { FieldType, StringFormat } from './field-type.js'
 
 /**
  * What generated code tells the runtime about one database table. Generated
@@ -90,3 +88,8 @@ export interface TableDefinition {
    */
   readonly indexes?: readonly IndexDefinition[]
 }
+
+/** What deleting a referenced record does to the records whose foreign key points at it. */
+export const ON_DELETE_ACTIONS = ['restrict', 'cascade'] as const
+
+export type OnDelete = (typeof ON_DELETE_ACTIONS)[number]

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { FIELD_TYPES } from '../contract/field-type.js'
-import { ON_DELETE_ACTIONS } from '../contract/on-delete.js'
+import { ON_DELETE_ACTIONS } from '../contract/table-definition.js'
 import { MigrationError } from './migration-error.js'
 import type { StorageSnapshot } from './storage-snapshot.js'
 

@@ -1,6 +1,5 @@
 import type { FieldType } from '../contract/field-type.js'
-import type { OnDelete } from '../contract/on-delete.js'
-import type { ColumnValue, TableDefinition } from '../contract/table-definition.js'
+import type { OnDelete, ColumnValue, TableDefinition } from '../contract/table-definition.js'
 
 /**
  * The storage model of a manifest: what a migration's `snapshot.json` holds,

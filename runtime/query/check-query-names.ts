@@ -1,5 +1,5 @@
 import type { ApiLimits } from '../contract/api-limits.js'
-import { maxPageNumber } from '../contract/max-page-number.js'
+import { maxPageNumber } from '../contract/api-limits.js'
 import type { ListQueryParameters } from './parse-list-query.js'
 import type { QueryObject } from './parse-query-string.js'
 import { validationFailed, type InvalidParam } from '../problems/problem-error.js'

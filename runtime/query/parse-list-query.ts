@@ -1,5 +1,5 @@
 import { operandKindOf, type FilterOperator } from '../contract/filter-operator.js'
-import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
+import { RESERVED_QUERY_NAMES } from '../contract/query-rules.js'
 import type { Filter, SortKey } from '../storage/storage.js'
 import type { ColumnDefinition, ColumnValue, TableDefinition } from '../contract/table-definition.js'
 import type { CursorCodec } from './page-cursor.js'

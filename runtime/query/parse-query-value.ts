@@ -1,5 +1,5 @@
 import type { FieldType } from '../contract/field-type.js'
-import { ajvRuntime } from '../contract/ajv-runtime.js'
+import { ajvRuntime } from '../contract/validator.js'
 import { checkDate, normalizeDatetime } from '../storage/normalize-datetime.js'
 import { RejectedValue } from '../storage/rejected-value.js'
 import type { ColumnDefinition, ColumnValue } from '../contract/table-definition.js'

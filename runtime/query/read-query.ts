@@ -1,6 +1,6 @@
 import type { ApiLimits } from '../contract/api-limits.js'
 import type { QueryRules } from '../contract/query-rules.js'
-import { RESERVED_QUERY_NAMES } from '../contract/reserved-query-names.js'
+import { RESERVED_QUERY_NAMES } from '../contract/query-rules.js'
 import type { TableDefinition } from '../contract/table-definition.js'
 import { parseInclude } from '../include/include-relations.js'
 import { ProblemError, validationFailed, type InvalidParam } from '../problems/problem-error.js'

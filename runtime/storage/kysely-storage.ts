@@ -1,5 +1,5 @@
 import { isTextMatchOperator } from '../contract/filter-operator.js'
-import type { ServerManagedField } from '../contract/server-managed-fields.js'
+import type { ServerManagedField } from '../contract/field-type.js'
 import type { ColumnDefinition, ColumnValue, Row, TableDefinition } from '../contract/table-definition.js'
 import { collectRestrictChecks, type RestrictCheck } from './collect-restrict-checks.js'
 import { mapConstraintNames, type ConstrainedColumn } from './constraint-names.js'
