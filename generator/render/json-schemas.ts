@@ -85,7 +85,7 @@ export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): 
 
 /**
  * Path parameters of one route, in path order: each names a row, so it is a
- * positive safe integer (what the runtime's validateParams accepts).
+ * positive safe integer (what the runtime's validatePathParams accepts).
  */
 export function buildParamsSchema(route: RouteModel): JsonSchema {
   return objectSchema(

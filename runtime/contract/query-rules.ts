@@ -3,7 +3,7 @@ import type { FilterOperator } from './filter-operator.js'
 /**
  * What clients may do with a resource's query string, generated from the
  * manifest's `sort:`, `filter:`, `include:` and `cache:` (routes files pass it
- * to `routes.list` and `routes.read`).
+ * to registerResource, which reads list and item queries with them).
  */
 export interface QueryRules {
   /** Sortable fields; always includes `id`. */
