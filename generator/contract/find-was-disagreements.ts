@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
 import { findKeyRange, type ManifestPath } from '../manifest/source-ranges.js'
 import type { ApiModel, VersionModel } from '../model/api-model.js'
-import type { VersionChange } from '../model/version-change.js'
+import type { VersionChange } from '../versions/version-change.js'
 import { nameResourceComponents } from '../names/generated-names.js'
 
 /** The OpenAPI documents a version is compared in: as published (null when it is not) and as generated now. */

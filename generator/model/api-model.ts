@@ -6,7 +6,9 @@ import type { OnDelete } from '../../runtime/contract/on-delete.js'
 import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
 import type { StringFormat } from '../../runtime/contract/string-format.js'
 import type { RatePolicy } from '../../runtime/http/rate-policy.js'
-import type { VersionChange } from './version-change.js'
+import type { ColumnValue } from '../../runtime/table-definition.js'
+import type { NamesToNewer } from '../versions/apply-changes-backwards.js'
+import type { VersionChange } from '../versions/version-change.js'
 
 /**
  * The normalized API model: what the manifest means, with every name and
@@ -64,6 +66,26 @@ export interface VersionModel {
   readonly resources: readonly ResourceModel[]
   /** What the version announces to its clients once the manifest declares it deprecated; null for a current version. */
   readonly deprecation: DeprecationModel | null
+  /** What the next newer version calls each of this version's names; null for the newest. */
+  readonly toNewer: NamesToNewer | null
+  /**
+   * How each resource reaches the storage (map-version-storage.ts); null when
+   * some field or relation has no storage counterpart: the version is then
+   * documented but not served.
+   */
+  readonly storage: ReadonlyMap<string, StorageMapping> | null
+}
+
+/** How one resource of a version reaches the storage. */
+export interface StorageMapping {
+  /** The storage's resource holding it (its table). */
+  readonly storage: ResourceModel
+  /** Each of the version's fields → the storage column holding it. */
+  readonly columns: ReadonlyMap<string, string>
+  /** Storage columns the version does not have → what rows it creates get there (the changes' `older_value`). */
+  readonly olderValues: ReadonlyMap<string, ColumnValue>
+  /** Each of the version's relations → the storage relation embedding the same records. */
+  readonly relations: ReadonlyMap<string, string>
 }
 
 /** A deprecated version's signals: response headers and `meta` (runtime), `deprecated: true` (OpenAPI). */

@@ -22,8 +22,8 @@ import { buildAuthSchemes, buildResourceAccess } from './build-access.js'
 import { buildHttp } from './build-http.js'
 import { buildRatePolicy } from './build-rate-policy.js'
 import { buildRelations } from './build-relations.js'
-import { buildStorageResources } from './build-storage-resources.js'
-import { deriveVersionResources } from './derive-version-resources.js'
+import { deriveVersions, type DerivedVersions } from '../versions/derive-versions.js'
+import { mapVersionStorage } from './map-version-storage.js'
 import { listSuccessorRoutes } from './list-successor-routes.js'
 
 /**
@@ -31,12 +31,14 @@ import { listSuccessorRoutes } from './list-successor-routes.js'
  * validateManifest found no errors: names are safe, parents and relation
  * targets exist, and every has-many has its link back.
  */
-export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
+export function buildModel(
+  manifest: Manifest,
+  manifestFile: string,
+  { versions: derived, storage }: DerivedVersions = deriveVersions(manifest),
+): ApiModel {
   const limits = buildLimits(manifest.limits ?? {})
-  const storage = buildStorageResources(manifest)
   const resources = buildResources({ ...manifest, resources: storage }, limits)
   const newest = keepsRetired(storage, manifest.resources) ? buildResources(manifest, limits) : resources
-  const derived = new Map(deriveVersionResources(manifest).map((version) => [version.name, version]))
   return {
     manifestFile,
     service: {
@@ -50,13 +52,17 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
     openapiYaml: manifest.openapi?.yaml ?? false,
     versions: withSuccessorRoutes(
       Object.keys(manifest.versions).map((name) => {
-        const { changes, derivedFrom, resources: declared } = derived.get(name)!
+        const { changes, derivedFrom, toNewer, toStorage, ...version } = derived.find((each) => each.name === name)!
+        const versionResources =
+          derivedFrom === null ? newest : buildResources({ ...manifest, resources: version.resources }, limits)
         return {
           name,
           prefix: `/${name}`,
           changes,
-          resources: derivedFrom === null ? newest : buildResources({ ...manifest, resources: declared }, limits),
+          resources: versionResources,
           deprecation: buildDeprecation(name, manifest.versions),
+          toNewer,
+          storage: mapVersionStorage(resources, versionResources, toStorage),
         }
       }),
     ),
@@ -76,7 +82,7 @@ function withSuccessorRoutes(versions: VersionModel[]): VersionModel[] {
   })
 }
 
-/** Whether the storage keeps tables or columns only older versions use (buildStorageResources). */
+/** Whether the storage keeps tables or columns only older versions use (buildStorage). */
 function keepsRetired(storage: Manifest['resources'], newest: Manifest['resources']): boolean {
   return Object.entries(storage).some(([name, resource]) => {
     const declared = newest[name]

@@ -1,6 +1,5 @@
-import type { ApiModel, RelationModel, ResourceModel, VersionModel } from '../model/api-model.js'
+import type { ApiModel, RelationModel, ResourceModel, StorageMapping, VersionModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
-import type { StorageMapping } from '../model/map-version-storage.js'
 import { buildTableDefinition } from './build-table-definition.js'
 import type { FieldColumn, HeaderView, StorageTable, TranslateView } from './template-views.js'
 

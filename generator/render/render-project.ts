@@ -1,7 +1,14 @@
 import type { ApiAuth } from '../../runtime/contract/access-rule.js'
 import { stringify as stringifyYaml } from 'yaml'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
-import type { ApiModel, FieldModel, HttpModel, ResourceModel, VersionModel } from '../model/api-model.js'
+import type {
+  ApiModel,
+  FieldModel,
+  HttpModel,
+  ResourceModel,
+  StorageMapping,
+  VersionModel,
+} from '../model/api-model.js'
 import {
   nameResourceComponents,
   migrationGuideName,
@@ -32,7 +39,7 @@ import type { QueryRules } from '../../runtime/http/query-rules.js'
 import type { ApiHttp } from '../../runtime/define-api.js'
 import { buildTableDefinition } from './build-table-definition.js'
 import { findResource } from '../model/find-resource.js'
-import { isIdentityMapping, mapVersionStorage, type StorageMapping } from '../model/map-version-storage.js'
+import { isIdentityMapping } from '../model/map-version-storage.js'
 import { buildTranslateView } from './build-translate-view.js'
 import { buildMigrationGuideView } from './build-migration-guide-view.js'
 
@@ -64,21 +71,12 @@ export function renderProject(
   files.set('schema.ts', render('schema.ts', schema))
   files.set('server.ts', render('server.ts', buildServerView(model)))
   for (const version of model.versions) {
-    const mappings = mapVersionStorage(model, version)
     const versionModel = { ...model, resources: version.resources }
-    if (mappings) renderVersion(versionModel, version, mappings, storageTables, render, cache, files)
+    if (version.storage) renderVersion(versionModel, version, version.storage, storageTables, render, cache, files)
     else renderVersionDocuments(versionModel, version, render, cache, files)
   }
   for (const [older, newer] of listVersionPairs(model)) renderMigrationGuide(model, older, newer, render, files)
   return new Map([...rendered].sort(([a], [b]) => (a < b ? -1 : 1)))
-}
-
-/**
- * A version is served when the storage holds every field and relation of
- * it (map-version-storage.ts).
- */
-function isServed(model: ApiModel, version: VersionModel): boolean {
-  return mapVersionStorage(model, version) !== null
 }
 
 /**
@@ -199,14 +197,14 @@ function buildServerView(model: ApiModel): ServerView {
     http: buildRuntimeHttp(model.http),
     tableList: TABLE_LIST_NAME,
     versions: model.versions
-      .filter((version) => isServed(model, version))
+      .filter((version) => version.storage !== null)
       .map((version) => ({
         name: version.name,
         prefix: version.prefix,
         functionName: versionFunctionName(version.name),
         deprecation: version.deprecation,
       })),
-    unserved: model.versions.filter((version) => !isServed(model, version)).map((version) => version.name),
+    unserved: model.versions.filter((version) => version.storage === null).map((version) => version.name),
     guides: listVersionPairs(model).map(([older, newer]) => {
       const name = migrationGuideName(older.name, newer.name)
       return { path: `/docs/${name}`, fileName: name }
