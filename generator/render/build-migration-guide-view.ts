@@ -1,6 +1,7 @@
 import type { Row } from '../../runtime/table-definition.js'
 import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import { listMigrationSteps } from '../model/list-migration-steps.js'
+import { olderNameOf } from '../versions/apply-changes-backwards.js'
 import type { VersionChange } from '../versions/version-change.js'
 import { buildSampleRow } from './build-sample-row.js'
 import { buildTranslateView } from './build-translate-view.js'
@@ -94,10 +95,7 @@ function recordOf(model: ApiModel, version: VersionModel, stored: ResourceModel,
 
 /** One line saying what a change did, in each version's names. */
 function summarize(change: VersionChange, older: VersionModel, newer: VersionModel): string {
-  const olderName = (name: string) => {
-    const renamed = newer.changes.find((other) => other.kind === 'rename_resource' && other.to === name)
-    return renamed?.kind === 'rename_resource' ? renamed.from : name
-  }
+  const olderName = (name: string) => (older.toNewer ? olderNameOf(older.toNewer, name) : name)
   switch (change.kind) {
     case 'rename_field':
       return `${olderName(change.resource)}.${change.from} is ${change.resource}.${change.to} in ${newer.name}`

@@ -167,11 +167,7 @@ function checkRerootKeepsParentKey(
   report: (key: string, message: string) => void,
 ): void {
   const { newer } = at
-  const renamed = newer.changes.find(
-    (other): other is Extract<VersionChange, { kind: 'rename_resource' }> =>
-      other.kind === 'rename_resource' && other.from === change.fromParent,
-  )
-  const parent = renamed?.to ?? change.fromParent
+  const parent = at.older.toNewer?.get(change.fromParent)?.name ?? change.fromParent
   const parentKey = foreignKeyOf(parent, newer.resources[parent]?.singular)
   const resource = newer.resources[change.resource]
   if (resource && findParentLink(resource, parent, parentKey)) return

@@ -34,6 +34,12 @@ export interface ResourceNamesToNewer {
   readonly relations: ReadonlyMap<string, string | null>
 }
 
+/** The older version's name of what the newer version calls resource `newer`: itself unless renamed. */
+export function olderNameOf(toNewer: NamesToNewer, newer: string): string {
+  for (const [older, names] of toNewer) if (names.name === newer) return older
+  return newer
+}
+
 /** The working copy's names (older ones as the changes apply) → the newer version's. */
 type NameTrack = Map<
   string,
