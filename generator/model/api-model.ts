@@ -1,4 +1,6 @@
-import type { AuthScheme, OwnerRule, ResourceAccess } from '../../runtime/contract/access-rule.js'
+import type { ApiAuth, AuthScheme, OwnerRule, ResourceAccess } from '../../runtime/contract/access-rule.js'
+import type { ApiHttp } from '../../runtime/define-api.js'
+import type { QueryRules } from '../../runtime/http/query-rules.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { FieldType } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
@@ -6,7 +8,7 @@ import type { OnDelete } from '../../runtime/contract/on-delete.js'
 import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
 import type { StringFormat } from '../../runtime/contract/string-format.js'
 import type { RatePolicy } from '../../runtime/http/rate-policy.js'
-import type { ColumnValue } from '../../runtime/table-definition.js'
+import type { ColumnValue, TableDefinition } from '../../runtime/table-definition.js'
 import type { NamesToNewer } from '../versions/apply-changes-backwards.js'
 import type { VersionChange } from '../versions/version-change.js'
 
@@ -37,6 +39,8 @@ export interface ApiModel {
   readonly resources: readonly ResourceModel[]
   /** `auth.schemes` in manifest order; empty without `auth:` (every operation is public). */
   readonly authSchemes: readonly AuthScheme[]
+  /** What server.ts gives the runtime: its HTTP options (null: none set) and auth (null: no `auth:`). */
+  readonly runtime: { readonly http: ApiHttp | null; readonly auth: ApiAuth | null }
 }
 
 /** The manifest's `http:`. */
@@ -162,6 +166,10 @@ export interface ResourceModel {
   readonly parent: ParentModel | null
   /** Foreign keys of other resources (children and belongs-to relations) that point at this one. */
   readonly referencedBy: readonly ReferenceModel[]
+  /** The runtime's view of the resource's table, in its version's names (schema.ts, translate modules). */
+  readonly definition: TableDefinition
+  /** The runtime's query rules of the resource, as its routes file declares them. */
+  readonly queryRules: QueryRules
   /** Every declared relation, in manifest order: what `?include=` paths walk through. */
   readonly relations: readonly RelationModel[]
   /** Include paths clients may ask for (`author`, `items.product`); empty when none. */

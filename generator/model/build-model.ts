@@ -20,6 +20,7 @@ import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildAuthSchemes, buildResourceAccess } from './build-access.js'
 import { buildHttp } from './build-http.js'
+import { buildApiAuth, buildRuntimeHttp, buildRuntimeRules, buildTableDefinition } from './build-runtime-definitions.js'
 import { buildRatePolicy } from './build-rate-policy.js'
 import { buildRelations } from './build-relations.js'
 import { deriveVersions, type DerivedVersions } from '../versions/derive-versions.js'
@@ -39,6 +40,8 @@ export function buildModel(
   const limits = buildLimits(manifest.limits ?? {})
   const resources = buildResources({ ...manifest, resources: storage }, limits)
   const newest = keepsRetired(storage, manifest.resources) ? buildResources(manifest, limits) : resources
+  const http = buildHttp(manifest)
+  const authSchemes = buildAuthSchemes(manifest)
   return {
     manifestFile,
     service: {
@@ -48,7 +51,7 @@ export function buildModel(
     },
     limits,
     rate: buildRatePolicy('default', manifest.limits?.rate),
-    http: buildHttp(manifest),
+    http,
     openapiYaml: manifest.openapi?.yaml ?? false,
     versions: withSuccessorRoutes(
       Object.keys(manifest.versions).map((name) => {
@@ -67,7 +70,8 @@ export function buildModel(
       }),
     ),
     resources,
-    authSchemes: buildAuthSchemes(manifest),
+    authSchemes,
+    runtime: { http: buildRuntimeHttp(http), auth: buildApiAuth(authSchemes, resources) },
   }
 }
 
@@ -97,7 +101,12 @@ function buildResources(manifest: Manifest, limits: ApiLimits): ResourceModel[] 
   const entries = Object.entries(manifest.resources)
   const idParams = new Map(entries.map(([name, resource]) => [name, foreignKeyOf(name, resource.singular)]))
   const drafts = entries.map(([name, resource]) => buildResource(name, resource, manifest, idParams, limits))
-  return drafts.map((draft) => ({ ...draft, referencedBy: findReferences(draft.name, drafts) }))
+  const referenced = drafts.map((draft) => ({ ...draft, referencedBy: findReferences(draft.name, drafts) }))
+  return referenced.map((resource) => ({
+    ...resource,
+    definition: buildTableDefinition(resource, referenced, limits.includeItemsMax),
+    queryRules: buildRuntimeRules(resource),
+  }))
 }
 
 /** The declared limits over the defaults; the default include_items_max never exceeds per_page_max. */
@@ -120,7 +129,7 @@ function buildResource(
   manifest: Manifest,
   idParams: ReadonlyMap<string, string>,
   limits: ApiLimits,
-): Omit<ResourceModel, 'referencedBy'> {
+): Omit<ResourceModel, 'referencedBy' | 'definition' | 'queryRules'> {
   const names = deriveResourceNames(name, resource.singular)
   const parent: ParentModel | null = resource.parent
     ? {

@@ -1,4 +1,3 @@
-import type { ApiAuth } from '../../runtime/contract/access-rule.js'
 import { stringify as stringifyYaml } from 'yaml'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
 import type {
@@ -35,9 +34,6 @@ import type {
   VersionIndexView,
   StorageTable,
 } from './template-views.js'
-import type { QueryRules } from '../../runtime/http/query-rules.js'
-import type { ApiHttp } from '../../runtime/define-api.js'
-import { buildTableDefinition } from './build-table-definition.js'
 import { findResource } from '../model/find-resource.js'
 import { isIdentityMapping } from '../model/map-version-storage.js'
 import { buildTranslateView } from './build-translate-view.js'
@@ -182,7 +178,7 @@ function buildSchemaView(model: ApiModel): SchemaView {
     tables: model.resources.map((resource) => ({
       constant: tableConstantName(resource.identifier),
       resource: resource.name,
-      definition: buildTableDefinition(resource, model),
+      definition: resource.definition,
     })),
   }
 }
@@ -194,7 +190,7 @@ function buildServerView(model: ApiModel): ServerView {
     title: model.service.title,
     limits: model.limits,
     rate: model.rate,
-    http: buildRuntimeHttp(model.http),
+    http: model.runtime.http,
     tableList: TABLE_LIST_NAME,
     versions: model.versions
       .filter((version) => version.storage !== null)
@@ -209,17 +205,8 @@ function buildServerView(model: ApiModel): ServerView {
       const name = migrationGuideName(older.name, newer.name)
       return { path: `/docs/${name}`, fileName: name }
     }),
-    auth: buildApiAuth(model),
+    auth: model.runtime.auth,
   }
-}
-
-/** The schemes, and each table's rules (the newest version's: every version reads the same rows). */
-function buildApiAuth(model: ApiModel): ApiAuth | null {
-  if (model.authSchemes.length === 0) return null
-  const resources = model.resources.flatMap((resource) =>
-    resource.access ? [[resource.table, { access: resource.access, owner: resource.owner }] as const] : [],
-  )
-  return { schemes: model.authSchemes, resources: Object.fromEntries(resources) }
 }
 
 function buildVersionIndexView(model: ApiModel, version: VersionModel): VersionIndexView {
@@ -256,7 +243,7 @@ function buildRoutesView(
     fileName: resource.name,
     functionName: routesFunctionName(resource.typeName),
     table: tableConstantName(storageOf(resource.name).identifier),
-    rules: buildRuntimeRules(resource),
+    rules: resource.queryRules,
     paths: resource.routes.map((route) => `${version.prefix}${route.path}`),
     nestedUnder: nested &&
       parent &&
@@ -272,33 +259,6 @@ function buildRoutesView(
     translated,
     requireIfMatch: resource.requireIfMatch,
     rate: resource.rate,
-  }
-}
-
-/** The runtime's ApiHttp, with only what the manifest sets; null when it sets nothing. */
-function buildRuntimeHttp({ trustProxy, cors }: HttpModel): ApiHttp | null {
-  if (trustProxy === null && cors === null) return null
-  return {
-    ...(trustProxy !== null ? { trustProxy } : {}),
-    ...(cors !== null
-      ? {
-          cors: {
-            origins: cors.origins,
-            ...(cors.maxAgeSeconds !== null ? { maxAgeSeconds: cors.maxAgeSeconds } : {}),
-            allowedHeaders: cors.allowedHeaders,
-          },
-        }
-      : {}),
-  }
-}
-
-/** The runtime's QueryRules of a resource, as routes files declare them. */
-function buildRuntimeRules(resource: ResourceModel): QueryRules {
-  return {
-    sortable: resource.sortable,
-    filters: Object.fromEntries(resource.filters.map((filter) => [filter.field, filter.operators])),
-    includes: resource.includes,
-    cacheControl: resource.cacheControl,
   }
 }
 
