@@ -42,11 +42,11 @@ export async function generateFiles(options: {
   if (!result) {
     const workers = startFormatWorkers()
     try {
-      const { manifest, diagnostics } = await validate()
-      if (!manifest || hasErrors(diagnostics)) return { diagnostics, sources, files: null }
+      const { manifest, versions, diagnostics } = await validate()
+      if (!manifest || !versions || hasErrors(diagnostics)) return { diagnostics, sources, files: null }
       const { buildModel, renderProject, startFormatting } = await loadStages()
       const formatting = startFormatting(cache, workers)
-      const rendered = renderProject(buildModel(manifest, options.manifestFile), cache, formatting.add)
+      const rendered = renderProject(buildModel(manifest, options.manifestFile, versions), cache, formatting.add)
       result = { diagnostics, files: [...(await formatting.finish(rendered))] }
     } finally {
       await workers?.stop()

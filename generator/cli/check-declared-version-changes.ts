@@ -5,7 +5,7 @@ import { isDeprecationSignal } from '../contract/is-deprecation-signal.js'
 import { listVersionDocuments, versionDocumentPath } from '../contract/version-documents.js'
 import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import { formatDiagnostics } from '../diagnostics/format-diagnostics.js'
-import type { VersionChange } from '../model/version-change.js'
+import type { VersionChange } from '../versions/version-change.js'
 import type { CliIo } from './cli-io.js'
 
 /**

@@ -1,4 +1,4 @@
-import type { VersionChange } from '../model/version-change.js'
+import type { VersionChange } from '../versions/version-change.js'
 import { foreignKeyOf } from '../names/foreign-key-of.js'
 import { singularOf } from '../names/singular-of.js'
 import type { ContractFinding } from './contract-finding.js'

@@ -2,7 +2,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
 import { findKeyRange, type ManifestPath } from '../manifest/source-ranges.js'
 import type { ApiModel, VersionModel } from '../model/api-model.js'
-import type { VersionChange } from '../model/version-change.js'
+import { olderNameOf } from '../versions/apply-changes-backwards.js'
+import type { VersionChange } from '../versions/version-change.js'
 import { nameResourceComponents } from '../names/generated-names.js'
 
 /** The OpenAPI documents a version is compared in: as published (null when it is not) and as generated now. */
@@ -63,8 +64,9 @@ function removedFields(
   older: VersionModel,
 ): { resource: string; field: string | null; typeName: string } | null {
   if (change.kind !== 'remove_field' && change.kind !== 'remove_resource') return null
-  const renamed = newer.changes.find((other) => other.kind === 'rename_resource' && other.to === change.resource)
-  const name = renamed?.kind === 'rename_resource' ? renamed.from : change.resource
+  // A removed field's resource is named as the newer version names it; a removed resource as the older one does.
+  const name =
+    change.kind === 'remove_field' && older.toNewer ? olderNameOf(older.toNewer, change.resource) : change.resource
   const resource = older.resources.find((candidate) => candidate.name === name)
   if (!resource) return null
   return { resource: name, field: change.kind === 'remove_field' ? change.field : null, typeName: resource.typeName }

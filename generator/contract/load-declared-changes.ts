@@ -1,8 +1,8 @@
 import { readManifest } from '../generate.js'
 import { loadManifest } from '../manifest/load-manifest.js'
 import { findKeyRange, type SourceRange } from '../manifest/source-ranges.js'
-import { parseVersionChanges } from '../manifest/parse-version-changes.js'
-import type { VersionChange } from '../model/version-change.js'
+import { parseVersionChanges } from '../versions/version-change.js'
+import type { VersionChange } from '../versions/version-change.js'
 import { validateManifest } from '../validate/validate-manifest.js'
 
 /** A validated manifest's declared `changes`, by version name, in manifest order, and where each entry is. */

@@ -1,8 +1,7 @@
 import { snapshotTables, type StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
 import type { ApiModel } from '../model/api-model.js'
-import { buildTableDefinition } from '../render/build-table-definition.js'
 
 /** The storage model of a manifest: what its migrations must lead to. */
 export function buildStorageSnapshot(model: ApiModel): StorageSnapshot {
-  return snapshotTables(model.resources.map((resource) => buildTableDefinition(resource, model)))
+  return snapshotTables(model.resources.map((resource) => resource.definition))
 }

@@ -1,11 +1,14 @@
-import type { AuthScheme, OwnerRule, ResourceAccess } from '../../runtime/contract/access-rule.js'
+import type { ApiAuth, AuthScheme, OwnerRule, ResourceAccess } from '../../runtime/contract/access-rule.js'
+import type { ApiHttp } from '../../runtime/contract/define-api.js'
+import type { QueryRules } from '../../runtime/contract/query-rules.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
-import type { OnDelete } from '../../runtime/contract/table-definition.js'
 import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
 import type { RatePolicy } from '../../runtime/contract/rate-policy.js'
-import type { VersionChange } from './version-change.js'
+import type { ColumnValue, OnDelete, TableDefinition } from '../../runtime/contract/table-definition.js'
+import type { NamesToNewer } from '../versions/apply-changes-backwards.js'
+import type { VersionChange } from '../versions/version-change.js'
 
 /**
  * The normalized API model: what the manifest means, with every name and
@@ -34,6 +37,8 @@ export interface ApiModel {
   readonly resources: readonly ResourceModel[]
   /** `auth.schemes` in manifest order; empty without `auth:` (every operation is public). */
   readonly authSchemes: readonly AuthScheme[]
+  /** What server.ts gives the runtime: its HTTP options (null: none set) and auth (null: no `auth:`). */
+  readonly runtime: { readonly http: ApiHttp | null; readonly auth: ApiAuth | null }
 }
 
 /** The manifest's `http:`. */
@@ -63,6 +68,26 @@ export interface VersionModel {
   readonly resources: readonly ResourceModel[]
   /** What the version announces to its clients once the manifest declares it deprecated; null for a current version. */
   readonly deprecation: DeprecationModel | null
+  /** What the next newer version calls each of this version's names; null for the newest. */
+  readonly toNewer: NamesToNewer | null
+  /**
+   * How each resource reaches the storage (map-version-storage.ts); null when
+   * some field or relation has no storage counterpart: the version is then
+   * documented but not served.
+   */
+  readonly storage: ReadonlyMap<string, StorageMapping> | null
+}
+
+/** How one resource of a version reaches the storage. */
+export interface StorageMapping {
+  /** The storage's resource holding it (its table). */
+  readonly storage: ResourceModel
+  /** Each of the version's fields → the storage column holding it. */
+  readonly columns: ReadonlyMap<string, string>
+  /** Storage columns the version does not have → what rows it creates get there (the changes' `older_value`). */
+  readonly olderValues: ReadonlyMap<string, ColumnValue>
+  /** Each of the version's relations → the storage relation embedding the same records. */
+  readonly relations: ReadonlyMap<string, string>
 }
 
 /** A deprecated version's signals: response headers and `meta` (runtime), `deprecated: true` (OpenAPI). */
@@ -139,6 +164,10 @@ export interface ResourceModel {
   readonly parent: ParentModel | null
   /** Foreign keys of other resources (children and belongs-to relations) that point at this one. */
   readonly referencedBy: readonly ReferenceModel[]
+  /** The runtime's view of the resource's table, in its version's names (schema.ts, translate modules). */
+  readonly definition: TableDefinition
+  /** The runtime's query rules of the resource, as its routes file declares them. */
+  readonly queryRules: QueryRules
   /** Every declared relation, in manifest order: what `?include=` paths walk through. */
   readonly relations: readonly RelationModel[]
   /** Include paths clients may ask for (`author`, `items.product`); empty when none. */

@@ -20,10 +20,11 @@ import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildAuthSchemes, buildResourceAccess } from './build-access.js'
 import { buildHttp } from './build-http.js'
+import { buildApiAuth, buildRuntimeHttp, buildRuntimeRules, buildTableDefinition } from './build-runtime-definitions.js'
 import { buildRatePolicy } from './build-rate-policy.js'
 import { buildRelations } from './build-relations.js'
-import { buildStorageResources } from './build-storage-resources.js'
-import { deriveVersionResources } from './derive-version-resources.js'
+import { deriveVersions, type DerivedVersions } from '../versions/derive-versions.js'
+import { mapVersionStorage } from './map-version-storage.js'
 import { listSuccessorRoutes } from './list-successor-routes.js'
 
 /**
@@ -31,12 +32,16 @@ import { listSuccessorRoutes } from './list-successor-routes.js'
  * validateManifest found no errors: names are safe, parents and relation
  * targets exist, and every has-many has its link back.
  */
-export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
+export function buildModel(
+  manifest: Manifest,
+  manifestFile: string,
+  { versions: derived, storage }: DerivedVersions = deriveVersions(manifest),
+): ApiModel {
   const limits = buildLimits(manifest.limits ?? {})
-  const storage = buildStorageResources(manifest)
   const resources = buildResources({ ...manifest, resources: storage }, limits)
   const newest = keepsRetired(storage, manifest.resources) ? buildResources(manifest, limits) : resources
-  const derived = new Map(deriveVersionResources(manifest).map((version) => [version.name, version]))
+  const http = buildHttp(manifest)
+  const authSchemes = buildAuthSchemes(manifest)
   return {
     manifestFile,
     service: {
@@ -46,22 +51,27 @@ export function buildModel(manifest: Manifest, manifestFile: string): ApiModel {
     },
     limits,
     rate: buildRatePolicy('default', manifest.limits?.rate),
-    http: buildHttp(manifest),
+    http,
     openapiYaml: manifest.openapi?.yaml ?? false,
     versions: withSuccessorRoutes(
       Object.keys(manifest.versions).map((name) => {
-        const { changes, derivedFrom, resources: declared } = derived.get(name)!
+        const { changes, derivedFrom, toNewer, toStorage, ...version } = derived.find((each) => each.name === name)!
+        const versionResources =
+          derivedFrom === null ? newest : buildResources({ ...manifest, resources: version.resources }, limits)
         return {
           name,
           prefix: `/${name}`,
           changes,
-          resources: derivedFrom === null ? newest : buildResources({ ...manifest, resources: declared }, limits),
+          resources: versionResources,
           deprecation: buildDeprecation(name, manifest.versions),
+          toNewer,
+          storage: mapVersionStorage(resources, versionResources, toStorage),
         }
       }),
     ),
     resources,
-    authSchemes: buildAuthSchemes(manifest),
+    authSchemes,
+    runtime: { http: buildRuntimeHttp(http), auth: buildApiAuth(authSchemes, resources) },
   }
 }
 
@@ -76,7 +86,7 @@ function withSuccessorRoutes(versions: VersionModel[]): VersionModel[] {
   })
 }
 
-/** Whether the storage keeps tables or columns only older versions use (buildStorageResources). */
+/** Whether the storage keeps tables or columns only older versions use (buildStorage). */
 function keepsRetired(storage: Manifest['resources'], newest: Manifest['resources']): boolean {
   return Object.entries(storage).some(([name, resource]) => {
     const declared = newest[name]
@@ -91,7 +101,12 @@ function buildResources(manifest: Manifest, limits: ApiLimits): ResourceModel[] 
   const entries = Object.entries(manifest.resources)
   const idParams = new Map(entries.map(([name, resource]) => [name, foreignKeyOf(name, resource.singular)]))
   const drafts = entries.map(([name, resource]) => buildResource(name, resource, manifest, idParams, limits))
-  return drafts.map((draft) => ({ ...draft, referencedBy: findReferences(draft.name, drafts) }))
+  const referenced = drafts.map((draft) => ({ ...draft, referencedBy: findReferences(draft.name, drafts) }))
+  return referenced.map((resource) => ({
+    ...resource,
+    definition: buildTableDefinition(resource, referenced, limits.includeItemsMax),
+    queryRules: buildRuntimeRules(resource),
+  }))
 }
 
 /** The declared limits over the defaults; the default include_items_max never exceeds per_page_max. */
@@ -114,7 +129,7 @@ function buildResource(
   manifest: Manifest,
   idParams: ReadonlyMap<string, string>,
   limits: ApiLimits,
-): Omit<ResourceModel, 'referencedBy'> {
+): Omit<ResourceModel, 'referencedBy' | 'definition' | 'queryRules'> {
   const names = deriveResourceNames(name, resource.singular)
   const parent: ParentModel | null = resource.parent
     ? {

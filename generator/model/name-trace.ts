@@ -13,28 +13,17 @@ export class NameTrace {
 
   /** The newer version's resource that older resource `name` became; null when removed. */
   resource(name: string): ResourceModel | null {
-    let renamed = name
-    for (const change of this.#newer.changes) {
-      if (change.kind === 'rename_resource' && change.from === name) renamed = change.to
-      if (change.kind === 'remove_resource' && change.resource === name) return null
-    }
+    const renamed = this.#older.toNewer?.get(name)?.name
     return this.#newer.resources.find((resource) => resource.name === renamed) ?? null
   }
 
-  /** The newer name of `field` of older `resource`; null when the newer resource does not have it. */
+  /** The newer name of `field` (or key) of older `resource`; null when the newer resource does not have it. */
   field(resource: ResourceModel, field: string): string | null {
     const renamed = this.resource(resource.name)
-    if (!renamed) return null
-    for (const change of this.#newer.changes) {
-      if (change.kind === 'rename_field' && change.resource === renamed.name && change.from === field) return change.to
-      if (change.kind === 'remove_field' && change.resource === renamed.name && change.field === field) return null
-    }
-    const references = resource.fields.find((candidate) => candidate.name === field)?.references
-    const target = references && findResource(this.#older, references.resource)
-    const renamedTarget = target && this.resource(target.name)
-    // A key named after a renamed resource is renamed with it (`author_id` → `writer_id`).
-    const name = target && renamedTarget && field === target.idParam ? renamedTarget.idParam : field
-    return renamed.fields.some((candidate) => candidate.name === name) ? name : null
+    const traced = this.#older.toNewer?.get(resource.name)?.fields.get(field)
+    // Fields not traced (the server's, the owner) keep their names.
+    const name = traced === undefined ? field : traced
+    return renamed?.fields.some((candidate) => candidate.name === name) ? name : null
   }
 
   /** The newer path of `route` of older `resource` (now `renamed`), without the version prefix; null when gone. */
@@ -85,20 +74,10 @@ export class NameTrace {
     return segments.join('.')
   }
 
-  /** The newer name of `relation` of older `resource`: the relation of the same kind over the same key. */
+  /** The newer name of `relation` of older `resource`; null when the newer resource does not have it. */
   relation(resource: ResourceModel, relation: RelationModel): string | null {
     const renamed = this.resource(resource.name)
-    const target = findResource(this.#older, relation.resource)
-    const renamedTarget = this.resource(target.name)
-    if (!renamed || !renamedTarget) return null
-    const key =
-      relation.kind === 'belongs-to'
-        ? this.field(resource, relation.foreignKey)
-        : this.field(target, relation.foreignKey)
-    const found = renamed.relations.find(
-      (candidate) =>
-        candidate.kind === relation.kind && candidate.resource === renamedTarget.name && candidate.foreignKey === key,
-    )
-    return found?.name ?? null
+    const name = this.#older.toNewer?.get(resource.name)?.relations.get(relation.name)
+    return renamed?.relations.some((candidate) => candidate.name === name) ? name! : null
   }
 }

@@ -1,8 +1,8 @@
 import type { Row } from '../../runtime/contract/table-definition.js'
 import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import { listMigrationSteps } from '../model/list-migration-steps.js'
-import { mapVersionStorage } from '../model/map-version-storage.js'
-import type { VersionChange } from '../model/version-change.js'
+import { olderNameOf } from '../versions/apply-changes-backwards.js'
+import type { VersionChange } from '../versions/version-change.js'
 import { buildSampleRow } from './build-sample-row.js'
 import { buildTranslateView } from './build-translate-view.js'
 import type { HeaderView, MigrationGuideView } from './template-views.js'
@@ -67,9 +67,7 @@ export function sampleRecords(
   newer: VersionModel,
   resource: string,
 ): { readonly row: Row; readonly older: Row; readonly newer: Row } | null {
-  const later = model.versions.slice(model.versions.indexOf(newer) + 1)
-  const storageName = later.reduce((name, version) => renamedIn(version, name), resource)
-  const stored = model.resources.find((candidate) => candidate.name === storageName)
+  const stored = newer.storage?.get(resource)?.storage
   if (!stored) return null
   const row = buildSampleRow(stored)
   const olderRecord = recordOf(model, older, stored, row)
@@ -77,20 +75,10 @@ export function sampleRecords(
   return olderRecord && newerRecord && { row, older: olderRecord, newer: newerRecord }
 }
 
-/** `name`, or what `version` renamed it to. */
-function renamedIn(version: VersionModel, name: string): string {
-  const change = version.changes.find((candidate) => candidate.kind === 'rename_resource' && candidate.from === name)
-  return change?.kind === 'rename_resource' ? change.to : name
-}
-
 /** `row` of the storage's `stored` resource as `version` shows it, through the mapping its translate module is rendered from. */
 function recordOf(model: ApiModel, version: VersionModel, stored: ResourceModel, row: Row): Row | null {
-  const later = model.versions.slice(model.versions.indexOf(version) + 1).reverse()
-  const name = later.reduce((current, newer) => {
-    const change = newer.changes.find((candidate) => candidate.kind === 'rename_resource' && candidate.to === current)
-    return change?.kind === 'rename_resource' ? change.from : current
-  }, stored.name)
-  const mappings = mapVersionStorage(model, version)
+  const mappings = version.storage
+  const name = [...(mappings ?? [])].find(([, mapping]) => mapping.storage.name === stored.name)?.[0]
   const resource = version.resources.find((candidate) => candidate.name === name)
   if (!mappings || !resource) return null
   // Only the field → column pairs are read, never rendered: the header and schema.ts's tables do not matter.
@@ -107,10 +95,7 @@ function recordOf(model: ApiModel, version: VersionModel, stored: ResourceModel,
 
 /** One line saying what a change did, in each version's names. */
 function summarize(change: VersionChange, older: VersionModel, newer: VersionModel): string {
-  const olderName = (name: string) => {
-    const renamed = newer.changes.find((other) => other.kind === 'rename_resource' && other.to === name)
-    return renamed?.kind === 'rename_resource' ? renamed.from : name
-  }
+  const olderName = (name: string) => (older.toNewer ? olderNameOf(older.toNewer, name) : name)
   switch (change.kind) {
     case 'rename_field':
       return `${olderName(change.resource)}.${change.from} is ${change.resource}.${change.to} in ${newer.name}`

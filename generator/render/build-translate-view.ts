@@ -1,7 +1,5 @@
-import type { ApiModel, RelationModel, ResourceModel, VersionModel } from '../model/api-model.js'
+import type { ApiModel, RelationModel, ResourceModel, StorageMapping, VersionModel } from '../model/api-model.js'
 import { findResource } from '../model/find-resource.js'
-import type { StorageMapping } from '../model/map-version-storage.js'
-import { buildTableDefinition } from './build-table-definition.js'
 import type { FieldColumn, HeaderView, StorageTable, TranslateView } from './template-views.js'
 
 /**
@@ -27,7 +25,7 @@ export function buildTranslateView(
   const aliasOf = (target: string): string | null =>
     target === resource.name ? null : `${findResource(versionModel, target).identifier}Translation`
   const targets = [...new Set(resource.relations.map((relation) => relation.resource))]
-  const view = buildTableDefinition(resource, versionModel)
+  const view = resource.definition
   const stored = storageTables.get(mapping.storage.name)
   const sameAsStorage = stored !== undefined && JSON.stringify(view) === JSON.stringify(stored.definition)
   return {

@@ -1,7 +1,13 @@
-import type { ApiAuth } from '../../runtime/contract/access-rule.js'
 import { stringify as stringifyYaml } from 'yaml'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
-import type { ApiModel, FieldModel, HttpModel, ResourceModel, VersionModel } from '../model/api-model.js'
+import type {
+  ApiModel,
+  FieldModel,
+  HttpModel,
+  ResourceModel,
+  StorageMapping,
+  VersionModel,
+} from '../model/api-model.js'
 import {
   nameResourceComponents,
   migrationGuideName,
@@ -28,11 +34,8 @@ import type {
   VersionIndexView,
   StorageTable,
 } from './template-views.js'
-import type { QueryRules } from '../../runtime/contract/query-rules.js'
-import type { ApiHttp } from '../../runtime/contract/define-api.js'
-import { buildTableDefinition } from './build-table-definition.js'
 import { findResource } from '../model/find-resource.js'
-import { isIdentityMapping, mapVersionStorage, type StorageMapping } from '../model/map-version-storage.js'
+import { isIdentityMapping } from '../model/map-version-storage.js'
 import { buildTranslateView } from './build-translate-view.js'
 import { buildMigrationGuideView } from './build-migration-guide-view.js'
 
@@ -64,21 +67,12 @@ export function renderProject(
   files.set('schema.ts', render('schema.ts', schema))
   files.set('server.ts', render('server.ts', buildServerView(model)))
   for (const version of model.versions) {
-    const mappings = mapVersionStorage(model, version)
     const versionModel = { ...model, resources: version.resources }
-    if (mappings) renderVersion(versionModel, version, mappings, storageTables, render, cache, files)
+    if (version.storage) renderVersion(versionModel, version, version.storage, storageTables, render, cache, files)
     else renderVersionDocuments(versionModel, version, render, cache, files)
   }
   for (const [older, newer] of listVersionPairs(model)) renderMigrationGuide(model, older, newer, render, files)
   return new Map([...rendered].sort(([a], [b]) => (a < b ? -1 : 1)))
-}
-
-/**
- * A version is served when the storage holds every field and relation of
- * it (map-version-storage.ts).
- */
-function isServed(model: ApiModel, version: VersionModel): boolean {
-  return mapVersionStorage(model, version) !== null
 }
 
 /**
@@ -184,7 +178,7 @@ function buildSchemaView(model: ApiModel): SchemaView {
     tables: model.resources.map((resource) => ({
       constant: tableConstantName(resource.identifier),
       resource: resource.name,
-      definition: buildTableDefinition(resource, model),
+      definition: resource.definition,
     })),
   }
 }
@@ -196,32 +190,23 @@ function buildServerView(model: ApiModel): ServerView {
     title: model.service.title,
     limits: model.limits,
     rate: model.rate,
-    http: buildRuntimeHttp(model.http),
+    http: model.runtime.http,
     tableList: TABLE_LIST_NAME,
     versions: model.versions
-      .filter((version) => isServed(model, version))
+      .filter((version) => version.storage !== null)
       .map((version) => ({
         name: version.name,
         prefix: version.prefix,
         functionName: versionFunctionName(version.name),
         deprecation: version.deprecation,
       })),
-    unserved: model.versions.filter((version) => !isServed(model, version)).map((version) => version.name),
+    unserved: model.versions.filter((version) => version.storage === null).map((version) => version.name),
     guides: listVersionPairs(model).map(([older, newer]) => {
       const name = migrationGuideName(older.name, newer.name)
       return { path: `/docs/${name}`, fileName: name }
     }),
-    auth: buildApiAuth(model),
+    auth: model.runtime.auth,
   }
-}
-
-/** The schemes, and each table's rules (the newest version's: every version reads the same rows). */
-function buildApiAuth(model: ApiModel): ApiAuth | null {
-  if (model.authSchemes.length === 0) return null
-  const resources = model.resources.flatMap((resource) =>
-    resource.access ? [[resource.table, { access: resource.access, owner: resource.owner }] as const] : [],
-  )
-  return { schemes: model.authSchemes, resources: Object.fromEntries(resources) }
 }
 
 function buildVersionIndexView(model: ApiModel, version: VersionModel): VersionIndexView {
@@ -258,7 +243,7 @@ function buildRoutesView(
     fileName: resource.name,
     functionName: routesFunctionName(resource.typeName),
     table: tableConstantName(storageOf(resource.name).identifier),
-    rules: buildRuntimeRules(resource),
+    rules: resource.queryRules,
     paths: resource.routes.map((route) => `${version.prefix}${route.path}`),
     nestedUnder: nested &&
       parent &&
@@ -274,33 +259,6 @@ function buildRoutesView(
     translated,
     requireIfMatch: resource.requireIfMatch,
     rate: resource.rate,
-  }
-}
-
-/** The runtime's ApiHttp, with only what the manifest sets; null when it sets nothing. */
-function buildRuntimeHttp({ trustProxy, cors }: HttpModel): ApiHttp | null {
-  if (trustProxy === null && cors === null) return null
-  return {
-    ...(trustProxy !== null ? { trustProxy } : {}),
-    ...(cors !== null
-      ? {
-          cors: {
-            origins: cors.origins,
-            ...(cors.maxAgeSeconds !== null ? { maxAgeSeconds: cors.maxAgeSeconds } : {}),
-            allowedHeaders: cors.allowedHeaders,
-          },
-        }
-      : {}),
-  }
-}
-
-/** The runtime's QueryRules of a resource, as routes files declare them. */
-function buildRuntimeRules(resource: ResourceModel): QueryRules {
-  return {
-    sortable: resource.sortable,
-    filters: Object.fromEntries(resource.filters.map((filter) => [filter.field, filter.operators])),
-    includes: resource.includes,
-    cacheControl: resource.cacheControl,
   }
 }
 

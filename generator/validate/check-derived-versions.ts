@@ -2,15 +2,15 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
 import type { Manifest, ManifestResource } from '../manifest/manifest.js'
 import type { ManifestPath } from '../manifest/source-ranges.js'
-import { buildStorageResources } from '../model/build-storage-resources.js'
-import { deriveVersionResources, type VersionResources } from '../model/derive-version-resources.js'
-import type { VersionChange } from '../model/version-change.js'
+import { findParentLink } from '../versions/apply-changes-backwards.js'
+import type { StorageCollision } from '../versions/build-storage.js'
+import type { DerivedVersions, VersionResources } from '../versions/derive-versions.js'
+import type { VersionChange } from '../versions/version-change.js'
 import { createCheckContext, type CheckContext } from './check-context.js'
 import { quoteValue } from './describe-value.js'
 import { explainValueMismatch } from './explain-value-mismatch.js'
 import { hintUnknownName } from './hint-unknown-name.js'
 import { foreignKeyOf } from '../names/foreign-key-of.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
 import { withoutIdSuffix } from '../names/without-id-suffix.js'
 import { RESOURCE_CHECKS } from './resource-checks.js'
 
@@ -25,9 +25,12 @@ type Resources = Readonly<Record<string, ManifestResource>>
  * change that produced it. Stops at the first version with problems: older
  * versions derived from it would only repeat them. Needs a valid manifest.
  */
-export function checkDerivedVersions(loaded: LoadedManifest, manifest: Manifest): Diagnostic[] {
+export function checkDerivedVersions(
+  loaded: LoadedManifest,
+  manifest: Manifest,
+  { versions, collisions }: DerivedVersions,
+): Diagnostic[] {
   const { context, diagnostics } = createCheckContext(loaded)
-  const versions = deriveVersionResources(manifest)
   for (let index = versions.length - 1; index > 0; index--) {
     const newer = versions[index]!
     const older = versions[index - 1]!
@@ -40,7 +43,7 @@ export function checkDerivedVersions(loaded: LoadedManifest, manifest: Manifest)
     }
     if (diagnostics.length > 0) break
   }
-  if (diagnostics.length === 0) checkRemovedNamesStayFree(context, manifest, versions)
+  if (diagnostics.length === 0) checkRemovedNamesStayFree(context, versions, collisions)
   return diagnostics
 }
 
@@ -50,10 +53,10 @@ export function checkDerivedVersions(loaded: LoadedManifest, manifest: Manifest)
  */
 function checkRemovedNamesStayFree(
   context: CheckContext,
-  manifest: Manifest,
   versions: readonly VersionResources[],
+  collisions: readonly StorageCollision[],
 ): void {
-  buildStorageResources(manifest, ({ version, change: index, table }) => {
+  for (const { version, change: index, table } of collisions) {
     const change = versions.find((candidate) => candidate.name === version)!.changes[index]!
     const key = change.kind === 'remove_field' ? 'field' : 'resource'
     const what = change.kind === 'remove_field' ? `field "${change.field}" of "${table}"` : `resource "${table}"`
@@ -63,7 +66,7 @@ function checkRemovedNamesStayFree(
       `${version} removes ${what}, yet a newer version has a ${key} of that name again: ${older} still serves the removed one, whose data keeps that name in the database; give the newer ${key} another name, or remove ${older} from versions: once its sunset has passed`,
       context.atValue(['versions', version, 'changes', index, change.kind, key]),
     )
-  })
+  }
 }
 
 interface ChangeAt {
@@ -164,16 +167,10 @@ function checkRerootKeepsParentKey(
   report: (key: string, message: string) => void,
 ): void {
   const { newer } = at
-  const renamed = newer.changes.find(
-    (other): other is Extract<VersionChange, { kind: 'rename_resource' }> =>
-      other.kind === 'rename_resource' && other.from === change.fromParent,
-  )
-  const parent = renamed?.to ?? change.fromParent
+  const parent = at.older.toNewer?.get(change.fromParent)?.name ?? change.fromParent
   const parentKey = foreignKeyOf(parent, newer.resources[parent]?.singular)
-  const relations = Object.entries(newer.resources[change.resource]?.relations ?? {})
-  const keeps = ([name, relation]: (typeof relations)[number]) =>
-    relation.many !== true && relation.resource === parent && relationKeyOf(name) === parentKey
-  if (relations.some(keeps)) return
+  const resource = newer.resources[change.resource]
+  if (resource && findParentLink(resource, parent, parentKey)) return
   report(
     'resource',
     `"${change.resource}" has no belongs-to relation to "${parent}" keyed ${parentKey} in ${newer.name}, so ${at.older.name}'s routes under "${change.fromParent}" would have no parent key to read; add \`${withoutIdSuffix(parentKey)}: { resource: ${parent}, required: true }\` to its relations (named so, its key is ${parentKey}), or remove this change`,

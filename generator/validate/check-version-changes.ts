@@ -1,6 +1,6 @@
 import { asRecord } from '../manifest/as-record.js'
 import { orderVersions } from '../manifest/order-versions.js'
-import { VERSION_CHANGE_KINDS } from '../manifest/parse-version-changes.js'
+import { VERSION_CHANGE_KINDS } from '../versions/version-change.js'
 import type { CheckContext } from './check-context.js'
 import { VERSION_NAME } from './check-versions.js'
 

@@ -10,6 +10,7 @@ import { createCheckContext } from './check-context.js'
 import { checkVersions } from './check-versions.js'
 import { checkVersionChanges } from './check-version-changes.js'
 import { checkDerivedVersions } from './check-derived-versions.js'
+import { deriveVersions, type DerivedVersions } from '../versions/derive-versions.js'
 import { RESOURCE_CHECKS } from './resource-checks.js'
 import { checkDeprecation } from './check-deprecation.js'
 import { checkAccess, checkAuth } from './check-auth.js'
@@ -22,8 +23,9 @@ import { checkAccess, checkAuth } from './check-auth.js'
  * the syntax errors are reported: checking a half-parsed document would
  * report noise. `manifest` is non-null only when there are no errors.
  */
-export function validateManifest(loaded: LoadedManifest): { manifest: Manifest | null; diagnostics: Diagnostic[] } {
+export function validateManifest(loaded: LoadedManifest): ValidatedManifest {
   const { context, diagnostics } = createCheckContext(loaded)
+  let versions: DerivedVersions | null = null
   const syntaxBroken = loaded.diagnostics.some(
     (diagnostic) => diagnostic.code === 'YAML_SYNTAX' && diagnostic.severity === 'error',
   )
@@ -43,9 +45,19 @@ export function validateManifest(loaded: LoadedManifest): { manifest: Manifest |
       check(context, loaded.data)
     }
     // Older versions are derived from a valid manifest only: a broken one would derive noise.
-    if (!hasErrors([...loaded.diagnostics, ...diagnostics]))
-      diagnostics.push(...checkDerivedVersions(loaded, loaded.data as Manifest))
+    if (!hasErrors([...loaded.diagnostics, ...diagnostics])) {
+      versions = deriveVersions(loaded.data as Manifest)
+      diagnostics.push(...checkDerivedVersions(loaded, loaded.data as Manifest, versions))
+    }
   }
   const all = [...loaded.diagnostics, ...diagnostics].sort((a, b) => a.start - b.start || a.end - b.end)
-  return { manifest: hasErrors(all) ? null : (loaded.data as Manifest), diagnostics: all }
+  const valid = !hasErrors(all) && versions !== null
+  return { manifest: valid ? (loaded.data as Manifest) : null, versions: valid ? versions : null, diagnostics: all }
+}
+
+/** A checked manifest; `manifest` and its derived `versions` are non-null only when there are no errors. */
+export interface ValidatedManifest {
+  readonly manifest: Manifest | null
+  readonly versions: DerivedVersions | null
+  readonly diagnostics: Diagnostic[]
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkDeclaredChanges } from '../../generator/contract/check-declared-changes.js'
-import type { VersionChange } from '../../generator/model/version-change.js'
+import type { VersionChange } from '../../generator/versions/version-change.js'
 import {
   contractDocument,
   pathsOf,

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify'
 import { loadGeneratedServer } from '../../generator/cli/load-generated-server.js'
 import { loadManifest } from '../../generator/manifest/load-manifest.js'
 import { buildModel } from '../../generator/model/build-model.js'
-import { buildTableDefinition } from '../../generator/render/build-table-definition.js'
 import { createContentCache, findCacheDirectory } from '../../generator/render/content-cache.js'
 import { renderProject } from '../../generator/render/render-project.js'
 import { validateManifest } from '../../generator/validate/validate-manifest.js'
@@ -55,7 +54,7 @@ async function generate(text: string): Promise<ManifestApi> {
     rmSync(tree, { recursive: true, force: true })
   }
   return {
-    tables: model.resources.map((resource) => buildTableDefinition(resource, model)),
+    tables: model.resources.map((resource) => resource.definition),
     buildServer: (options) => server.buildServer(options),
   }
 }

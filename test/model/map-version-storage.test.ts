@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Manifest } from '../../generator/manifest/manifest.js'
 import { buildModel } from '../../generator/model/build-model.js'
-import { isIdentityMapping, mapVersionStorage } from '../../generator/model/map-version-storage.js'
+import { isIdentityMapping } from '../../generator/model/map-version-storage.js'
 
 const why = 'because'
 
@@ -21,7 +21,7 @@ function threeVersions(v3Changes: NonNullable<Manifest['versions'][string]['chan
   } as Manifest
 }
 
-describe('mapVersionStorage', () => {
+describe('mapVersionStorage (VersionModel.storage)', () => {
   const model = buildModel(
     threeVersions([
       { rename_field: { resource: 'posts', from: 'text', to: 'content' }, why },
@@ -32,7 +32,7 @@ describe('mapVersionStorage', () => {
   const [v1, v2, v3] = model.versions
 
   it('composes the changes of every newer version, newest first', () => {
-    const posts = mapVersionStorage(model, v1!)!.get('posts')!
+    const posts = v1!.storage!.get('posts')!
     expect(Object.fromEntries(posts.columns)).toEqual({
       id: 'id',
       body: 'content',
@@ -40,11 +40,11 @@ describe('mapVersionStorage', () => {
       updated_at: 'updated_at',
     })
     expect(Object.fromEntries(posts.olderValues)).toEqual({ lang: 'en' })
-    expect(mapVersionStorage(model, v2!)!.get('posts')!.columns.get('text')).toBe('content')
+    expect(v2!.storage!.get('posts')!.columns.get('text')).toBe('content')
   })
 
   it('maps the newest version onto itself', () => {
-    const posts = mapVersionStorage(model, v3!)!.get('posts')!
+    const posts = v3!.storage!.get('posts')!
     expect([...posts.columns].every(([field, column]) => field === column)).toBe(true)
     expect(posts.olderValues.size).toBe(0)
   })
@@ -61,9 +61,9 @@ describe('mapVersionStorage', () => {
     const [first, second, third] = removing.versions
     const price = removing.resources[0]!.fields.find((field) => field.name === 'price')
     expect(price).toMatchObject({ required: false, storedNullable: true })
-    expect(mapVersionStorage(removing, first!)!.get('posts')!.columns.get('price')).toBe('price')
-    expect(mapVersionStorage(removing, second!)!.get('posts')!.columns.get('price')).toBe('price')
-    const newest = mapVersionStorage(removing, third!)!
+    expect(first!.storage!.get('posts')!.columns.get('price')).toBe('price')
+    expect(second!.storage!.get('posts')!.columns.get('price')).toBe('price')
+    const newest = third!.storage!
     expect(newest.get('posts')!.columns.has('price')).toBe(false)
     expect(isIdentityMapping(newest, third!)).toBe(false)
   })
@@ -82,7 +82,7 @@ describe('mapVersionStorage', () => {
       } as Manifest,
       'resources.yaml',
     )
-    const v1 = mapVersionStorage(renamed, renamed.versions[0]!)!
+    const v1 = renamed.versions[0]!.storage!
     expect(v1.get('books')!.columns.get('author_id')).toBe('writer_id')
     expect(Object.fromEntries(v1.get('books')!.relations)).toEqual({ author: 'writer' })
     expect(v1.get('letters')!.columns.get('author_id')).toBe('writer_id')

@@ -1,4 +1,4 @@
-import type { ManifestResource } from '../manifest/manifest.js'
+import type { ManifestRelation, ManifestResource } from '../manifest/manifest.js'
 import { foreignKeyOf } from '../names/foreign-key-of.js'
 import { relationKeyOf } from '../names/relation-key-of.js'
 import { withoutIdSuffix } from '../names/without-id-suffix.js'
@@ -6,7 +6,7 @@ import type { VersionChange } from './version-change.js'
 
 type Resources = Record<string, ManifestResource>
 
-/** The older version's resources, and which change produced each part of them. */
+/** The older version's resources, which change produced each part of them, and what the newer version calls each. */
 export interface OlderResources {
   readonly resources: Resources
   /**
@@ -15,7 +15,36 @@ export interface OlderResources {
    * problems found in the older version are reported at that entry.
    */
   readonly origins: ReadonlyMap<string, number>
+  readonly toNewer: NamesToNewer
 }
+
+/**
+ * What the newer version calls each resource, field and relation of the older
+ * one, by the older names; null where the newer version no longer has it.
+ * Fields include the keys (the parent key, each belongs-to's `<name>_id`);
+ * a field not listed (the server's `id`, `created_at`…, the owner) keeps its
+ * name. A relation not listed has no newer counterpart.
+ */
+export type NamesToNewer = ReadonlyMap<string, ResourceNamesToNewer>
+
+export interface ResourceNamesToNewer {
+  /** The newer version's name of the resource; null when the newer version removed it. */
+  readonly name: string | null
+  readonly fields: ReadonlyMap<string, string | null>
+  readonly relations: ReadonlyMap<string, string | null>
+}
+
+/** The older version's name of what the newer version calls resource `newer`: itself unless renamed. */
+export function olderNameOf(toNewer: NamesToNewer, newer: string): string {
+  for (const [older, names] of toNewer) if (names.name === newer) return older
+  return newer
+}
+
+/** The working copy's names (older ones as the changes apply) → the newer version's. */
+type NameTrack = Map<
+  string,
+  { name: string | null; fields: Map<string, string | null>; relations: Map<string, string | null> }
+>
 
 /**
  * Applies a version's changes backwards to its resources, giving the
@@ -28,6 +57,7 @@ export interface OlderResources {
 export function applyChangesBackwards(newer: Readonly<Resources>, changes: readonly VersionChange[]): OlderResources {
   let resources = structuredClone(newer) as Resources
   const origins = new Map<string, number>()
+  const track = trackNames(newer)
   const olderNames = new Map(
     changes.flatMap((change) => (change.kind === 'rename_resource' ? [[change.to, change.from] as const] : [])),
   )
@@ -41,34 +71,58 @@ export function applyChangesBackwards(newer: Readonly<Resources>, changes: reado
     if (change.kind === 'rename_field' && resource?.fields?.[change.to]) {
       resource.fields = renameKey(resource.fields, change.to, change.from)
       renameFieldMentions(resource, change.to, change.from)
+      moveKey(track.get(change.resource)!.fields, change.to, change.from)
       record(index, change.resource, 'fields', change.from)
     } else if (change.kind === 'remove_field' && resource) {
       resource.fields = { ...resource.fields, [change.field]: structuredClone(change.was) }
+      track.get(change.resource)!.fields.set(change.field, null)
       record(index, change.resource, 'fields', change.field)
     } else if (change.kind === 'add_field' && resource?.fields?.[change.field]) {
       resource.fields = withoutKey(resource.fields, change.field)
       renameFieldMentions(resource, change.field, null)
+      track.get(change.resource)!.fields.delete(change.field)
       record(index, change.resource)
     }
   })
   changes.forEach((change, index) => {
     if (change.kind !== 'rename_resource' || !resources[change.to]) return
-    resources = renameResource(resources, change.to, change.from)
+    resources = renameResource(resources, track, change.to, change.from)
     origins.set(`resources/${change.from}`, index)
   })
   changes.forEach((change, index) => {
     if (change.kind !== 'remove_resource' || resources[change.resource]) return
     resources[change.resource] = structuredClone(change.was)
+    track.set(change.resource, { name: null, fields: new Map(), relations: new Map() })
     origins.set(`resources/${change.resource}`, index)
   })
   changes.forEach((change, index) => {
     if (change.kind !== 'reroot_resource') return
     const name = olderNames.get(change.resource) ?? change.resource
     if (!resources[name]) return
-    rerootResource(resources, name, change.fromParent)
+    rerootResource(resources, track, name, change.fromParent)
     origins.set(`resources/${name}`, index)
   })
-  return { resources, origins }
+  return { resources, origins, toNewer: track }
+}
+
+/** Every resource, field, key and relation of `newer` under its own name. */
+function trackNames(newer: Readonly<Resources>): NameTrack {
+  const same = (names: readonly string[]) => new Map<string, string | null>(names.map((name) => [name, name]))
+  return new Map(
+    Object.entries(newer).map(([name, resource]) => {
+      const relations = Object.entries(resource.relations ?? {})
+      const keys = relations.flatMap(([relation, { many }]) => (many === true ? [] : [relationKeyOf(relation)]))
+      if (resource.parent) keys.push(foreignKeyOf(resource.parent, newer[resource.parent]?.singular))
+      return [
+        name,
+        {
+          name,
+          fields: same([...Object.keys(resource.fields ?? {}), ...keys]),
+          relations: same(relations.map(([relation]) => relation)),
+        },
+      ]
+    }),
+  )
 }
 
 /**
@@ -77,10 +131,11 @@ export function applyChangesBackwards(newer: Readonly<Resources>, changes: reado
  * named after its singular and has-many ones named after it (`writer` →
  * `author`, `writers` → `authors`) with their keys, `via`s and include paths.
  */
-function renameResource(before: Resources, to: string, from: string): Resources {
+function renameResource(before: Resources, track: NameTrack, to: string, from: string): Resources {
   const toKey = foreignKeyOf(to, before[to]!.singular)
   const fromKey = foreignKeyOf(from)
   const resources = renameKey(before, to, from)
+  moveKey(track, to, from)
   const { singular: _dropped, ...renamed } = resources[from]!
   resources[from] = renamed
   /** `<resource>/<old relation name>` → the relation's older name. */
@@ -89,6 +144,7 @@ function renameResource(before: Resources, to: string, from: string): Resources 
     if (resource.parent === to) {
       resource.parent = from
       renameFieldMentions(resource, toKey, fromKey)
+      moveKey(track.get(name)!.fields, toKey, fromKey)
       renameVia(resources, name, toKey, fromKey)
     }
     for (const [relationName, relation] of Object.entries(resource.relations ?? {})) {
@@ -99,8 +155,10 @@ function renameResource(before: Resources, to: string, from: string): Resources 
       const olderName = relation.many === true ? from.replaceAll('-', '_') : withoutIdSuffix(fromKey)
       resource.relations = renameKey(resource.relations!, relationName, olderName)
       relationRenames.set(`${name}/${relationName}`, olderName)
+      moveKey(track.get(name)!.relations, relationName, olderName)
       if (relation.many !== true) {
         renameFieldMentions(resource, relationKeyOf(relationName), relationKeyOf(olderName))
+        moveKey(track.get(name)!.fields, relationKeyOf(relationName), relationKeyOf(olderName))
         renameVia(resources, name, relationName, olderName)
       }
     }
@@ -136,22 +194,37 @@ function renameIncludePath(
  * way to the parent, passing on its `on_delete`; has-manys that inverted it now
  * invert the parent key.
  */
-function rerootResource(resources: Resources, name: string, fromParent: string): void {
+function rerootResource(resources: Resources, track: NameTrack, name: string, fromParent: string): void {
   const resource = resources[name]!
   const parentKey = foreignKeyOf(fromParent, resources[fromParent]?.singular)
-  const link = Object.entries(resource.relations ?? {}).find(
-    ([relationName, relation]) =>
-      relation.many !== true && relation.resource === fromParent && relationKeyOf(relationName) === parentKey,
-  )
+  const link = findParentLink(resource, fromParent, parentKey)
   if (link) {
     const [relationName, relation] = link
     resource.relations = withoutKey(resource.relations!, relationName)
+    // The older parent key is the newer belongs-to's key, under the same name.
+    track.get(name)!.relations.delete(relationName)
     if (relation.on_delete) resource.on_delete = relation.on_delete
     else delete resource.on_delete
     resource.include = resource.include?.filter((path) => path !== relationName && !path.startsWith(`${relationName}.`))
     renameVia(resources, name, relationName, parentKey)
   }
   resource.parent = fromParent
+}
+
+/**
+ * The belongs-to of a re-rooted resource that holds its older parent key
+ * (`post: { resource: posts }` for `post_id`): the column the older
+ * version's nested routes read and write.
+ */
+export function findParentLink(
+  resource: ManifestResource,
+  parent: string,
+  parentKey: string,
+): [string, ManifestRelation] | undefined {
+  return Object.entries(resource.relations ?? {}).find(
+    ([relationName, relation]) =>
+      relation.many !== true && relation.resource === parent && relationKeyOf(relationName) === parentKey,
+  )
 }
 
 /** Has-many relations over `target` whose `via` is `from` now name `to`. */
@@ -176,6 +249,14 @@ function renameFieldMentions(resource: ManifestResource, from: string, to: strin
 /** The record with key `from` renamed to `to`, in the same place. */
 function renameKey<T>(record: Readonly<Record<string, T>>, from: string, to: string): Record<string, T> {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key === from ? to : key, value]))
+}
+
+/** `map` with key `from` renamed to `to` (moved to the end); nothing when `from` is not there. */
+function moveKey<T>(map: Map<string, T>, from: string, to: string): void {
+  if (!map.has(from)) return
+  const value = map.get(from)!
+  map.delete(from)
+  map.set(to, value)
 }
 
 function withoutKey<T>(record: Readonly<Record<string, T>>, key: string): Record<string, T> {

@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { buildModel } from '../../generator/model/build-model.js'
 import { findResource } from '../../generator/model/find-resource.js'
-import { buildTableDefinition } from '../../generator/render/build-table-definition.js'
 import { buildShopModel } from '../openapi/shop-model.js'
 
 const model = buildShopModel()
-const tableOf = (name: string) => buildTableDefinition(findResource(model, name), model)
+const tableOf = (name: string) => findResource(model, name).definition
 
 describe('table definitions: relations', () => {
   it('add a belongs-to key after the parent key, nullable unless the relation is required', () => {
@@ -61,7 +60,7 @@ describe('table definitions: relations', () => {
       { table: 'items', resource: 'items', column: 'product_id', onDelete: 'restrict' },
     ])
     const cascading = buildShopModel({ restrict: false })
-    expect(buildTableDefinition(findResource(cascading, 'categories'), cascading).referencedBy).toEqual([
+    expect(findResource(cascading, 'categories').definition.referencedBy).toEqual([
       { table: 'posts', resource: 'posts', column: 'category_id', onDelete: 'cascade' },
     ])
   })
@@ -127,7 +126,7 @@ describe('table definitions: relations', () => {
   it("carry a has-many's own max_items, and only when it differs from limits.include_items_max", () => {
     const relationsWith = (commentsMaxItems: number) => {
       const shop = buildShopModel({ commentsMaxItems })
-      return buildTableDefinition(findResource(shop, 'posts'), shop).relations
+      return findResource(shop, 'posts').definition.relations
     }
     expect(relationsWith(5)?.find((relation) => relation.name === 'comments')).toMatchObject({ maxItems: 5 })
     expect(relationsWith(50)?.find((relation) => relation.name === 'comments')).not.toHaveProperty('maxItems')

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Manifest, ManifestResource } from '../../generator/manifest/manifest.js'
-import { applyChangesBackwards } from '../../generator/model/apply-changes-backwards.js'
-import { deriveVersionResources } from '../../generator/model/derive-version-resources.js'
-import type { VersionChange } from '../../generator/model/version-change.js'
+import { applyChangesBackwards } from '../../generator/versions/apply-changes-backwards.js'
+import { deriveVersions } from '../../generator/versions/derive-versions.js'
+import type { VersionChange } from '../../generator/versions/version-change.js'
 
 type Resources = Record<string, ManifestResource>
 
@@ -209,7 +209,7 @@ describe('applyChangesBackwards', () => {
   })
 })
 
-describe('deriveVersionResources', () => {
+describe('deriveVersions', () => {
   it('derives each version from the next newer one, oldest first, whatever the manifest order', () => {
     const manifest: Manifest = {
       restmint: 1,
@@ -221,7 +221,7 @@ describe('deriveVersionResources', () => {
       },
       resources: { posts: { fields: { content: { type: 'string' } } } },
     }
-    const versions = deriveVersionResources(manifest)
+    const { versions } = deriveVersions(manifest)
     expect(versions.map(({ name, derivedFrom }) => [name, derivedFrom])).toEqual([
       ['v1', 'v2'],
       ['v2', 'v10'],

@@ -1,16 +1,31 @@
+import type { ApiAuth, AuthScheme } from '../../runtime/contract/access-rule.js'
 import { MAX_INDEXED_TEXT_LENGTH } from '../../runtime/contract/max-indexed-text-bytes.js'
+import type { ApiHttp } from '../../runtime/contract/define-api.js'
+import type { QueryRules } from '../../runtime/contract/query-rules.js'
 import type {
   ColumnDefinition,
   IndexDefinition,
   RelationDefinition,
   TableDefinition,
 } from '../../runtime/contract/table-definition.js'
-import type { ApiModel, FieldModel, ResourceModel } from '../model/api-model.js'
-import { findResource } from '../model/find-resource.js'
+import type { FieldModel, HttpModel, ResourceModel } from './api-model.js'
+
+/**
+ * The runtime's definitions the generated files declare, built from the
+ * model: tables (schema.ts, translate modules), query rules (routes files),
+ * HTTP options and auth (server.ts). Render writes them as they are.
+ */
+
+/** What a table definition is built from: a resource without its own definitions. */
+type TableSource = Omit<ResourceModel, 'definition' | 'queryRules'>
 
 /** The runtime's view of a resource's table (written into generated schema.ts). */
-export function buildTableDefinition(resource: ResourceModel, model: ApiModel): TableDefinition {
-  const tableOf = (name: string): string => findResource(model, name).table
+export function buildTableDefinition(
+  resource: TableSource,
+  resources: readonly Pick<ResourceModel, 'name' | 'table'>[],
+  includeItemsMax: number,
+): TableDefinition {
+  const tableOf = (name: string): string => resources.find((candidate) => candidate.name === name)!.table
   const isOwner = (field: FieldModel): boolean => resource.owner?.field === field.name
   const columns: ColumnDefinition[] = resource.fields.map((field) => ({
     name: field.name,
@@ -34,9 +49,7 @@ export function buildTableDefinition(resource: ResourceModel, model: ApiModel): 
     column: relation.foreignKey,
     ...(relation.listPath !== null ? { listPath: relation.listPath } : {}),
     // Only a relation's own max_items; the runtime falls back to the API-wide limit.
-    ...(relation.maxItems !== null && relation.maxItems !== model.limits.includeItemsMax
-      ? { maxItems: relation.maxItems }
-      : {}),
+    ...(relation.maxItems !== null && relation.maxItems !== includeItemsMax ? { maxItems: relation.maxItems } : {}),
   }))
   return {
     name: resource.table,
@@ -61,7 +74,7 @@ export function buildTableDefinition(resource: ResourceModel, model: ApiModel): 
  * column of a sort index. Strings of unbounded length are left out (see
  * MAX_INDEXED_TEXT_LENGTH).
  */
-function buildIndexes(resource: ResourceModel): IndexDefinition[] {
+function buildIndexes(resource: TableSource): IndexDefinition[] {
   const fieldOf = (name: string): FieldModel | undefined => resource.fields.find((field) => field.name === name)
   const indexes: IndexDefinition[] = []
   for (const name of resource.sortable) {
@@ -79,4 +92,45 @@ function buildIndexes(resource: ResourceModel): IndexDefinition[] {
 function isIndexable(field: FieldModel): boolean {
   if (field.type !== 'string' || field.enum !== null || field.format === 'uuid') return true
   return field.maxLength !== null && field.maxLength <= MAX_INDEXED_TEXT_LENGTH
+}
+
+/** The runtime's ApiHttp, with only what the manifest sets; null when it sets nothing. */
+export function buildRuntimeHttp({ trustProxy, cors }: HttpModel): ApiHttp | null {
+  if (trustProxy === null && cors === null) return null
+  return {
+    ...(trustProxy !== null ? { trustProxy } : {}),
+    ...(cors !== null
+      ? {
+          cors: {
+            origins: cors.origins,
+            ...(cors.maxAgeSeconds !== null ? { maxAgeSeconds: cors.maxAgeSeconds } : {}),
+            allowedHeaders: cors.allowedHeaders,
+          },
+        }
+      : {}),
+  }
+}
+
+/** The runtime's QueryRules of a resource, as routes files declare them. */
+export function buildRuntimeRules(
+  resource: Pick<ResourceModel, 'sortable' | 'filters' | 'includes' | 'cacheControl'>,
+): QueryRules {
+  return {
+    sortable: resource.sortable,
+    filters: Object.fromEntries(resource.filters.map((filter) => [filter.field, filter.operators])),
+    includes: resource.includes,
+    cacheControl: resource.cacheControl,
+  }
+}
+
+/** The schemes, and each table's rules (the newest version's: every version reads the same rows). */
+export function buildApiAuth(
+  authSchemes: readonly AuthScheme[],
+  storage: readonly Pick<ResourceModel, 'table' | 'access' | 'owner'>[],
+): ApiAuth | null {
+  if (authSchemes.length === 0) return null
+  const resources = storage.flatMap((resource) =>
+    resource.access ? [[resource.table, { access: resource.access, owner: resource.owner }] as const] : [],
+  )
+  return { schemes: authSchemes, resources: Object.fromEntries(resources) }
 }

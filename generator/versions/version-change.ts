@@ -1,0 +1,77 @@
+import type { ManifestField, ManifestResource, ManifestVersionChange } from '../manifest/manifest.js'
+
+/**
+ * One breaking change a version declares relative to the version before it
+ * (`versions.v2.changes` in the manifest), with resource and field names as
+ * the newer version spells them unless the change says otherwise. Older
+ * versions are derived by applying a version's changes backwards; `restmint
+ * check` requires every breaking difference between consecutive versions to
+ * be declared here, and every change declared here to appear in the diff.
+ */
+export type VersionChange =
+  | {
+      readonly kind: 'rename_field'
+      readonly resource: string
+      readonly from: string
+      readonly to: string
+      readonly why: string
+    }
+  | {
+      readonly kind: 'remove_field'
+      readonly resource: string
+      readonly field: string
+      readonly was: ManifestField
+      readonly why: string
+    }
+  | {
+      readonly kind: 'add_field'
+      readonly resource: string
+      readonly field: string
+      /** What rows created through the older version get (the field is required in the newer one). */
+      readonly olderValue: string | number | boolean | null
+      readonly why: string
+    }
+  | { readonly kind: 'rename_resource'; readonly from: string; readonly to: string; readonly why: string }
+  | { readonly kind: 'reroot_resource'; readonly resource: string; readonly fromParent: string; readonly why: string }
+  | {
+      readonly kind: 'remove_resource'
+      readonly resource: string
+      readonly was: ManifestResource
+      readonly why: string
+    }
+
+export type VersionChangeKind = VersionChange['kind']
+/** The keys of a `changes` entry that name a change, in the order the checks list them. */
+export const VERSION_CHANGE_KINDS: readonly VersionChangeKind[] = [
+  'rename_field',
+  'remove_field',
+  'add_field',
+  'rename_resource',
+  'reroot_resource',
+  'remove_resource',
+]
+
+/**
+ * The changes a validated version declares, in manifest order. Assumes each
+ * entry names exactly one kind (checkVersionChanges reports the others).
+ */
+export function parseVersionChanges(entries: readonly ManifestVersionChange[] | undefined): VersionChange[] {
+  return (entries ?? []).map(parseVersionChange)
+}
+
+function parseVersionChange(entry: ManifestVersionChange): VersionChange {
+  const why = entry.why
+  if (entry.rename_field) return { kind: 'rename_field', ...entry.rename_field, why }
+  if (entry.remove_field) return { kind: 'remove_field', ...entry.remove_field, why }
+  if (entry.add_field) {
+    const { resource, field, older_value: olderValue } = entry.add_field
+    return { kind: 'add_field', resource, field, olderValue: olderValue ?? null, why }
+  }
+  if (entry.rename_resource) return { kind: 'rename_resource', ...entry.rename_resource, why }
+  if (entry.reroot_resource) {
+    const { resource, from_parent: fromParent } = entry.reroot_resource
+    return { kind: 'reroot_resource', resource, fromParent, why }
+  }
+  if (entry.remove_resource) return { kind: 'remove_resource', ...entry.remove_resource, why }
+  throw new Error('a version change without a kind passed validation')
+}
