@@ -25,7 +25,6 @@ describe('fixture APIs', () => {
       '--out',
       'generated',
     )
-    expect(run.stderr, 'run npm run test:update').toBe('')
-    expect(run.exitCode).toBe(0)
+    expect(run.exitCode, `${run.stdout}${run.stderr}run npm run test:update`).toBe(0)
   })
 })

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { formatBreakingFinding, formatFinding } from '../contract/contract-finding.js'
+import { formatBreakingFinding, formatFinding, type ContractFinding } from '../contract/contract-finding.js'
 import { comparePublishedContract } from '../contract/compare-published-contract.js'
 import { isDeprecatedDocument } from '../contract/is-deprecated-document.js'
 import { UserError } from '../diagnostics/diagnostic.js'
@@ -31,12 +31,14 @@ export function parsePublishedDocument(text: string, label: string): unknown {
  * generates now (`files`, rendered once by `check`): a breaking difference, or
  * a published version the manifest dropped, fails; an additive one passes with
  * the command that records it. No published directory: nothing to compare.
+ * Additive changes are counted by kind, and listed one by one with `listAdditive`.
  */
 export function checkPublishedContracts(
   publishedDir: string,
   manifestFile: string,
   files: ReadonlyMap<string, string>,
   io: CliIo,
+  listAdditive = true,
 ): number {
   const directory = resolve(io.cwd, publishedDir)
   if (!existsSync(directory)) return 0
@@ -68,10 +70,20 @@ export function checkPublishedContracts(
       exitCode = 1
       continue
     }
-    for (const finding of findings) io.stdout(`${label}: ${formatFinding(finding)}\n`)
+    if (listAdditive) for (const finding of findings) io.stdout(`${label}: ${formatFinding(finding)}\n`)
     const quiet = isDeprecatedDocument(JSON.parse(current)) ? 'its deprecation and descriptions' : 'descriptions'
-    const what = findings.length === 0 ? `differs only in ${quiet}` : 'has additive changes only'
+    const what =
+      findings.length === 0
+        ? `differs only in ${quiet}`
+        : `has additive changes only${listAdditive ? '' : ` (${countByRule(findings)})`}`
     io.stdout(`${label}: ${version} ${what}; run \`restmint publish ${version}\` to record it\n`)
   }
   return exitCode
+}
+
+/** `2 PATH_ADDED, 3 REQUEST_FIELD_ADDED` */
+function countByRule(findings: readonly ContractFinding[]): string {
+  const counts = new Map<string, number>()
+  for (const { rule } of findings) counts.set(rule, (counts.get(rule) ?? 0) + 1)
+  return [...counts].map(([rule, count]) => `${count} ${rule}`).join(', ')
 }

@@ -61,16 +61,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   program
     .command('check')
     .description(
-      'Exit 0 when the output directory and the migrations are up to date, 1 (with a diff) when not. For CI.',
+      'Exit 0 when the output directory and the migrations are up to date, 1 (naming each stale file) when not. For CI.',
     )
     .addOption(manifestOption())
     .addOption(outOption())
     .addOption(migrationsOption())
     .addOption(publishedOption())
-    .action(async (options: { manifest: string; out: string; migrations: string; published: string }) => {
-      const { runCheck } = await import('./run-check.js')
-      exitCode = await runCheck(options.manifest, options.out, io, options.migrations, options.published)
-    })
+    .option('--diff', "print each stale file's diff and every contract change, not only one line each")
+    .action(
+      async (options: { manifest: string; out: string; migrations: string; published: string; diff?: boolean }) => {
+        const { runCheck } = await import('./run-check.js')
+        const { migrations: migrationsDir, published: publishedDir, diff = false } = options
+        exitCode = await runCheck(options.manifest, options.out, io, { migrationsDir, publishedDir, diff })
+      },
+    )
   program
     .command('publish')
     .description("Record a version's generated OpenAPI as its published contract; over one, only additive changes.")

@@ -1,5 +1,5 @@
+import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { createTwoFilesPatch } from 'diff'
 import { describeEscapes } from '../emit/find-escaping-symlinks.js'
 import { OUTPUT_JOURNAL } from '../emit/output-journal.js'
 import { planOutput } from '../emit/plan-output.js'
@@ -9,7 +9,15 @@ import { checkPublishedContracts } from './check-published-contracts.js'
 import { checkPublishedWas } from './check-published-was.js'
 import type { CliIo } from './cli-io.js'
 import { compareWithLatestMigration, describeMissingMigration } from './compare-with-latest-migration.js'
+import { describeLineCounts, diffFile } from './diff-file.js'
 import { reportDiagnostics } from './report-diagnostics.js'
+
+export interface CheckOptions {
+  readonly migrationsDir: string
+  readonly publishedDir: string
+  /** Print each stale file's diff and every contract finding, not only one line each. */
+  readonly diff: boolean
+}
 
 /**
  * Regenerates in memory and compares with the output directory, each
@@ -17,27 +25,41 @@ import { reportDiagnostics } from './report-diagnostics.js'
  * (when the published directory exists), consecutive
  * versions with what they declare, then the manifest's storage model with the
  * latest migration's snapshot (when the migrations directory exists); writes nothing.
+ *
+ * The report goes to stdout, in order, success and failure alike, so a CI log
+ * reads top to bottom (the exit code says whether it failed); a manifest that
+ * does not validate stops the check with its diagnostics on stderr.
  */
 export async function runCheck(
   manifestFile: string,
   outDir: string,
   io: CliIo,
-  migrationsDir = 'migrations',
-  publishedDir = 'published',
+  options: CheckOptions = { migrationsDir: 'migrations', publishedDir: 'published', diff: false },
 ): Promise<number> {
   const result = await generateFiles({ manifestFile, cwd: io.cwd })
   if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
-  const output = checkOutput(manifestFile, outDir, result.files, io)
-  const contracts = checkPublishedContracts(publishedDir, manifestFile, result.files, io)
-  const removals = await checkPublishedWas(manifestFile, publishedDir, result.files, io)
-  const versions = await checkDeclaredVersionChanges(manifestFile, result.files, io)
-  return Math.max(output, contracts, removals, versions, await checkMigrations(manifestFile, migrationsDir, io))
+  // The checks below print findings on stderr and successes on stdout: one stream keeps them in order.
+  const report: CliIo = { ...io, stderr: io.stdout }
+  const output = checkOutput(manifestFile, outDir, result.files, io, options.diff)
+  const contracts = checkPublishedContracts(options.publishedDir, manifestFile, result.files, report, options.diff)
+  const removals = await checkPublishedWas(manifestFile, options.publishedDir, result.files, report)
+  const versions = await checkDeclaredVersionChanges(manifestFile, result.files, report)
+  const migrations = await checkMigrations(manifestFile, options.migrationsDir, io)
+  return Math.max(output, contracts, removals, versions, migrations)
 }
 
-function checkOutput(manifestFile: string, outDir: string, files: ReadonlyMap<string, string>, io: CliIo): number {
-  const plan = planOutput(resolve(io.cwd, outDir), files)
+/** One line per stale file (its diff too with `withDiffs`), then the command that fixes them. */
+function checkOutput(
+  manifestFile: string,
+  outDir: string,
+  files: ReadonlyMap<string, string>,
+  io: CliIo,
+  withDiffs: boolean,
+): number {
+  const absoluteOut = resolve(io.cwd, outDir)
+  const plan = planOutput(absoluteOut, files)
   if (plan.escapes.length > 0) {
-    io.stderr(`${describeEscapes(plan.escapes, outDir)}\n`)
+    io.stdout(`${describeEscapes(plan.escapes, outDir)}\n`)
     return 1
   }
   const problems = plan.changed.size + plan.stale.length
@@ -50,26 +72,32 @@ function checkOutput(manifestFile: string, outDir: string, files: ReadonlyMap<st
       plan.interrupted.phase === 'committing'
         ? 'it was killed while putting new files in place, so the output mixes old and new files'
         : 'it was killed while staging new files; the old output is in place'
-    io.stderr(
+    io.stdout(
       `${outDir}/ holds an interrupted restmint generate (${join(outDir, OUTPUT_JOURNAL)}): ${state}. ` +
         `The next restmint generate finishes or undoes it.\n`,
     )
   }
-  for (const path of plan.leftovers) io.stderr(`leftover: ${join(outDir, path)} (from an interrupted run)\n`)
+  for (const path of plan.leftovers) io.stdout(`leftover: ${join(outDir, path)} (from an interrupted run)\n`)
   if (problems > 0) {
-    io.stderr(
+    io.stdout(
       `${outDir}/ is stale: ${problems} file${problems === 1 ? ' differs' : 's differ'} from what ${manifestFile} generates.\n`,
     )
   }
-  for (const path of plan.missing) io.stderr(`missing: ${join(outDir, path)}\n`)
+  const describe = (label: string, path: string, before: string, after: string, note = ''): void => {
+    const diff = diffFile(join(outDir, path), before, after)
+    io.stdout(`${label} ${join(outDir, path)} (${note}${describeLineCounts(diff)})\n`)
+    if (withDiffs) io.stdout(diff.patch)
+  }
+  for (const path of plan.missing) describe('missing:', path, '', plan.changed.get(path)!)
   for (const [path, contents] of plan.changed) {
     const previous = plan.previous.get(path)
-    if (previous === undefined) continue
-    io.stderr(`changed: ${join(outDir, path)}\n`)
-    io.stderr(shortDiff(join(outDir, path), previous, contents))
+    if (previous !== undefined) describe('changed:', path, previous, contents)
   }
-  for (const path of plan.stale) io.stderr(`extra:   ${join(outDir, path)} (no longer generated)\n`)
-  io.stderr(`Fix: restmint generate --manifest ${manifestFile} --out ${outDir}\n`)
+  for (const path of plan.stale) {
+    describe('extra:  ', path, readFileSync(join(absoluteOut, path), 'utf8'), '', 'no longer generated, ')
+  }
+  const diffHint = withDiffs || problems === 0 ? '' : ' (restmint check --diff shows the diffs)'
+  io.stdout(`Fix: restmint generate --manifest ${manifestFile} --out ${outDir}${diffHint}\n`)
   return 1
 }
 
@@ -87,16 +115,6 @@ async function checkMigrations(manifestFile: string, migrationsDir: string, io: 
     io.stdout(`${comparison.snapshotFile} matches the storage model of ${manifestFile}.\n`)
     return 0
   }
-  io.stderr(`${describeMissingMigration(comparison, manifestFile, migrationsDir)}\n`)
+  io.stdout(`${describeMissingMigration(comparison, manifestFile, migrationsDir)}\n`)
   return 1
-}
-
-const MAX_DIFF_LINES = 40
-
-function shortDiff(path: string, before: string, after: string): string {
-  const patch = createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, '', '', { context: 2 })
-  const lines = patch.split('\n').filter((line) => !line.startsWith('====='))
-  const shown = lines.slice(0, MAX_DIFF_LINES)
-  if (lines.length > MAX_DIFF_LINES) shown.push(`… ${lines.length - MAX_DIFF_LINES} more diff lines`)
-  return shown.join('\n').replace(/\n*$/, '\n')
 }

@@ -22,7 +22,7 @@ describe('restmint generate and check', () => {
     expect(generated.stderr).toBe('')
     expect(generated.exitCode).toBe(0)
     const checked = await runCli(project, 'check')
-    expect(checked.exitCode, checked.stderr).toBe(0)
+    expect(checked.exitCode, checked.stdout).toBe(0)
   })
 
   it('generates byte-identical files twice, and reports the second run as unchanged', async () => {
@@ -51,11 +51,14 @@ describe('restmint generate and check', () => {
     writeFileSync(routes, readFileSync(routes, 'utf8').replace('registerResource(app, {', 'registerResource (app, {'))
     rmSync(join(project, 'generated', 'v1', 'types', 'items.ts'))
     const stale = await runCli(project, 'check')
-    expect(stale.exitCode).toBe(1)
-    expect(stale.stderr).toContain('changed: generated/v1/routes/orders.ts')
-    expect(stale.stderr).toContain('--- a/generated/v1/routes/orders.ts')
-    expect(stale.stderr).toContain('missing: generated/v1/types/items.ts')
-    expect(stale.stderr).toContain('Fix: restmint generate --manifest resources.yaml --out generated')
+    expect(stale).toMatchObject({ exitCode: 1, stderr: '' })
+    expect(stale.stdout).toContain('changed: generated/v1/routes/orders.ts (+1 −1 lines)\n')
+    expect(stale.stdout).toMatch(/^missing: generated\/v1\/types\/items\.ts \(\+\d+ −0 lines\)$/m)
+    expect(stale.stdout).toContain('Fix: restmint generate --manifest resources.yaml --out generated')
+    expect(stale.stdout).not.toContain('--- a/generated/v1/routes/orders.ts')
+    const diffs = await runCli(project, 'check', '--diff')
+    expect(diffs.stdout).toContain('--- a/generated/v1/routes/orders.ts\n+++ b/generated/v1/routes/orders.ts\n')
+    expect(diffs.stdout).toMatch(/^-.*registerResource \(app, \{$/m)
   })
 
   it('never touches files it did not write, and removes files it no longer generates', async () => {

@@ -88,7 +88,7 @@ describe('an interrupted or concurrent restmint generate', () => {
           expect(check.exitCode).toBe(0)
         } else {
           expect(check.exitCode, `check after a kill at step ${killAfter}`).toBe(1)
-          expect(check.stderr).toMatch(/holds an interrupted restmint generate|leftover: generated\//)
+          expect(check.stdout).toMatch(/holds an interrupted restmint generate|leftover: generated\//)
         }
         const repair = await runCli(project, 'generate')
         expect(repair.exitCode, repair.stderr).toBe(0)
@@ -120,7 +120,7 @@ describe('an interrupted or concurrent restmint generate', () => {
 
     writeFileSync(lock, `${DEAD_PID}\n`)
     const check = await runCli(project, 'check')
-    expect(check.stderr).toContain('leftover: generated/.restmint-lock')
+    expect(check.stdout).toContain('leftover: generated/.restmint-lock')
     expect((await runCli(project, 'generate')).exitCode).toBe(0)
     expect(readTree(join(project, 'generated'))).toEqual(fresh)
   })
@@ -141,7 +141,7 @@ describe('an interrupted or concurrent restmint generate', () => {
     cpSync(join(project, 'generated', 'v1', 'routes', 'corpora.ts'), staged)
     const check = await runCli(project, 'check')
     expect(check.exitCode).toBe(1)
-    expect(check.stderr).toContain('leftover: generated/v1/routes/corpora.ts.restmint-12345.tmp')
+    expect(check.stdout).toContain('leftover: generated/v1/routes/corpora.ts.restmint-12345.tmp')
     const run = await runCli(project, 'generate')
     expect(run.stdout).toContain(
       'removed  generated/v1/routes/corpora.ts.restmint-12345.tmp (left by an interrupted run)',

@@ -50,7 +50,7 @@ describe('restmint publish and check against published contracts', () => {
     expect(readFileSync(published(), 'utf8')).toBe(generatedV1())
     expect(readdirSync(join(project, 'published'))).toEqual(['v1.openapi.json'])
     const checked = await runCli(project, 'check')
-    expect(checked.exitCode, checked.stderr).toBe(0)
+    expect(checked.exitCode, checked.stdout).toBe(0)
     expect(checked.stdout).toContain('published/v1.openapi.json matches what resources.yaml generates for v1.')
   })
 
@@ -141,7 +141,7 @@ describe('restmint publish and check against published contracts', () => {
     await regenerate(edit(replacements))
     const checked = await runCli(project, 'check')
     expect(checked.exitCode).toBe(1)
-    expect(checked.stderr).toContain(
+    expect(checked.stdout).toContain(
       `published/v1.openapi.json: ${rule}: ${finding}; this change needs a new major version: add v2 with a \`changes\` entry, or `,
     )
     const refused = await runCli(project, 'publish', 'v1')
@@ -172,9 +172,13 @@ describe('restmint publish and check against published contracts', () => {
     await runCli(project, 'publish', 'v1')
     await regenerate(edit(replacements))
     const checked = await runCli(project, 'check')
-    expect(checked.exitCode, checked.stderr).toBe(0)
-    expect(checked.stdout).toContain(`published/v1.openapi.json: ${rule}: ${finding}\n`)
-    expect(checked.stdout).toContain('has additive changes only; run `restmint publish v1` to record it')
+    expect(checked.exitCode, checked.stdout).toBe(0)
+    expect(checked.stdout).toMatch(
+      new RegExp(`has additive changes only \\(.*\\d ${rule}\\b.*\\); run \`restmint publish v1\``),
+    )
+    const listed = await runCli(project, 'check', '--diff')
+    expect(listed.stdout).toContain(`published/v1.openapi.json: ${rule}: ${finding}\n`)
+    expect(listed.stdout).toContain('has additive changes only; run `restmint publish v1` to record it')
     const recorded = await runCli(project, 'publish', 'v1')
     expect(recorded.exitCode, recorded.stderr).toBe(0)
     expect(recorded.stdout).toContain(`published/v1.openapi.json: ${rule}: ${finding}\n`)
@@ -186,7 +190,7 @@ describe('restmint publish and check against published contracts', () => {
     await regenerate(MANIFEST.replace('  v1: {}', '  v2: {}'))
     const checked = await runCli(project, 'check')
     expect(checked.exitCode).toBe(1)
-    expect(checked.stderr).toContain(
+    expect(checked.stdout).toContain(
       'published/v1.openapi.json: v1 is published, but resources.yaml no longer lists it under versions:; ' +
         'a published version is served until its sunset has passed: add v1 back to versions:',
     )
@@ -201,7 +205,7 @@ describe('restmint publish and check against published contracts', () => {
     ).replace('      body: { type: string }', '      content: { type: string }')
     await regenerate(deprecated)
     const checked = await runCli(project, 'check')
-    expect(checked.exitCode, checked.stderr).toBe(0)
+    expect(checked.exitCode, checked.stdout).toBe(0)
     expect(checked.stdout).toContain(
       'published/v1.openapi.json: v1 differs only in its deprecation and descriptions; run `restmint publish v1` to record it\n',
     )
@@ -228,7 +232,7 @@ describe('restmint publish and check against published contracts', () => {
     const twoVersions = join(import.meta.dirname, '..', 'cases', 'versions-changes-good', 'resources.yaml')
     await regenerate(readFileSync(twoVersions, 'utf8'))
     const checked = await runCli(project, 'check')
-    expect(checked.exitCode, checked.stderr).toBe(0)
+    expect(checked.exitCode, checked.stdout).toBe(0)
     expect(checked.stdout).toContain('v1 → v2: the breaking differences are the 6 declared in versions.v2.changes.')
   })
 
@@ -242,7 +246,7 @@ describe('restmint publish and check against published contracts', () => {
     )
     const checked = await runCli(project, 'check')
     expect(checked.exitCode).toBe(1)
-    expect(checked.stderr).toContain(
+    expect(checked.stdout).toContain(
       'resources.yaml:8:9: error VERSION_CHANGE_NOT_BREAKING: add_field posts.summary is not a breaking difference ' +
         'between v1 and v2 (an addition no client notices stays in the version); remove the entry, or make the change',
     )
@@ -262,13 +266,13 @@ describe('restmint publish and check against published contracts', () => {
     await regenerate(removingPrice('{ type: integer, minimum: 0 }'))
     const wrong = await runCli(project, 'check')
     expect(wrong.exitCode).toBe(1)
-    expect(wrong.stderr).toContain(
+    expect(wrong.stdout).toContain(
       'resources.yaml:8:56: error VERSION_WAS_PUBLISHED: remove_field posts.price: `was` disagrees with ' +
         'published/v1.openapi.json, which says price: {"type":["number","null"],"minimum":0}; ' +
         'make `was` describe v1 as published',
     )
     await regenerate(removingPrice('{ type: number, minimum: 0, nullable: true }'))
     const right = await runCli(project, 'check')
-    expect(right.stderr).not.toContain('VERSION_WAS_PUBLISHED')
+    expect(right.stdout).not.toContain('VERSION_WAS_PUBLISHED')
   })
 })
