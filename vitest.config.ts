@@ -8,6 +8,9 @@ import { defineConfig } from 'vitest/config'
  */
 const UNIT_TESTS = ['validate', 'contract', 'model', 'runtime', 'house'].map((folder) => `test/${folder}/**/*.test.ts`)
 
+/** The packaging tests (npm pack and install, a fresh clone's first commands): `npm run test:package`. */
+export const PACKAGE_TESTS = ['test/package/**/*.test.ts']
+
 export default defineConfig({
   resolve: { conditions: ['restmint-source'] },
   ssr: { resolve: { conditions: ['restmint-source'] } },
@@ -32,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'end-to-end',
           include: ['test/**/*.test.ts'],
-          exclude: UNIT_TESTS,
+          exclude: [...UNIT_TESTS, ...PACKAGE_TESTS],
           // Probes PostgreSQL once and stops the run with what to start or set when it is missing; compiles
           // the CLI that tests start as a child process (test/support/spawn-cli.ts).
           globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/cli-global-setup.ts'],
