@@ -16,7 +16,7 @@ export type RenderTemplate = <N extends TemplateName>(name: N, view: TemplateVie
  * a missing field.
  */
 export function loadTemplates(): RenderTemplate {
-  // Once per process, not per render: compiling them is most of a small render's CPU (tests render hundreds).
+  // Once per process, not per render: a test process renders hundreds of manifests.
   return (loaded ??= compileTemplates())
 }
 
