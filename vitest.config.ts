@@ -18,9 +18,6 @@ export default defineConfig({
     // One worker per core (vitest keeps one core back by default, which on two cores runs every file
     // in turn): the slow files mostly wait on child processes (npm, tsc, a served CLI).
     maxWorkers: availableParallelism(),
-    // serve's cached bundles (node_modules/.cache/restmint/*.mjs) import the runtime's .ts sources under test:
-    // vitest must load them itself rather than hand them to Node, as it does other files in node_modules.
-    server: { deps: { inline: [/node_modules\/\.cache\/restmint\//] } },
     // PostgreSQL commits without waiting for the WAL to reach the disk, in every test and every process
     // a test starts (node-postgres reads PGOPTIONS): on a busy disk each commit's fsync took milliseconds,
     // most of the PostgreSQL tests' time. What a transaction sees and makes visible is unchanged; only a
