@@ -8,6 +8,9 @@ import { defineConfig } from 'vitest/config'
  */
 const UNIT_TESTS = ['validate', 'contract', 'model', 'runtime', 'house'].map((folder) => `test/${folder}/**/*.test.ts`)
 
+/** The packaging tests (npm pack and install, a fresh clone's first commands): `npm run test:package`. */
+export const PACKAGE_TESTS = ['test/package/**/*.test.ts']
+
 export default defineConfig({
   resolve: { conditions: ['restmint-source'] },
   ssr: { resolve: { conditions: ['restmint-source'] } },
@@ -15,9 +18,6 @@ export default defineConfig({
     // One worker per core (vitest keeps one core back by default, which on two cores runs every file
     // in turn): the slow files mostly wait on child processes (npm, tsc, a served CLI).
     maxWorkers: availableParallelism(),
-    // serve's cached bundles (node_modules/.cache/restmint/*.mjs) import the runtime's .ts sources under test:
-    // vitest must load them itself rather than hand them to Node, as it does other files in node_modules.
-    server: { deps: { inline: [/node_modules\/\.cache\/restmint\//] } },
     // PostgreSQL commits without waiting for the WAL to reach the disk, in every test and every process
     // a test starts (node-postgres reads PGOPTIONS): on a busy disk each commit's fsync took milliseconds,
     // most of the PostgreSQL tests' time. What a transaction sees and makes visible is unchanged; only a
@@ -32,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'end-to-end',
           include: ['test/**/*.test.ts'],
-          exclude: UNIT_TESTS,
+          exclude: [...UNIT_TESTS, ...PACKAGE_TESTS],
           // Probes PostgreSQL once and stops the run with what to start or set when it is missing; compiles
           // the CLI that tests start as a child process (test/support/spawn-cli.ts).
           globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/cli-global-setup.ts'],

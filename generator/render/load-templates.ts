@@ -16,21 +16,31 @@ export type RenderTemplate = <N extends TemplateName>(name: N, view: TemplateVie
  * a missing field.
  */
 export function loadTemplates(): RenderTemplate {
+  // Once per process, not per render: a test process renders hundreds of manifests.
+  return (loaded ??= compileTemplates())
+}
+
+let loaded: RenderTemplate | undefined
+
+function compileTemplates(): RenderTemplate {
   const directory = findTemplatesDirectory()
   const handlebars = Handlebars.create()
   for (const [name, helper] of Object.entries(templateHelpers)) {
     handlebars.registerHelper(name, refuseUndefined(name, helper))
   }
+  const options = { noEscape: true, strict: true }
   const partials = join(directory, 'partials')
   for (const file of readdirSync(partials)) {
-    handlebars.registerPartial(file.replace(/\.hbs$/, ''), readFileSync(join(partials, file), 'utf8'))
+    // Compiled here: Handlebars compiles a partial registered as text again at every use (every file's header).
+    const partial = handlebars.compile(readFileSync(join(partials, file), 'utf8'), options)
+    handlebars.registerPartial(file.replace(/\.hbs$/, ''), partial)
   }
   const compiled = new Map<TemplateName, Handlebars.TemplateDelegate>()
   return (name, view) => {
     let template = compiled.get(name)
     if (!template) {
       const source = readFileSync(join(directory, `${name}.hbs`), 'utf8')
-      template = handlebars.compile(source, { noEscape: true, strict: true })
+      template = handlebars.compile(source, options)
       compiled.set(name, template)
     }
     return template(view, { data: { template: name } })
