@@ -3,15 +3,14 @@ import type { MigrationEntry } from '../../runtime/migrations/list-migrations.js
 import { MIGRATION_SQL_FILES, SNAPSHOT_FILE } from '../../runtime/migrations/migration-files.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { withOutputLock } from '../emit/output-lock.js'
+import { nameMigration, summarizeChanges } from '../migrate/describe-changes.js'
 import { diffSnapshots } from '../migrate/diff-snapshots.js'
 import { listSharedUniqueValues } from '../migrate/list-shared-unique-values.js'
 import { loadStorageModel } from '../migrate/load-storage-model.js'
-import { nameMigration } from '../migrate/name-migration.js'
 import { parseBackfills } from '../migrate/parse-backfills.js'
 import { planMigration } from '../migrate/plan-migration.js'
 import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
 import { renderMigrationSql } from '../migrate/render-migration-sql.js'
-import { summarizeChanges } from '../migrate/summarize-changes.js'
 import { removeStagedMigrations, writeMigration } from '../migrate/write-migration.js'
 import type { CliIo } from './cli-io.js'
 import { reportDiagnostics } from './report-diagnostics.js'
@@ -59,8 +58,9 @@ export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo)
         io.stdout(`${options.migrations}/ is up to date with ${options.manifest}: nothing to migrate.\n`)
         return 0
       }
+      const diffs = diffSnapshots(plan.before, after, origins)
       const number = nextMigrationNumber(latest.migrations.at(-1), options.migrations)
-      const name = `${number}_${options.name ?? nameMigration(plan.changes, latest.migrations.length === 0)}`
+      const name = `${number}_${options.name ?? nameMigration(diffs, latest.migrations.length === 0)}`
       const files = new Map([
         [MIGRATION_SQL_FILES.sqlite, renderMigrationSql(plan, 'sqlite')],
         [MIGRATION_SQL_FILES.postgres, renderMigrationSql(plan, 'postgres')],
@@ -68,7 +68,7 @@ export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo)
       ])
       writeMigration(migrationsDir, name, files)
       io.stdout(`Created ${join(options.migrations, name)}/ (review it, then commit it):\n`)
-      for (const line of summarizeChanges(diffSnapshots(plan.before, after, origins))) io.stdout(`  ${line}\n`)
+      for (const line of summarizeChanges(diffs)) io.stdout(`  ${line}\n`)
       for (const line of plan.dataLoss) io.stdout(`  data loss: ${line}\n`)
       for (const line of listSharedUniqueValues(plan)) io.stdout(`  warning: ${line}\n`)
       return 0

@@ -65,12 +65,44 @@ describe('restmint migrate create', () => {
     expect(third).toBe('-- sqlite: posts, reviews\n')
   })
 
-  it('refuses a --name that is not a slug (usage error)', async () => {
+  it('normalises --name to a slug, and refuses one with no letter or digit (usage error)', async () => {
     writeManifest(POSTS)
-    const run = await create('--name', 'Add Posts')
-    expect(run.exitCode).toBe(2)
-    expect(run.stderr).toContain("option '--name <slug>' argument 'Add Posts' is invalid. use lower-case words")
+    const refused = await create('--name', '--- ***')
+    expect(refused.exitCode).toBe(2)
+    expect(refused.stderr).toContain(
+      "option '--name <name>' argument '--- ***' is invalid. name it with letters or digits",
+    )
     expect(existsSync(join(project, 'migrations'))).toBe(false)
+
+    const created = await create('--name', 'Add-Talk abstract')
+    expect(created.exitCode).toBe(0)
+    expect(migrationNames()).toEqual(['0001_add_talk_abstract'])
+  })
+
+  it('names a migration after every change it makes, cut to whole steps when long', async () => {
+    writeManifest(POSTS)
+    await create()
+    writeManifest(`${POSTS}      sku: { type: string }\n  tags: {}\n`)
+    expect((await create()).stdout).toBe(
+      'Created migrations/0002_add_posts_sku_add_tags/ (review it, then commit it):\n  posts: add sku\n  create table tags\n',
+    )
+    const fields = Array.from({ length: 12 }, (_, index) => `      field_${index}: { type: string }\n`).join('')
+    writeManifest(`${POSTS}      sku: { type: string }\n${fields}  tags: {}\n`)
+    await create()
+    expect(migrationNames().at(-1)).toBe('0003_add_posts_field_0_add_posts_field_1_and_10_more')
+  })
+
+  it('says nothing of indexes when only their order changed or a renamed column carries its index', async () => {
+    const indexed = (order: string, title = 'title') =>
+      `  posts:\n    fields:\n      ${title}: { type: string${title === 'title' ? '' : ', renamed_from: title'} }\n      views: { type: integer }\n    sort: ${order}\n`
+    writeManifest(indexed('[title, views]'))
+    await create()
+    writeManifest(indexed('[views, title]'))
+    expect((await create()).stdout).toBe('migrations/ is up to date with resources.yaml: nothing to migrate.\n')
+    writeManifest(indexed('[views, heading]', 'heading'))
+    expect((await create()).stdout).toBe(
+      'Created migrations/0002_rename_posts_title_to_heading/ (review it, then commit it):\n  posts: rename title to heading\n',
+    )
   })
 
   it('reports what a migration needs at the manifest, and writes nothing', async () => {
