@@ -2,7 +2,7 @@ import { DATA_LOSS_PREFIX, type MigrationDialect } from '../../runtime/migration
 import type { MigrationPlan, TableChange } from './migration-plan.js'
 import { buildCreateStatements } from '../../runtime/storage/build-create-statements.js'
 import type { RenamedTables } from './compare-table-columns.js'
-import { describeTableChange } from './describe-table-change.js'
+import { describeTableChange } from './describe-changes.js'
 import { defineSnapshotTable } from './define-snapshot-table.js'
 import {
   MIGRATION_CREATE_OPTIONS,

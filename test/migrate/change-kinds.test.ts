@@ -437,7 +437,7 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
       () => null,
       (error: Error) => error,
     )
-    expect(failure?.message).toMatch(/^migration 0002_update_authors failed and was rolled back/)
+    expect(failure?.message).toMatch(/^migration 0002_alter_authors_name failed and was rolled back/)
     expect(await readSchemaShape(project.database)).toEqual(shape)
     expect(await project.database.query('select name from authors order by id')).toEqual([
       { name: 'Ada' },
