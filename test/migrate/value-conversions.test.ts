@@ -79,7 +79,7 @@ async function convert(dialect: Dialect, type: FieldType, text: string): Promise
   await postgres!.query('create temp table if not exists samples (text text); delete from samples')
   await postgres!.query('insert into samples values ($1)', [text])
   const result = await postgres!.query({ text: query.sql, values: [...query.parameters], rowMode: 'array' })
-  const stored: unknown = result.rows[0][0]
+  const stored: unknown = result.rows[0]?.[0]
   return stored === null ? null : Number(stored)
 }
 
