@@ -102,7 +102,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(manifestOption())
     .addOption(migrationsOption())
     .addOption(
-      new Option('--name <name>', 'the name after the number, e.g. add-talk-abstract (default: what changed)').argParser(parseSlug),
+      new Option(
+        '--name <name>',
+        'the name after the number, e.g. add-talk-abstract (default: what changed)',
+      ).argParser(parseSlug),
     )
     .addOption(
       new Option('--backfill <resource.field=value>', 'value for existing rows of a column that becomes NOT NULL')
