@@ -137,6 +137,8 @@ interface ContentLine {
   readonly start: number
   readonly indent: number
   readonly key: string | null
+  /** The index of the nearest line above with a smaller indent, or -1. */
+  readonly shallowerAbove: number
 }
 
 /**
@@ -147,9 +149,10 @@ interface ContentLine {
  */
 function dedentedKey(text: string, errorAt: number): YamlErrorSite | null {
   const lines = listContentLines(text)
-  const at = lines.findIndex((line) => line.start === lineOf(text, errorAt).start)
-  if (at === -1) return null
-  const reported = lines[at]!
+  const lineStart = lineOf(text, errorAt).start
+  const at = binarySearch(lines, (line) => line.start >= lineStart)
+  const reported = lines[at]
+  if (reported === undefined || reported.start !== lineStart) return null
   // The reported key is the dedented one: the keys before and after it share a deeper column.
   const next = lines[at + 1]
   if (next !== undefined && next.indent > reported.indent) {
@@ -158,22 +161,19 @@ function dedentedKey(text: string, errorAt: number): YamlErrorSite | null {
   }
   // A key after the dedented one: above it, past the keys of its own column and deeper lines, a shallower key,
   // and above that one a key of the reported column again.
-  let index = at - 1
-  while (index >= 0 && lines[index]!.indent >= reported.indent) index--
-  const dedented = lines[index]
+  const dedented = lines[reported.shallowerAbove]
   if (dedented === undefined || dedented.key === null) return null
-  const sibling = siblingAbove(lines, index, reported.indent)
+  const sibling = siblingAbove(lines, reported.shallowerAbove, reported.indent)
   return sibling === null ? null : describeDedentedKey(dedented, sibling, reported.indent)
 }
 
 /** The nearest key above `lines[at]` at `indent`, past deeper lines (its values); null when a shallower line comes first. */
 function siblingAbove(lines: readonly ContentLine[], at: number, indent: number): ContentLine | null {
-  for (let index = at - 1; index >= 0; index--) {
-    const line = lines[index]!
-    if (line.indent > indent) continue
-    return line.indent === indent && line.key !== null ? line : null
-  }
-  return null
+  let index = at - 1
+  // Past a deeper line's whole block at once: the lines between it and its shallowerAbove are deeper still.
+  while (index >= 0 && lines[index]!.indent > indent) index = lines[index]!.shallowerAbove
+  const line = lines[index]
+  return line !== undefined && line.indent === indent && line.key !== null ? line : null
 }
 
 function describeDedentedKey(dedented: ContentLine, sibling: ContentLine, indent: number): YamlErrorSite {
@@ -186,14 +186,39 @@ function describeDedentedKey(dedented: ContentLine, sibling: ContentLine, indent
   }
 }
 
-function listContentLines(text: string): ContentLine[] {
+/** The first index whose line satisfies `atOrAfter` (lines are in order), or `lines.length`. */
+function binarySearch(lines: readonly ContentLine[], atOrAfter: (line: ContentLine) => boolean): number {
+  let low = 0
+  let high = lines.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (atOrAfter(lines[middle]!)) high = middle
+    else low = middle + 1
+  }
+  return low
+}
+
+/** The last text's lines: a manifest with thousands of misaligned keys is split once, not once per error. */
+let listed: { readonly text: string; readonly lines: readonly ContentLine[] } | null = null
+
+function listContentLines(text: string): readonly ContentLine[] {
+  if (listed?.text !== text) listed = { text, lines: splitContentLines(text) }
+  return listed.lines
+}
+
+function splitContentLines(text: string): ContentLine[] {
   const lines: ContentLine[] = []
   let start = 0
   for (const [index, line] of text.split('\n').entries()) {
     const content = /^( *)([^\s#].*)?/.exec(line)!
     if (content[2] !== undefined) {
       const key = /^([^\s:#{[][^:#]*?):(\s|$)/.exec(content[2])
-      lines.push({ number: index + 1, start, indent: content[1]!.length, key: key ? key[1]! : null })
+      const indent = content[1]!.length
+      let shallowerAbove = lines.length - 1
+      while (shallowerAbove >= 0 && lines[shallowerAbove]!.indent >= indent) {
+        shallowerAbove = lines[shallowerAbove]!.shallowerAbove
+      }
+      lines.push({ number: index + 1, start, indent, key: key ? key[1]! : null, shallowerAbove })
     }
     start += line.length + 1
   }
