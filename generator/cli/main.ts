@@ -8,6 +8,7 @@ import { UserError } from '../diagnostics/diagnostic.js'
 import { normalizeMigrationName } from '../migrate/describe-changes.js'
 import { processIo, type CliIo } from './cli-io.js'
 import type { MigrationOptions } from './migration-options.js'
+import type { MigrateBaselineOptions } from './run-migrate-baseline.js'
 import type { MigrateCreateOptions } from './run-migrate-create.js'
 import type { PublishOptions } from './run-publish.js'
 import type { TokenOptions } from './run-token.js'
@@ -115,6 +116,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(new Option('--allow-data-loss', 'allow dropping tables and columns, and lossy type changes'))
     .action(async (options: MigrateCreateOptions) => {
       exitCode = await (await import('./run-migrate-create.js')).runMigrateCreate(options, io)
+    })
+  migrate
+    .command('baseline')
+    .description(
+      'Record the schema of a database that serve created without migrations as 0001_init (after checking it is what the manifest creates).',
+    )
+    .addOption(dbOption())
+    .addOption(schemaOption())
+    .addOption(manifestOption())
+    .addOption(new Option('--from <file>', 'the manifest the database was created from (default: --manifest)'))
+    .addOption(migrationsOption())
+    .action(async (options: MigrateBaselineOptions) => {
+      exitCode = await (await import('./run-migrate-baseline.js')).runMigrateBaseline(options, io)
     })
   program
     .command('serve')

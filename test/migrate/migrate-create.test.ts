@@ -7,12 +7,21 @@ import { runCli } from '../support/run-cli.js'
 import { manifestOf, storageOf } from './storage-of.js'
 
 // The SQL renderers are tested on their own; here each SQL file names its dialect and the tables it touches.
-vi.mock('../../generator/migrate/render-migration-sql.js', () => ({
-  renderMigrationSql: (
+vi.mock('../../generator/migrate/render-migration-sql.js', () => {
+  const renderMigrationSql = (
     plan: { changes: { before: { name: string } | null; after: { name: string } | null }[] },
     dialect: string,
-  ) => `-- ${dialect}: ${plan.changes.map((change) => (change.after ?? change.before)!.name).join(', ')}\n`,
-}))
+  ) => `-- ${dialect}: ${plan.changes.map((change) => (change.after ?? change.before)!.name).join(', ')}\n`
+  return {
+    renderMigrationSql,
+    renderMigrationFiles: (plan: Parameters<typeof renderMigrationSql>[0] & { after: unknown }) =>
+      new Map([
+        ['sqlite.sql', renderMigrationSql(plan, 'sqlite')],
+        ['postgres.sql', renderMigrationSql(plan, 'postgres')],
+        ['snapshot.json', `${JSON.stringify(plan.after, null, 2)}\n`],
+      ]),
+  }
+})
 
 const POSTS = `  posts:\n    fields:\n      title: { type: string, required: true }\n`
 
@@ -32,7 +41,12 @@ describe('restmint migrate create', () => {
     const first = await create()
     expect(first.stderr).toBe('')
     expect(first.exitCode).toBe(0)
-    expect(first.stdout).toBe('Created migrations/0001_init/ (review it, then commit it):\n  create table posts\n')
+    expect(first.stdout).toBe(
+      'Created migrations/0001_init/ (review it, then commit it):\n  create table posts\n' +
+        '  note: migrations/0001_init creates every table. A database whose tables serve created without migrations ' +
+        'needs its own schema as the first migration instead: remove migrations/0001_init/, run restmint migrate ' +
+        'baseline --db <url> --from <the manifest it was created from>, then restmint migrate create again.\n',
+    )
     expect(migrationNames()).toEqual(['0001_init'])
     const directory = join(project, 'migrations', '0001_init')
     expect(readdirSync(directory).sort()).toEqual(['postgres.sql', 'snapshot.json', 'sqlite.sql'])
