@@ -2,7 +2,7 @@ import { relative, resolve } from 'node:path'
 import type { StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
 import { diffSnapshots } from '../migrate/diff-snapshots.js'
 import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
-import { summarizeChanges } from '../migrate/summarize-changes.js'
+import { summarizeChanges } from '../migrate/describe-changes.js'
 import type { TableOrigin } from '../migrate/table-origins.js'
 
 /** A storage model against the snapshot the migrations lead to. */

@@ -5,8 +5,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { MIGRATION_DIRECTORY } from '../../runtime/migrations/migration-files.js'
 import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
+import { normalizeMigrationName } from '../migrate/describe-changes.js'
 import { processIo, type CliIo } from './cli-io.js'
 import type { MigrationOptions } from './migration-options.js'
+import type { MigrateBaselineOptions } from './run-migrate-baseline.js'
 import type { MigrateCreateOptions } from './run-migrate-create.js'
 import type { PublishOptions } from './run-publish.js'
 import type { TokenOptions } from './run-token.js'
@@ -105,7 +107,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(manifestOption())
     .addOption(migrationsOption())
     .addOption(
-      new Option('--name <slug>', 'the name after the number (default: from the changes)').argParser(parseSlug),
+      new Option(
+        '--name <name>',
+        'the name after the number, e.g. add-talk-abstract (default: what changed)',
+      ).argParser(parseSlug),
     )
     .addOption(
       new Option('--backfill <resource.field=value>', 'value for existing rows of a column that becomes NOT NULL')
@@ -115,6 +120,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .addOption(new Option('--allow-data-loss', 'allow dropping tables and columns, and lossy type changes'))
     .action(async (options: MigrateCreateOptions) => {
       exitCode = await (await import('./run-migrate-create.js')).runMigrateCreate(options, io)
+    })
+  migrate
+    .command('baseline')
+    .description(
+      'Record the schema of a database that serve created without migrations as 0001_init (after checking it is what the manifest creates).',
+    )
+    .addOption(dbOption())
+    .addOption(schemaOption())
+    .addOption(manifestOption())
+    .addOption(new Option('--from <file>', 'the manifest the database was created from (default: --manifest)'))
+    .addOption(migrationsOption())
+    .action(async (options: MigrateBaselineOptions) => {
+      exitCode = await (await import('./run-migrate-baseline.js')).runMigrateBaseline(options, io)
     })
   program
     .command('serve')
@@ -184,10 +202,11 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   return exitCode
 }
 
-/** `--name` of `migrate create`: what follows the number in a migration's directory name. */
+/** `--name` of `migrate create`: what follows the number in a migration's directory name, normalised (`add-x` → `add_x`). */
 function parseSlug(value: string): string {
-  if (MIGRATION_DIRECTORY.test(`0000_${value}`)) return value
-  throw new InvalidArgumentError('use lower-case words (a-z, 0-9) joined by _, e.g. add_posts_summary.')
+  const slug = normalizeMigrationName(value)
+  if (MIGRATION_DIRECTORY.test(`0000_${slug}`)) return slug
+  throw new InvalidArgumentError('name it with letters or digits, e.g. add-posts-summary (written add_posts_summary).')
 }
 
 /** The version in restmint's own package.json, found through the package's self-reference. */

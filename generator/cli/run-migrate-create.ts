@@ -1,22 +1,26 @@
 import { join, resolve } from 'node:path'
 import type { MigrationEntry } from '../../runtime/migrations/list-migrations.js'
-import { MIGRATION_SQL_FILES, SNAPSHOT_FILE } from '../../runtime/migrations/migration-files.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { withOutputLock } from '../emit/output-lock.js'
+import { nameMigration, summarizeChanges } from '../migrate/describe-changes.js'
 import { diffSnapshots } from '../migrate/diff-snapshots.js'
 import { listSharedUniqueValues } from '../migrate/list-shared-unique-values.js'
 import { loadStorageModel } from '../migrate/load-storage-model.js'
-import { nameMigration } from '../migrate/name-migration.js'
 import { parseBackfills } from '../migrate/parse-backfills.js'
 import { planMigration } from '../migrate/plan-migration.js'
 import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
-import { renderMigrationSql } from '../migrate/render-migration-sql.js'
-import { summarizeChanges } from '../migrate/summarize-changes.js'
+import { renderMigrationFiles } from '../migrate/render-migration-sql.js'
 import { removeStagedMigrations, writeMigration } from '../migrate/write-migration.js'
 import type { CliIo } from './cli-io.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 
 const MAX_MIGRATION_NUMBER = 9999
+
+/** The way out for a database that `serve` created before this first migration, from an earlier manifest. */
+const FIRST_MIGRATION_NOTE = (directory: string) =>
+  `  note: ${directory} creates every table. A database whose tables serve created without migrations ` +
+  `needs its own schema as the first migration instead: remove ${directory}/, run restmint migrate baseline ` +
+  `--db <url> --from <the manifest it was created from>, then restmint migrate create again.\n`
 
 export interface MigrateCreateOptions {
   readonly manifest: string
@@ -59,18 +63,15 @@ export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo)
         io.stdout(`${options.migrations}/ is up to date with ${options.manifest}: nothing to migrate.\n`)
         return 0
       }
+      const diffs = diffSnapshots(plan.before, after, origins)
       const number = nextMigrationNumber(latest.migrations.at(-1), options.migrations)
-      const name = `${number}_${options.name ?? nameMigration(plan.changes, latest.migrations.length === 0)}`
-      const files = new Map([
-        [MIGRATION_SQL_FILES.sqlite, renderMigrationSql(plan, 'sqlite')],
-        [MIGRATION_SQL_FILES.postgres, renderMigrationSql(plan, 'postgres')],
-        [SNAPSHOT_FILE, `${JSON.stringify(plan.after, null, 2)}\n`],
-      ])
-      writeMigration(migrationsDir, name, files)
+      const name = `${number}_${options.name ?? nameMigration(diffs, latest.migrations.length === 0)}`
+      writeMigration(migrationsDir, name, renderMigrationFiles(plan))
       io.stdout(`Created ${join(options.migrations, name)}/ (review it, then commit it):\n`)
-      for (const line of summarizeChanges(diffSnapshots(plan.before, after, origins))) io.stdout(`  ${line}\n`)
+      for (const line of summarizeChanges(diffs)) io.stdout(`  ${line}\n`)
       for (const line of plan.dataLoss) io.stdout(`  data loss: ${line}\n`)
       for (const line of listSharedUniqueValues(plan)) io.stdout(`  warning: ${line}\n`)
+      if (latest.migrations.length === 0) io.stdout(FIRST_MIGRATION_NOTE(join(options.migrations, name)))
       return 0
     },
     holder,

@@ -35,10 +35,13 @@ export function locateYamlError(text: string, error: YAMLError, tokens: readonly
       if (/end with a [}\]]/.test(error.message))
         return unclosedFlowCollection(tokens, start) ?? atLineContent(text, reported)
       if (/same column/.test(error.message)) {
-        return atLineContent(text, {
-          ...reported,
-          message: `${reported.message}; align this key with the other keys of its map`,
-        })
+        return (
+          dedentedKey(text, start) ??
+          atLineContent(text, {
+            ...reported,
+            message: `${reported.message}; align this key with the other keys of its map`,
+          })
+        )
       }
       return atLineContent(text, reported)
     case 'BLOCK_AS_IMPLICIT_KEY':
@@ -125,6 +128,101 @@ function nestedMapInValue(text: string, tokens: readonly CST.Token[], errorAt: n
     }
   }
   return null
+}
+
+/** A line of the manifest that holds more than white space or a comment. */
+interface ContentLine {
+  /** 1-based. */
+  readonly number: number
+  readonly start: number
+  readonly indent: number
+  readonly key: string | null
+  /** The index of the nearest line above with a smaller indent, or -1. */
+  readonly shallowerAbove: number
+}
+
+/**
+ * One key indented less than the keys of its map around it. yaml reports the keys after it instead (a key
+ * dedented to its parent's column ends the map, and its siblings below no longer align with anything), or
+ * both; either way the one line to fix is the dedented key. Null when the misaligned key at `errorAt`
+ * is no such case.
+ */
+function dedentedKey(text: string, errorAt: number): YamlErrorSite | null {
+  const lines = listContentLines(text)
+  const lineStart = lineOf(text, errorAt).start
+  const at = binarySearch(lines, (line) => line.start >= lineStart)
+  const reported = lines[at]
+  if (reported === undefined || reported.start !== lineStart) return null
+  // The reported key is the dedented one: the keys before and after it share a deeper column.
+  const next = lines[at + 1]
+  if (next !== undefined && next.indent > reported.indent) {
+    const sibling = siblingAbove(lines, at, next.indent)
+    if (sibling !== null) return describeDedentedKey(reported, sibling, next.indent)
+  }
+  // A key after the dedented one: above it, past the keys of its own column and deeper lines, a shallower key,
+  // and above that one a key of the reported column again.
+  const dedented = lines[reported.shallowerAbove]
+  if (dedented === undefined || dedented.key === null) return null
+  const sibling = siblingAbove(lines, reported.shallowerAbove, reported.indent)
+  return sibling === null ? null : describeDedentedKey(dedented, sibling, reported.indent)
+}
+
+/** The nearest key above `lines[at]` at `indent`, past deeper lines (its values); null when a shallower line comes first. */
+function siblingAbove(lines: readonly ContentLine[], at: number, indent: number): ContentLine | null {
+  let index = at - 1
+  // Past a deeper line's whole block at once: the lines between it and its shallowerAbove are deeper still.
+  while (index >= 0 && lines[index]!.indent > indent) index = lines[index]!.shallowerAbove
+  const line = lines[index]
+  return line !== undefined && line.indent === indent && line.key !== null ? line : null
+}
+
+function describeDedentedKey(dedented: ContentLine, sibling: ContentLine, indent: number): YamlErrorSite {
+  return {
+    start: dedented.start + dedented.indent,
+    end: dedented.start + dedented.indent + dedented.key!.length,
+    message:
+      `"${dedented.key}" is indented ${dedented.indent} spaces, less than the keys of its map ` +
+      `("${sibling.key}" on line ${sibling.number}: ${indent}); indent it by ${indent} spaces like them`,
+  }
+}
+
+/** The first index whose line satisfies `atOrAfter` (lines are in order), or `lines.length`. */
+function binarySearch(lines: readonly ContentLine[], atOrAfter: (line: ContentLine) => boolean): number {
+  let low = 0
+  let high = lines.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (atOrAfter(lines[middle]!)) high = middle
+    else low = middle + 1
+  }
+  return low
+}
+
+/** The last text's lines: a manifest with thousands of misaligned keys is split once, not once per error. */
+let listed: { readonly text: string; readonly lines: readonly ContentLine[] } | null = null
+
+function listContentLines(text: string): readonly ContentLine[] {
+  if (listed?.text !== text) listed = { text, lines: splitContentLines(text) }
+  return listed.lines
+}
+
+function splitContentLines(text: string): ContentLine[] {
+  const lines: ContentLine[] = []
+  let start = 0
+  for (const [index, line] of text.split('\n').entries()) {
+    const content = /^( *)([^\s#].*)?/.exec(line)!
+    if (content[2] !== undefined) {
+      const key = /^([^\s:#{[][^:#]*?):(\s|$)/.exec(content[2])
+      const indent = content[1]!.length
+      let shallowerAbove = lines.length - 1
+      while (shallowerAbove >= 0 && lines[shallowerAbove]!.indent >= indent) {
+        shallowerAbove = lines[shallowerAbove]!.shallowerAbove
+      }
+      lines.push({ number: index + 1, start, indent, key: key ? key[1]! : null, shallowerAbove })
+    }
+    start += line.length + 1
+  }
+  return lines
 }
 
 /** The column (1-based) of the key whose value starts at `valueAt`. */

@@ -1,4 +1,4 @@
-import type { Expression } from 'kysely'
+import { sql, type Expression } from 'kysely'
 import type { FieldType } from '../../runtime/contract/field-type.js'
 
 /** A dialect's SQL for converting stored values between field types; every expression keeps NULL as NULL. */
@@ -12,6 +12,16 @@ export interface ValueConversions {
   dateToDatetime(value: Expression<unknown>): Expression<unknown>
   /** The UTC day of the instant (the time of day is lost). */
   datetimeToDate(value: Expression<unknown>): Expression<unknown>
+}
+
+/**
+ * The magnitudes a text converts to a number at, on every dialect: the normal doubles. Beyond them a value
+ * does not survive exactly (Infinity, 0 for `1e-400`, or lost digits), so it converts as text that is no
+ * number does: to NULL, then the backfill.
+ */
+export const NUMBER_RANGE = {
+  smallest: sql.lit(2.2250738585072014e-308),
+  largest: sql.lit(Number.MAX_VALUE),
 }
 
 /**

@@ -79,7 +79,11 @@ function diffTable(
     before.name !== after.name ||
     droppedColumns.length > 0 ||
     columns.some((pair) => pair.before === null || !isSameColumn(pair.before, pair.after, newTableName)) ||
-    !isSameIndexSet(before.indexes, after.indexes)
+    !isSameIndexSet(
+      before.indexes,
+      after.indexes,
+      (name) => columns.find((pair) => pair.before?.name === name)?.after.name ?? name,
+    )
   return changed ? { before, after, columns, droppedColumns } : null
 }
 
@@ -98,9 +102,16 @@ function isSameColumn(before: SnapshotColumn, after: SnapshotColumn, newTableNam
   )
 }
 
-function isSameIndexSet(before: SnapshotTable['indexes'], after: SnapshotTable['indexes']): boolean {
-  const keys = (indexes: SnapshotTable['indexes']) => new Set(indexes.map((columns) => columns.join(',')))
-  const previous = keys(before)
-  const next = keys(after)
+/**
+ * Whether two tables declare the same indexes: each index a list of columns in order (the order of the columns
+ * within an index matters, the order of the indexes does not), `renamedColumn` giving a `before` column's new name.
+ */
+export function isSameIndexSet(
+  before: SnapshotTable['indexes'],
+  after: SnapshotTable['indexes'],
+  renamedColumn: (name: string) => string = (name) => name,
+): boolean {
+  const previous = new Set(before.map((columns) => columns.map(renamedColumn).join(',')))
+  const next = new Set(after.map((columns) => columns.join(',')))
   return previous.size === next.size && [...next].every((key) => previous.has(key))
 }

@@ -1,8 +1,13 @@
-import { DATA_LOSS_PREFIX, type MigrationDialect } from '../../runtime/migrations/migration-files.js'
+import {
+  DATA_LOSS_PREFIX,
+  MIGRATION_SQL_FILES,
+  SNAPSHOT_FILE,
+  type MigrationDialect,
+} from '../../runtime/migrations/migration-files.js'
 import type { MigrationPlan, TableChange } from './migration-plan.js'
 import { buildCreateStatements } from '../../runtime/storage/build-create-statements.js'
 import type { RenamedTables } from './compare-table-columns.js'
-import { describeTableChange } from './describe-table-change.js'
+import { describeTableChange } from './describe-changes.js'
 import { defineSnapshotTable } from './define-snapshot-table.js'
 import {
   MIGRATION_CREATE_OPTIONS,
@@ -20,6 +25,15 @@ const DIALECTS: Readonly<Record<MigrationDialect, MigrationSqlDialect>> = {
 
 /** The prefix of each header line naming one table change. */
 const MIGRATION_SUMMARY_PREFIX = '-- restmint migration: '
+
+/** Every file of a migration's directory, by name: its SQL for each dialect and the snapshot it leads to. */
+export function renderMigrationFiles(plan: MigrationPlan): Map<string, string> {
+  return new Map([
+    [MIGRATION_SQL_FILES.sqlite, renderMigrationSql(plan, 'sqlite')],
+    [MIGRATION_SQL_FILES.postgres, renderMigrationSql(plan, 'postgres')],
+    [SNAPSHOT_FILE, `${JSON.stringify(plan.after, null, 2)}\n`],
+  ])
+}
 
 /**
  * The SQL file of a migration for one dialect: a header comment (what the

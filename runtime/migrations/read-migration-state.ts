@@ -94,7 +94,7 @@ function findDrift(
 }
 
 /** Each difference between the snapshot's tables and the database's (tables the snapshot lacks are not restmint's). */
-function compareWithSnapshot(
+export function compareWithSnapshot(
   dialect: StorageDialect,
   existing: ReadonlyMap<string, ExistingTable>,
   snapshot: StorageSnapshot,

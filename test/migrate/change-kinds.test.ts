@@ -373,10 +373,10 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
     const project = await startMigrationProject(dialect, `${blog}    sort: [price]\n`, BLOG_ROWS)
     const served = await project.migrate(`${blog}    sort: [title]\n    filter: { published: [eq] }\n`)
     expect(served.created.stdout).toBe(
-      'Created migrations/0002_update_posts/ (review it, then commit it):\n  posts: change indexes\n',
+      'Created migrations/0002_change_posts_indexes/ (review it, then commit it):\n  posts: change indexes\n',
     )
     const sql = readFileSync(
-      join(project.database.directory, 'migrations/0002_update_posts', MIGRATION_SQL_FILES[dialect]),
+      join(project.database.directory, 'migrations/0002_change_posts_indexes', MIGRATION_SQL_FILES[dialect]),
       'utf8',
     )
     // Sorting by title seeks on (title, id); filters no longer allowed lose their indexes.
@@ -437,7 +437,7 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
       () => null,
       (error: Error) => error,
     )
-    expect(failure?.message).toMatch(/^migration 0002_update_authors failed and was rolled back/)
+    expect(failure?.message).toMatch(/^migration 0002_alter_authors_name failed and was rolled back/)
     expect(await readSchemaShape(project.database)).toEqual(shape)
     expect(await project.database.query('select name from authors order by id')).toEqual([
       { name: 'Ada' },

@@ -106,9 +106,9 @@ describe('migrate create over a hostile migrations directory', () => {
     )
     const created = await runCli(project, 'migrate', 'create')
     expect(created.stdout).toBe(
-      'Created migrations/0002_update_posts/ (review it, then commit it):\n  posts: rename title to heading, add summary\n',
+      'Created migrations/0002_rename_posts_title_to_heading_add_posts_summary/ (review it, then commit it):\n  posts: rename title to heading, add summary\n',
     )
-    expect(readdirSync(migrations)).toEqual(['0001_init', '0002_update_posts'])
+    expect(readdirSync(migrations)).toEqual(['0001_init', '0002_rename_posts_title_to_heading_add_posts_summary'])
   })
 
   it.each([

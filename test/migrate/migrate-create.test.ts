@@ -7,12 +7,21 @@ import { runCli } from '../support/run-cli.js'
 import { manifestOf, storageOf } from './storage-of.js'
 
 // The SQL renderers are tested on their own; here each SQL file names its dialect and the tables it touches.
-vi.mock('../../generator/migrate/render-migration-sql.js', () => ({
-  renderMigrationSql: (
+vi.mock('../../generator/migrate/render-migration-sql.js', () => {
+  const renderMigrationSql = (
     plan: { changes: { before: { name: string } | null; after: { name: string } | null }[] },
     dialect: string,
-  ) => `-- ${dialect}: ${plan.changes.map((change) => (change.after ?? change.before)!.name).join(', ')}\n`,
-}))
+  ) => `-- ${dialect}: ${plan.changes.map((change) => (change.after ?? change.before)!.name).join(', ')}\n`
+  return {
+    renderMigrationSql,
+    renderMigrationFiles: (plan: Parameters<typeof renderMigrationSql>[0] & { after: unknown }) =>
+      new Map([
+        ['sqlite.sql', renderMigrationSql(plan, 'sqlite')],
+        ['postgres.sql', renderMigrationSql(plan, 'postgres')],
+        ['snapshot.json', `${JSON.stringify(plan.after, null, 2)}\n`],
+      ]),
+  }
+})
 
 const POSTS = `  posts:\n    fields:\n      title: { type: string, required: true }\n`
 
@@ -32,7 +41,12 @@ describe('restmint migrate create', () => {
     const first = await create()
     expect(first.stderr).toBe('')
     expect(first.exitCode).toBe(0)
-    expect(first.stdout).toBe('Created migrations/0001_init/ (review it, then commit it):\n  create table posts\n')
+    expect(first.stdout).toBe(
+      'Created migrations/0001_init/ (review it, then commit it):\n  create table posts\n' +
+        '  note: migrations/0001_init creates every table. A database whose tables serve created without migrations ' +
+        'needs its own schema as the first migration instead: remove migrations/0001_init/, run restmint migrate ' +
+        'baseline --db <url> --from <the manifest it was created from>, then restmint migrate create again.\n',
+    )
     expect(migrationNames()).toEqual(['0001_init'])
     const directory = join(project, 'migrations', '0001_init')
     expect(readdirSync(directory).sort()).toEqual(['postgres.sql', 'snapshot.json', 'sqlite.sql'])
@@ -65,12 +79,44 @@ describe('restmint migrate create', () => {
     expect(third).toBe('-- sqlite: posts, reviews\n')
   })
 
-  it('refuses a --name that is not a slug (usage error)', async () => {
+  it('normalises --name to a slug, and refuses one with no letter or digit (usage error)', async () => {
     writeManifest(POSTS)
-    const run = await create('--name', 'Add Posts')
-    expect(run.exitCode).toBe(2)
-    expect(run.stderr).toContain("option '--name <slug>' argument 'Add Posts' is invalid. use lower-case words")
+    const refused = await create('--name', '--- ***')
+    expect(refused.exitCode).toBe(2)
+    expect(refused.stderr).toContain(
+      "option '--name <name>' argument '--- ***' is invalid. name it with letters or digits",
+    )
     expect(existsSync(join(project, 'migrations'))).toBe(false)
+
+    const created = await create('--name', 'Add-Talk abstract')
+    expect(created.exitCode).toBe(0)
+    expect(migrationNames()).toEqual(['0001_add_talk_abstract'])
+  })
+
+  it('names a migration after every change it makes, cut to whole steps when long', async () => {
+    writeManifest(POSTS)
+    await create()
+    writeManifest(`${POSTS}      sku: { type: string }\n  tags: {}\n`)
+    expect((await create()).stdout).toBe(
+      'Created migrations/0002_add_posts_sku_add_tags/ (review it, then commit it):\n  posts: add sku\n  create table tags\n',
+    )
+    const fields = Array.from({ length: 12 }, (_, index) => `      field_${index}: { type: string }\n`).join('')
+    writeManifest(`${POSTS}      sku: { type: string }\n${fields}  tags: {}\n`)
+    await create()
+    expect(migrationNames().at(-1)).toBe('0003_add_posts_field_0_add_posts_field_1_and_10_more')
+  })
+
+  it('says nothing of indexes when only their order changed or a renamed column carries its index', async () => {
+    const indexed = (order: string, title = 'title') =>
+      `  posts:\n    fields:\n      ${title}: { type: string${title === 'title' ? '' : ', renamed_from: title'} }\n      views: { type: integer }\n    sort: ${order}\n`
+    writeManifest(indexed('[title, views]'))
+    await create()
+    writeManifest(indexed('[views, title]'))
+    expect((await create()).stdout).toBe('migrations/ is up to date with resources.yaml: nothing to migrate.\n')
+    writeManifest(indexed('[views, heading]', 'heading'))
+    expect((await create()).stdout).toBe(
+      'Created migrations/0002_rename_posts_title_to_heading/ (review it, then commit it):\n  posts: rename title to heading\n',
+    )
   })
 
   it('reports what a migration needs at the manifest, and writes nothing', async () => {

@@ -1,11 +1,13 @@
 import { sql, type Expression } from 'kysely'
 import type { FieldType } from '../../../runtime/contract/field-type.js'
-import type { ValueConversions } from '../convert-column-value.js'
+import { NUMBER_RANGE, type ValueConversions } from '../convert-column-value.js'
 
 const MAX_SAFE_INTEGER = sql.lit(Number.MAX_SAFE_INTEGER)
 const INTEGER_TEXT = sql.lit('^-?[0-9]{1,16}$')
 /** JSON's number grammar: what the API reads numbers in. */
 const NUMBER_TEXT = sql.lit('^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$')
+/** An exponent of four digits or more: beyond every double, and beyond what numeric reads without failing. */
+const LONG_EXPONENT = sql.lit('[eE][+-]?[0-9]*[0-9]{4}$')
 const DATE_TEXT = sql.lit('^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$')
 const TIME_TEXT = sql.lit(
   '^.{10}[Tt ]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$',
@@ -41,7 +43,9 @@ const FROM_TEXT: Readonly<Record<FieldType, Conversion>> = {
   string: (text) => text,
   integer: (text) =>
     sql`case when ${text} ~ ${INTEGER_TEXT} then case when abs(${text}::numeric) <= ${MAX_SAFE_INTEGER} then ${text}::bigint end end`,
-  number: (text) => sql`case when ${text} ~ ${NUMBER_TEXT} then ${text}::double precision end`,
+  // Range-checked as numeric first: a cast of `1e400` or `1e-400` to double precision fails the statement.
+  number: (text) =>
+    sql`case when ${text} ~ ${NUMBER_TEXT} and ${text} !~ ${LONG_EXPONENT} then case when abs(${text}::numeric) between ${NUMBER_RANGE.smallest} and ${NUMBER_RANGE.largest} or ${text}::numeric = 0 then ${text}::double precision end end`,
   boolean: (text) => sql`case ${text} when 'true' then true when 'false' then false end`,
   date: (text) => sql`case when ${isDate(text)} then ${text}::date end`,
   datetime: (text) =>

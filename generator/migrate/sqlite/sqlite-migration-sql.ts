@@ -33,8 +33,9 @@ const db = createCompileOnlyKysely({
 const REBUILD_PROCEDURE = 'https://www.sqlite.org/lang_altertable.html#otheralter'
 
 /**
- * SQLite alters in place only what it can: renaming a table, adding a
- * column it allows (ALTER TABLE ADD COLUMN: no UNIQUE, NOT NULL only with a
+ * SQLite alters in place only what it can: renaming a table or a column
+ * (ALTER TABLE RENAME COLUMN, SQLite 3.25, which also rewrites the indexes
+ * and constraints that name it), adding a column it allows (ALTER TABLE ADD COLUMN: no UNIQUE, NOT NULL only with a
  * default, a foreign key only with a NULL default) and dropping or creating
  * indexes (which it cannot rename: they are dropped and created under the
  * new name). Any other change rebuilds the table by SQLite's documented
@@ -60,7 +61,7 @@ function alterTable(
   const columns = compareTableColumns(before, after, sources)
   const rebuild =
     columns.dropped.length > 0 ||
-    columns.kept.some((column) => column.before.name !== column.after.name || isColumnAltered(column, renamedTables)) ||
+    columns.kept.some((column) => isColumnAltered(column, renamedTables)) ||
     !columns.added.every(({ column }) => canAddColumn(column))
   return rebuild ? rebuildTable(before, after, columns, tableNames) : alterInPlace(before, after, columns)
 }
@@ -81,6 +82,9 @@ function alterInPlace(before: SnapshotTable, after: SnapshotTable, columns: Colu
     ...[...indexes.dropped, ...renamedIndexes.map((index) => index.before)].map((index) =>
       db.schema.dropIndex(index.name),
     ),
+    ...columns.kept
+      .filter((column) => column.before.name !== column.after.name)
+      .map((column) => db.schema.alterTable(table).renameColumn(column.before.name, column.after.name)),
     ...columns.added.flatMap((added) => addColumn(table, added)),
     ...[...indexes.created, ...renamedIndexes.map((index) => index.after)].map((index) =>
       buildCreateIndex(db, table, index, sqliteSyntax, MIGRATION_CREATE_OPTIONS),

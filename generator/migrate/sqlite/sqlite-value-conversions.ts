@@ -1,6 +1,6 @@
 import { sql, type Expression } from 'kysely'
 import type { FieldType } from '../../../runtime/contract/field-type.js'
-import type { ValueConversions } from '../convert-column-value.js'
+import { NUMBER_RANGE, type ValueConversions } from '../convert-column-value.js'
 
 const MAX_SAFE_INTEGER = sql.lit(Number.MAX_SAFE_INTEGER)
 const DATE_SHAPE = sql.lit('[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]')
@@ -22,6 +22,18 @@ export const sqliteValueConversions: ValueConversions = {
 
 type Conversion = (value: Expression<unknown>) => Expression<unknown>
 
+const JSON_WHITE_SPACE = sql`' ' || char(9) || char(10) || char(13)`
+const LONG_EXPONENT = sql.lit('*[eE]*[0-9][0-9][0-9][0-9]')
+
+/**
+ * The real, or NULL when it does not keep the text's value (NUMBER_RANGE): SQLite reads `1e400` as Infinity and
+ * `1e-400` as 0, so a zero whose text has a digit other than 0 before its exponent underflowed.
+ */
+function finiteNumber(real: Expression<unknown>, text: Expression<unknown>): Expression<unknown> {
+  const mantissa = sql`substr(${text}, 1, instr(replace(${text}, 'E', 'e') || 'e', 'e') - 1)`
+  return sql`case when abs(${real}) between ${NUMBER_RANGE.smallest} and ${NUMBER_RANGE.largest} or (${real} = 0 and not ${mantissa} glob '*[1-9]*') then ${real} end`
+}
+
 const TO_TEXT: Readonly<Record<FieldType, Conversion>> = {
   string: (value) => value,
   integer: (value) => sql`cast(${value} as text)`,
@@ -37,9 +49,10 @@ const FROM_TEXT: Readonly<Record<FieldType, Conversion>> = {
   string: (text) => text,
   integer: (text) =>
     sql`case when (${text} glob '[0-9]*' or ${text} glob '-[0-9]*') and substr(${text}, 2) not glob '*[^0-9]*' and length(${text}) <= 17 and abs(cast(${text} as integer)) <= ${MAX_SAFE_INTEGER} then cast(${text} as integer) end`,
-  // json_type() fails on malformed JSON, so it runs only once json_valid() said yes.
+  // json_type() fails on malformed JSON, so it runs only once json_valid() said yes (which allows white space
+  // around the number: the trim refuses it, as PostgreSQL's grammar does).
   number: (text) =>
-    sql`case when json_valid(${text}) then case when json_type(${text}) in ('integer', 'real') then cast(${text} as real) end end`,
+    sql`case when json_valid(${text}) and trim(${text}, ${JSON_WHITE_SPACE}) = ${text} then case when json_type(${text}) in ('integer', 'real') and not ${text} glob ${LONG_EXPONENT} then ${finiteNumber(sql`cast(${text} as real)`, text)} end end`,
   boolean: (text) => sql`case ${text} when 'true' then 1 when 'false' then 0 end`,
   // date() rolls impossible days over (2026-02-30 → 2026-03-02), so a real date is one it returns unchanged.
   date: (text) =>
