@@ -154,15 +154,17 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     if (method !== 'CONNECT' && !app.supportedMethods.includes(method)) app.addHttpMethod(method)
   }
   // Node's own answer to a missing Host is a bare 400 (see apiServerOptions), and it keeps the first of several.
+  const singular = singularHeaders(api)
   app.addHook('onRequest', async (request, reply) => {
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       return sendProblem(request, reply, new ProblemError('bad_request', 'HTTP/1.1 requests need a Host header.'))
     }
-    if (countHeader(request.raw.rawHeaders, 'host') > 1) {
+    const repeated = findRepeatedHeader(request.raw.rawHeaders, singular)
+    if (repeated !== null) {
       return sendProblem(
         request,
         reply,
-        new ProblemError('bad_request', 'The request has more than one Host header; send one.'),
+        new ProblemError('bad_request', `The request has more than one ${repeated} header; send one.`),
       )
     }
   })
@@ -239,8 +241,26 @@ function trustProxyOption(
 }
 
 /** How many times `name` (lowercase) appears in Node's raw header list (name, value, name, value…). */
-function countHeader(rawHeaders: readonly string[], name: string): number {
-  let count = 0
-  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]!.toLowerCase() === name) count++
-  return count
+/**
+ * Headers a request may carry once, by lower-case name → as written in messages: Node keeps the first of
+ * several Host or Authorization headers and joins Content-Types, so a second one would be read by one proxy
+ * and ignored here (a valid credential hiding a bad one, or the other way round).
+ */
+function singularHeaders(api: ApiDefinition): ReadonlyMap<string, string> {
+  const apiKeyHeaders = (api.auth?.schemes ?? []).flatMap((scheme) =>
+    scheme.type === 'api_key' ? [scheme.header] : [],
+  )
+  return new Map(['Host', 'Authorization', 'Content-Type', ...apiKeyHeaders].map((name) => [name.toLowerCase(), name]))
+}
+
+/** The first header of `singular` that `rawHeaders` (name, value, name, value…) holds twice, as written, or null. */
+function findRepeatedHeader(rawHeaders: readonly string[], singular: ReadonlyMap<string, string>): string | null {
+  const seen = new Set<string>()
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]!.toLowerCase()
+    if (!singular.has(name)) continue
+    if (seen.has(name)) return singular.get(name)!
+    seen.add(name)
+  }
+  return null
 }

@@ -7,7 +7,7 @@ import { authorizeRoutes } from '../access/authorize-route.js'
 import { handleErrors } from '../problems/handle-errors.js'
 import { declaredCharset, MERGE_PATCH } from '../http/media-types.js'
 import { createCursorCodec } from '../query/page-cursor.js'
-import { ProblemError } from '../problems/problem-error.js'
+import { ProblemError, validationFailed } from '../problems/problem-error.js'
 import { createResourceRegistrar } from './register-resource.js'
 import type { Storage } from '../storage/storage.js'
 
@@ -96,7 +96,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
                   new ProblemError('malformed_body', 'The body is not valid UTF-8; send JSON encoded as UTF-8.'),
                 )
               }
-              parseJson(request, text, done)
+              parseJson(request, text, (error, parsed) => done(error && (refusePrototypeKey(text) ?? error), parsed))
             },
           )
           if (version.deprecation) announceDeprecation(versionApp, version.prefix, version.deprecation)
@@ -107,4 +107,39 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
       )
     }
   }
+}
+
+/**
+ * Fastify's parser refuses a `__proto__` key, or `constructor` holding `prototype` (they could poison an object's
+ * prototype), as "not valid JSON". The JSON is valid: name the key instead, at its pointer, as any field that
+ * is not one. Null when `text` has no such key (the parser refused it for another reason).
+ */
+function refusePrototypeKey(text: string): ProblemError | null {
+  let pointer: string | null
+  try {
+    pointer = findPrototypeKey(JSON.parse(text), '')
+  } catch {
+    // Too deeply nested to walk: Fastify's own answer stands.
+    return null
+  }
+  if (pointer === null) return null
+  const key = pointer.slice(pointer.lastIndexOf('/') + 1)
+  return validationFailed('body', [
+    { in: 'body', pointer, detail: `is not a field: "${key}" names the prototype of JavaScript objects` },
+  ])
+}
+
+/** The JSON pointer of the first `__proto__` key, or `prototype` key under `constructor`, in a parsed value. */
+function findPrototypeKey(value: unknown, pointer: string): string | null {
+  if (typeof value !== 'object' || value === null) return null
+  for (const [key, member] of Object.entries(value)) {
+    const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`
+    if (key === '__proto__') return at
+    if (key === 'constructor' && typeof member === 'object' && member !== null && Object.hasOwn(member, 'prototype')) {
+      return `${at}/prototype`
+    }
+    const found = findPrototypeKey(member, at)
+    if (found !== null) return found
+  }
+  return null
 }

@@ -16,6 +16,9 @@ const FASTIFY_CLIENT_ERRORS: Record<string, ProblemCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_body',
 }
 
+/** The methods some route of the API takes: what `OPTIONS *` answers. */
+const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'
+
 /** What 503 answers tell clients to wait before sending the request again: the load or the drain is brief. */
 export const RETRY_AFTER_SECONDS = '1'
 
@@ -40,6 +43,10 @@ export function handleErrors(app: FastifyInstance, options: { bodyMaxBytes: numb
     return sendProblem(request, reply, problem)
   })
   app.setNotFoundHandler((request, reply) => {
+    // `OPTIONS *` asks what the server as a whole supports (RFC 9110 §9.3.7), not about a resource.
+    if (request.method === 'OPTIONS' && request.url === '*') {
+      return reply.code(204).header('allow', SERVER_METHODS).send()
+    }
     const tooLong = requestedPath(request.url)
       .split('/')
       .some((segment) => segment.length > MAX_PATH_SEGMENT_LENGTH)
@@ -209,12 +216,5 @@ function toProblemError(error: FastifyError, bodyMaxBytes: number): ProblemError
 }
 
 function malformedBody(message: string): ProblemError {
-  // Fastify's parser refuses prototype-poisoning keys with a SyntaxError of its own.
-  if (/prototype/.test(message)) {
-    return new ProblemError(
-      'malformed_body',
-      'The body contains a "__proto__" or "constructor.prototype" key, which is not accepted.',
-    )
-  }
   return new ProblemError('malformed_body', `The body is not valid JSON: ${message}`)
 }

@@ -233,6 +233,45 @@ for (const dialect of DIALECTS) {
       expect(expectProblem(lengths, 400, 'bad_request').detail).toMatch(/more than one Content-Length/)
     })
 
+    it('refuses a second Authorization or Content-Type header rather than read the first (issue 18, item 15)', async () => {
+      const body = '{"name":"Ada"}'
+      const json = ['Content-Type: application/json', `Content-Length: ${body.length}`]
+      for (const [repeated, headers] of [
+        ['Authorization', [...json, 'Authorization: Bearer a.b.c', 'Authorization: Bearer garbage']],
+        ['Content-Type', [...json, 'Content-Type: text/plain']],
+      ] as const) {
+        const answer = await exchange(port, request('POST /v1/authors HTTP/1.1', [...headers], body))
+        expect(expectProblem(answer, 400, 'bad_request').detail).toBe(
+          `The request has more than one ${repeated} header; send one.`,
+        )
+      }
+      expect((await exchange(port, request('POST /v1/authors HTTP/1.1', json, body))).status).toBe(201)
+    })
+
+    it('answers OPTIONS * with the methods of the server (issue 18, item 19)', async () => {
+      const answer = await exchange(port, request('OPTIONS * HTTP/1.1'))
+      expect(answer.status).toBe(204)
+      expect(answer.headers.allow).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS')
+    })
+
+    it('names a __proto__ or constructor.prototype key of valid JSON at its pointer (issue 18, item 18)', async () => {
+      for (const [body, pointer] of [
+        ['{"name":"Ada","__proto__":{"admin":true}}', '/__proto__'],
+        ['{"name":"Ada","email":{"constructor":{"prototype":{}}}}', '/email/constructor/prototype'],
+      ] as const) {
+        const answer = await exchange(
+          port,
+          request(
+            'POST /v1/authors HTTP/1.1',
+            ['Content-Type: application/json', `Content-Length: ${body.length}`],
+            body,
+          ),
+        )
+        const problem = expectProblem(answer, 400, 'validation_failed')
+        expect(problem.errors).toEqual([{ in: 'body', pointer, detail: expect.stringMatching(/^is not a field/) }])
+      }
+    })
+
     it('builds Location, links and problem instances from the route, never an absolute-form target (item 8)', async () => {
       const body = '{"name":"Ada"}'
       const created = await exchange(
