@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { DEFAULT_MAX_TTL_S } from '../../runtime/contract/access-rule.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { loadManifest } from '../manifest/load-manifest.js'
 import { buildAuthSchemes } from '../model/build-access.js'
@@ -58,6 +59,14 @@ export async function runToken(options: TokenOptions, io: CliIo): Promise<number
   if (!/^[1-9]\d*$/.test(options.ttl)) {
     throw new UserError(`--ttl must be a whole number of seconds, not ${JSON.stringify(options.ttl)}`)
   }
+  const maxTtl = scheme.maxTtlS ?? DEFAULT_MAX_TTL_S
+  if (Number(options.ttl) > maxTtl) {
+    throw new UserError(
+      `--ttl ${options.ttl} is longer than auth scheme "${scheme.name}" lets a token live (${maxTtl} s), ` +
+        `so the server would refuse the token; pass --ttl ${maxTtl} or less`,
+    )
+  }
+  if (options.sub === '') throw new UserError('--sub must name the caller: a non-empty subject, e.g. --sub alice')
   const issuedAt = Math.floor(Date.now() / 1000)
   const token = signJwt(
     {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Secret, VerifyOptions, VerifyPayloadType } from '@fastify/jwt'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type buildGetJwks from 'get-jwks'
-import type { AuthScheme, JwtScheme } from '../contract/access-rule.js'
+import { DEFAULT_MAX_TTL_S, type AuthScheme, type JwtScheme } from '../contract/access-rule.js'
 import { ProblemError } from '../problems/problem-error.js'
 import { buildChallenge } from './auth-challenge.js'
 import type { Caller } from './caller.js'
@@ -99,6 +99,11 @@ export async function registerAuthentication(
           `${scheme.name}JwtVerify`
         ]!
         const claims = (await verify.call(request)) as Record<string, unknown>
+        const refused = refuseClaims(claims, scheme, Date.now() / 1000)
+        if (refused !== null) {
+          failure ||= refused
+          continue
+        }
         return { scheme: scheme.name, claims, scopes: readScopes(claims[scheme.scopesClaim]) }
       } catch (error) {
         // @fastify/jwt passes on what the key fetcher threw: a key set that cannot be read.
@@ -136,6 +141,29 @@ function resolveKey(
     return randomBytes(32).toString('hex')
   }
   return secret
+}
+
+/**
+ * What fast-jwt leaves to us (RFC 8725 §3.10: validate every claim that bounds a token): `sub`, when present,
+ * is a non-empty string (a numeric `sub` would equal the string, an empty one would be an identity); a token
+ * lives at most the scheme's `max_ttl_s`, counted from `iat` and from now (`exp: 1e308` never expires); and it
+ * was not issued in the future. Null when the claims hold, else why not.
+ */
+function refuseClaims(claims: Record<string, unknown>, scheme: JwtScheme, now: number): string | null {
+  const { sub, iat, exp } = claims
+  if (sub !== undefined && (typeof sub !== 'string' || sub === '')) {
+    return 'The token does not verify: its sub claim must be a non-empty string.'
+  }
+  const tolerance = scheme.clockToleranceS
+  const maxTtl = scheme.maxTtlS ?? DEFAULT_MAX_TTL_S
+  if (iat !== undefined && (typeof iat !== 'number' || iat > now + tolerance)) {
+    return 'The token does not verify: its iat claim is in the future.'
+  }
+  const issued = typeof iat === 'number' ? iat : now
+  if (typeof exp !== 'number' || exp - issued > maxTtl + tolerance || exp - now > maxTtl + tolerance) {
+    return `The token does not verify: it may live at most ${maxTtl} s (exp - iat), as auth scheme "${scheme.name}" allows.`
+  }
+  return null
 }
 
 /** A space-separated string (RFC 8693 `scope`) or an array of strings. */

@@ -27,6 +27,9 @@ export interface OwnerRule {
   readonly scheme: string
 }
 
+/** How long a token may live when its scheme sets no `max_ttl_s`: a day. */
+export const DEFAULT_MAX_TTL_S = 86_400
+
 /** A verified JWT scheme: `secretEnv` names the HS* secret, `jwksUrl` the RS* and ES* keys; exactly one is set. */
 export interface JwtScheme {
   readonly name: string
@@ -39,6 +42,8 @@ export interface JwtScheme {
   /** Claim holding the scopes: a space-separated string or an array of strings. */
   readonly scopesClaim: string
   readonly clockToleranceS: number
+  /** The longest a token may live (`exp - iat`, and `exp - now`); DEFAULT_MAX_TTL_S (a day) when absent. */
+  readonly maxTtlS?: number
 }
 
 /** An API key scheme: `keysEnv` holds JSON `[{ id, sha256, scopes }]`, hashes only. */

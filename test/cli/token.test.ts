@@ -60,10 +60,20 @@ describe('development tokens', () => {
     [['--scheme', 'machine'], /has an api_key scheme, not a jwt one, named "machine"; its jwt schemes: user, partner/],
     [['--scheme', 'users'], /has no scheme "users"; its jwt schemes: user, partner/],
     [['--scheme', 'user', '--ttl', '1h'], /--ttl must be a whole number of seconds, not "1h"/],
+    [
+      ['--scheme', 'user', '--ttl', '86401'],
+      /--ttl 86401 is longer than auth scheme "user" lets a token live \(86400 s\)/,
+    ],
   ])('refuses %j, saying why', async (args, message) => {
     const run = await token(...args, '--sub', 'alice')
     expect(run.exitCode).toBe(1)
     expect(run.stdout).toBe('')
     expect(run.stderr).toMatch(message)
+  })
+
+  it('refuses an empty --sub: the server refuses a token naming nobody', async () => {
+    const run = await token('--scheme', 'user', '--sub', '')
+    expect(run.exitCode).toBe(1)
+    expect(run.stderr).toMatch(/--sub must name the caller/)
   })
 })

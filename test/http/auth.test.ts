@@ -129,6 +129,15 @@ for (const dialect of DIALECTS) {
           () => signJwt({ ...PARTNER, sub: 'p', exp: now() + 60 }, { alg: 'HS256', secret: SECRET }),
         ],
         ['not a token at all', () => 'garbage'],
+        // Issue 18, item 16: claims fast-jwt leaves unchecked.
+        ['with a numeric sub', () => userToken('alice', '', { sub: 123 })],
+        ['with an empty sub', () => userToken('', '')],
+        ['that never expires in practice (exp 1e308)', () => userToken('alice', '', { exp: 1e308 })],
+        [
+          'living longer than a day (exp - iat)',
+          () => userToken('alice', '', { iat: now() - 60, exp: now() + 86_400 }),
+        ],
+        ['issued a day in the future', () => userToken('alice', '', { iat: now() + 86_400, exp: now() + 86_460 })],
       ]
       it.each(invalidTokens)(
         'answers 401 invalid_token to a token %s, even on a public operation',
