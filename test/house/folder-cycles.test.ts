@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { findCycle } from './find-cycle.js'
 
 const root = resolve(import.meta.dirname, '..', '..')
 
@@ -38,34 +39,19 @@ function listFolderImports(tree: string): FolderImport[] {
   })
 }
 
-/** The first cycle between folders, as the folders on it (first repeated last) and a module for each step; or null. */
+/**
+ * The first cycle between folders, as the folders on it (first repeated
+ * last), each step naming a module that makes it; or null.
+ */
 function findFolderCycle(imports: readonly FolderImport[]): string[] | null {
-  const graph = new Map<string, FolderImport[]>()
-  for (const edge of imports) graph.set(edge.from, [...(graph.get(edge.from) ?? []), edge])
-  const done = new Set<string>()
-  const stack: FolderImport[] = []
-  const visit = (folder: string): string[] | null => {
-    const onStack = stack.findIndex((edge) => edge.from === folder)
-    if (onStack !== -1)
-      return stack
-        .slice(onStack)
-        .map((edge) => `${edge.from} (${edge.module}) →`)
-        .concat(folder)
-    if (done.has(folder)) return null
-    for (const edge of graph.get(folder) ?? []) {
-      stack.push(edge)
-      const cycle = visit(edge.to)
-      if (cycle) return cycle
-      stack.pop()
-    }
-    done.add(folder)
-    return null
-  }
-  for (const folder of graph.keys()) {
-    const cycle = visit(folder)
-    if (cycle) return cycle
-  }
-  return null
+  const graph = new Map<string, string[]>()
+  for (const edge of imports) graph.set(edge.from, [...(graph.get(edge.from) ?? []), edge.to])
+  const cycle = findCycle(graph)
+  if (cycle === null) return null
+  const step = (from: string, to: string) => imports.find((edge) => edge.from === from && edge.to === to)!.module
+  return cycle.map((folder, index) =>
+    index < cycle.length - 1 ? `${folder} (${step(folder, cycle[index + 1]!)}) →` : folder,
+  )
 }
 
 describe('the folder graph', () => {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { findCycle } from './find-cycle.js'
 
 const root = resolve(import.meta.dirname, '..', '..')
 
@@ -18,30 +19,6 @@ function importsOf(module: string): string[] {
   return [...source.matchAll(IMPORT)].map((match) =>
     relative(root, resolve(root, dirname(module), match[1]!)).replace(/\.js$/, '.ts'),
   )
-}
-
-/** The first cycle found by depth-first search, as the modules on it (first repeated last), or null. */
-function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | null {
-  const done = new Set<string>()
-  const stack: string[] = []
-  const visit = (module: string): string[] | null => {
-    const onStack = stack.indexOf(module)
-    if (onStack !== -1) return [...stack.slice(onStack), module]
-    if (done.has(module)) return null
-    stack.push(module)
-    for (const target of graph.get(module) ?? []) {
-      const cycle = visit(target)
-      if (cycle) return cycle
-    }
-    stack.pop()
-    done.add(module)
-    return null
-  }
-  for (const module of graph.keys()) {
-    const cycle = visit(module)
-    if (cycle) return cycle
-  }
-  return null
 }
 
 describe('the module graph', () => {
