@@ -1,15 +1,20 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
-/**
- * Folders of unit tests that share no state through modules: their files run one after another in a
- * worker without a fresh module graph each (about half their CPU). test/render is not one of them:
- * template-views.test.ts instruments the templates it loads.
- */
+/** Folders of unit tests: they need neither PostgreSQL nor the compiled CLI (the global setups). */
 const UNIT_TESTS = ['validate', 'contract', 'model', 'runtime', 'house'].map((folder) => `test/${folder}/**/*.test.ts`)
+
+/** Test files that replace modules (vi.mock): each needs a module graph of its own. */
+const MOCKING_TESTS = ['test/render/template-views.test.ts', 'test/migrate/migrate-create.test.ts']
 
 /** The packaging tests (npm pack and install, a fresh clone's first commands): `npm run test:package`. */
 export const PACKAGE_TESTS = ['test/package/**/*.test.ts']
+
+/**
+ * Probes PostgreSQL once and stops the run with what to start or set when it is missing; compiles the CLI
+ * that tests start as a child process (test/support/spawn-cli.ts).
+ */
+const GLOBAL_SETUP = ['test/support/postgres-global-setup.ts', 'test/support/cli-global-setup.ts']
 
 export default defineConfig({
   resolve: { conditions: ['restmint-source'] },
@@ -25,19 +30,22 @@ export default defineConfig({
     env: { PGOPTIONS: '-c synchronous_commit=off' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Files run one after another in a worker without a fresh module graph each: importing the generator,
+    // the runtime and their packages again for every file was about half the CPU of the HTTP tests. No
+    // test file keeps state in a module that another one reads, but the ones that mock modules.
+    isolate: false,
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT_TESTS, isolate: false } },
+      { extends: true, test: { name: 'unit', include: UNIT_TESTS } },
       {
         extends: true,
         test: {
           name: 'end-to-end',
           include: ['test/**/*.test.ts'],
-          exclude: [...UNIT_TESTS, ...PACKAGE_TESTS],
-          // Probes PostgreSQL once and stops the run with what to start or set when it is missing; compiles
-          // the CLI that tests start as a child process (test/support/spawn-cli.ts).
-          globalSetup: ['test/support/postgres-global-setup.ts', 'test/support/cli-global-setup.ts'],
+          exclude: [...UNIT_TESTS, ...MOCKING_TESTS, ...PACKAGE_TESTS],
+          globalSetup: GLOBAL_SETUP,
         },
       },
+      { extends: true, test: { name: 'mocking', include: MOCKING_TESTS, isolate: true, globalSetup: GLOBAL_SETUP } },
     ],
   },
 })

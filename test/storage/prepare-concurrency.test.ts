@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, inject, it } from 'vitest'
 import { allTables } from '../fixtures/shop-api/generated/schema.js'
 import { createStorage } from '../../runtime/storage/create-storage.js'
 import { createTestDatabases, DIALECTS, POSTGRES_URL, type TestDatabase } from './storage-fixtures.js'
@@ -15,10 +15,11 @@ import { createTestDatabases, DIALECTS, POSTGRES_URL, type TestDatabase } from '
  * pools the database tells apart like processes, and which start far faster.
  */
 
-/** Few: each process spends about a second loading the runtime through tsx. */
+/** Few: each process spends a good part of a second loading the runtime. */
 const PROCESSES = 3
 const STORAGES = 8
-const INSTANCE_SCRIPT = fileURLToPath(new URL('./prepare-instance.ts', import.meta.url))
+// Compiled for this run with the test CLI (test/support/cli-global-setup.ts): no TypeScript loader to start.
+const INSTANCE_SCRIPT = join(inject('testBuildDirectory'), 'test', 'storage', 'prepare-instance.js')
 
 const databases = createTestDatabases()
 afterEach(() => databases.closeOpened())
@@ -31,7 +32,7 @@ interface Instance {
 
 /** Starts an instance process on an SQLite file and resolves once it is ready to prepare. */
 async function startInstance(database: TestDatabase): Promise<Instance> {
-  const args = ['--import', 'tsx', INSTANCE_SCRIPT, `sqlite:${database.location}`]
+  const args = [INSTANCE_SCRIPT, `sqlite:${database.location}`]
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] })
   const output = { stdout: '', stderr: '' }
   child.stderr!.on('data', (chunk: Buffer) => void (output.stderr += chunk))

@@ -4,7 +4,7 @@ import { createStorage } from '../../runtime/storage/create-storage.js'
 
 /**
  * One instance starting up, as its own process (see prepare-concurrency.test.ts):
- * `node --import tsx prepare-instance.ts <database url>` opens the
+ * `node prepare-instance.js <database url>`, compiled, opens the
  * storage, prints `ready`, waits for a `go` line on stdin so that every
  * instance prepares at the same moment, then prepares and prints `up`, or
  * prints the error to stderr and exits 1.

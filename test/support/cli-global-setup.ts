@@ -6,8 +6,8 @@ import { REPO } from './copy-checkout.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The CLI entry buildTestCli compiled for this run; spawn-cli.ts starts child processes on it. */
-    testCliEntry: string
+    /** The directory buildTestCli compiled this run's sources into; tests start child processes from it. */
+    testBuildDirectory: string
   }
 }
 
@@ -18,7 +18,10 @@ declare module 'vitest' {
  */
 export default async function compileTestCli(project: TestProject): Promise<() => void> {
   const directory = mkdtempSync(join(REPO, 'test', 'tmp-cli-'))
-  const compile = async () => project.provide('testCliEntry', await buildTestCli(directory))
+  const compile = async () => {
+    await buildTestCli(directory)
+    project.provide('testBuildDirectory', directory)
+  }
   await compile()
   project.onTestsRerun(compile)
   return () => rmSync(directory, { recursive: true, force: true })

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process'
+import { join } from 'node:path'
 import { inject } from 'vitest'
 
 // The CLI in a child process, compiled from the sources under test for this run (cli-global-setup.ts):
 // tests exercise the code under test, never a stale or half-rebuilt dist/.
-const ENTRY = inject('testCliEntry')
+const ENTRY = join(inject('testBuildDirectory'), 'test', 'support', 'cli-process.js')
 
 export interface Exit {
   /** Null when a signal ended it. */
