@@ -7,6 +7,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import { formatDiagnostics } from '../diagnostics/format-diagnostics.js'
 import type { VersionChange } from '../versions/version-change.js'
 import type { CliIo } from './cli-io.js'
+import type { Project } from '../load-project.js'
 
 /**
  * Compares each pair of consecutive versions' generated OpenAPI documents:
@@ -14,15 +15,18 @@ import type { CliIo } from './cli-io.js'
  * every declared change must show in the difference. One version: nothing to do.
  */
 export async function checkDeclaredVersionChanges(
-  manifestFile: string,
+  project: Project,
   files: ReadonlyMap<string, string>,
   io: CliIo,
 ): Promise<number> {
   const versions = listVersionDocuments(files.keys())
   if (versions.length < 2) return 0
   // Only now: the manifest stages (yaml, ajv) stay unloaded for a single version.
-  const { loadDeclaredChanges } = await import('../contract/load-declared-changes.js')
-  const declared = await loadDeclaredChanges(manifestFile, io.cwd)
+  const { listDeclaredChanges } = await import('../contract/declared-changes.js')
+  const { loaded, versions: derived } = await project.validated()
+  if (derived === null) throw new Error(`internal error: ${project.manifestFile} validated, but has no versions`)
+  const declared = listDeclaredChanges(loaded, derived)
+  const { manifestFile } = project
   const notInTheDiff: Diagnostic[] = []
   const document = (version: string) => JSON.parse(files.get(versionDocumentPath(version))!) as unknown
   let exitCode = 0
@@ -58,7 +62,7 @@ export async function checkDeclaredVersionChanges(
         `${older} → ${newer}: the breaking differences are the ${changes.length} declared in versions.${newer}.changes.\n`,
       )
   }
-  io.stderr(formatDiagnostics(notInTheDiff, new Map([[manifestFile, declared.text]]), { color: io.color }))
+  io.stderr(formatDiagnostics(notInTheDiff, project.sources, { color: io.color }))
   return exitCode
 }
 

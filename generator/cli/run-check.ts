@@ -4,11 +4,12 @@ import { describeEscapes } from '../emit/find-escaping-symlinks.js'
 import { OUTPUT_JOURNAL } from '../emit/output-journal.js'
 import { planOutput } from '../emit/plan-output.js'
 import { generateFiles } from '../generate.js'
+import { loadProject, type Project } from '../load-project.js'
 import { checkDeclaredVersionChanges } from './check-declared-version-changes.js'
 import { checkPublishedContracts } from './check-published-contracts.js'
 import { checkPublishedWas } from './check-published-was.js'
 import type { CliIo } from './cli-io.js'
-import { compareWithLatestMigration, describeMissingMigration } from './compare-with-latest-migration.js'
+import { compareWithLatestMigration, describeMissingMigration } from '../migrate/compare-with-latest-migration.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 
 /**
@@ -25,13 +26,15 @@ export async function runCheck(
   migrationsDir = 'migrations',
   publishedDir = 'published',
 ): Promise<number> {
-  const result = await generateFiles({ manifestFile, cwd: io.cwd })
+  // Read once: every check below takes the same manifest, validated and modelled at most once.
+  const project = await loadProject(io.cwd, manifestFile)
+  const result = await generateFiles(project)
   if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
   const output = checkOutput(manifestFile, outDir, result.files, io)
   const contracts = checkPublishedContracts(publishedDir, manifestFile, result.files, io)
-  const removals = await checkPublishedWas(manifestFile, publishedDir, result.files, io)
-  const versions = await checkDeclaredVersionChanges(manifestFile, result.files, io)
-  return Math.max(output, contracts, removals, versions, await checkMigrations(manifestFile, migrationsDir, io))
+  const removals = await checkPublishedWas(project, publishedDir, result.files, io)
+  const versions = await checkDeclaredVersionChanges(project, result.files, io)
+  return Math.max(output, contracts, removals, versions, await checkMigrations(project, migrationsDir, io))
 }
 
 function checkOutput(manifestFile: string, outDir: string, files: ReadonlyMap<string, string>, io: CliIo): number {
@@ -74,13 +77,12 @@ function checkOutput(manifestFile: string, outDir: string, files: ReadonlyMap<st
 }
 
 /** Fails when the manifest's storage model is not what the migrations lead to: a migration is missing. */
-async function checkMigrations(manifestFile: string, migrationsDir: string, io: CliIo): Promise<number> {
+async function checkMigrations(project: Project, migrationsDir: string, io: CliIo): Promise<number> {
+  const { manifestFile } = project
   const comparison = await compareWithLatestMigration(migrationsDir, io.cwd, async () => {
     // Only now: the manifest stages (yaml, ajv) stay unloaded when generation was cached and nothing is migrated.
-    const { loadStorageModel } = await import('../migrate/load-storage-model.js')
-    const { storage } = await loadStorageModel(manifestFile, io.cwd)
-    if (storage === null) throw new Error(`internal error: ${manifestFile} validated, but has no storage model`)
-    return storage
+    const { buildStorageModel } = await import('../migrate/storage-model.js')
+    return buildStorageModel(await project.model())
   })
   if (comparison === null) return 0
   if (comparison.changes.length === 0) {

@@ -17,7 +17,7 @@ import {
   versionFunctionName,
 } from '../names/generated-names.js'
 import { buildOpenApiDocument } from './openapi-document.js'
-import { doNotEditNotice } from './do-not-edit-notice.js'
+import { doNotEditNotice } from '../emit/do-not-edit-notice.js'
 import { shareQueryParameters } from './share-query-parameters.js'
 import { buildResourceSchemas } from './json-schemas.js'
 import { compileValidators } from './compile-validators.js'
