@@ -1,7 +1,6 @@
 import { checkDeclaredChanges } from '../contract/check-declared-changes.js'
 import { formatFinding } from '../contract/contract-finding.js'
-import { isDeprecatedDocument } from '../contract/is-deprecated-document.js'
-import { isDeprecationSignal } from '../contract/is-deprecation-signal.js'
+import { isDeprecatedDocument, isDeprecationSignal } from '../contract/is-deprecation-signal.js'
 import { listVersionDocuments, versionDocumentPath } from '../contract/version-documents.js'
 import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import { formatDiagnostics } from '../diagnostics/format-diagnostics.js'

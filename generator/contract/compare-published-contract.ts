@@ -1,7 +1,6 @@
 import { compareContracts } from './compare-contracts.js'
 import type { ContractFinding } from './contract-finding.js'
-import { isDeprecatedDocument } from './is-deprecated-document.js'
-import { isDeprecationSignal } from './is-deprecation-signal.js'
+import { isDeprecatedDocument, isDeprecationSignal } from './is-deprecation-signal.js'
 
 /**
  * The differences between a version's published contract and its document

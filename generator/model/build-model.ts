@@ -1,11 +1,9 @@
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { Manifest, ManifestField, ManifestRelation, ManifestResource } from '../manifest/manifest.js'
 import { DEFAULT_LIMITS } from '../../runtime/contract/default-limits.js'
-import { foreignKeyOf } from '../names/foreign-key-of.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
+import { foreignKeyOf, relationKeyOf, deriveResourceNames } from '../names/derive-names.js'
 import { listResourceRoutes } from '../../runtime/contract/resource-routes.js'
 import { orderResourceFields } from '../manifest/order-resource-fields.js'
-import { deriveResourceNames } from '../names/derive-names.js'
 import type {
   ApiModel,
   FieldModel,
@@ -19,9 +17,8 @@ import { buildItemQueryParameters, buildListQueryParameters } from './build-quer
 import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildAuthSchemes, buildResourceAccess } from './build-access.js'
-import { buildHttp } from './build-http.js'
+import { buildHttp, buildRatePolicy } from './build-http.js'
 import { buildApiAuth, buildRuntimeHttp, buildRuntimeRules, buildTableDefinition } from './build-runtime-definitions.js'
-import { buildRatePolicy } from './build-rate-policy.js'
 import { buildRelations } from './build-relations.js'
 import { deriveVersions, type DerivedVersions } from '../versions/derive-versions.js'
 import { mapVersionStorage } from './map-version-storage.js'

@@ -1,5 +1,11 @@
-import type { ApiModel, RelationModel, ResourceModel, StorageMapping, VersionModel } from '../model/api-model.js'
-import { findResource } from '../model/find-resource.js'
+import {
+  type ApiModel,
+  type RelationModel,
+  type ResourceModel,
+  type StorageMapping,
+  type VersionModel,
+  findResource,
+} from '../model/api-model.js'
 import type { FieldColumn, HeaderView, StorageTable, TranslateView } from './template-views.js'
 
 /**

@@ -1,5 +1,11 @@
-import type { ApiModel, FieldModel, QueryParameterModel, ResourceModel, RouteModel } from '../model/api-model.js'
-import { findResource } from '../model/find-resource.js'
+import {
+  type ApiModel,
+  type FieldModel,
+  type QueryParameterModel,
+  type ResourceModel,
+  type RouteModel,
+  findResource,
+} from '../model/api-model.js'
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
 

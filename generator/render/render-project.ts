@@ -1,12 +1,11 @@
 import { stringify as stringifyYaml } from 'yaml'
-import yamlPackage from 'yaml/package.json' with { type: 'json' }
-import type {
-  ApiModel,
-  FieldModel,
-  HttpModel,
-  ResourceModel,
-  StorageMapping,
-  VersionModel,
+import {
+  type ApiModel,
+  type FieldModel,
+  type ResourceModel,
+  type StorageMapping,
+  type VersionModel,
+  findResource,
 } from '../model/api-model.js'
 import {
   nameResourceComponents,
@@ -34,10 +33,10 @@ import type {
   VersionIndexView,
   StorageTable,
 } from './template-views.js'
-import { findResource } from '../model/find-resource.js'
 import { isIdentityMapping } from '../model/map-version-storage.js'
 import { buildTranslateView } from './build-translate-view.js'
 import { buildMigrationGuideView } from './build-migration-guide-view.js'
+import yamlPackage from 'yaml/package.json' with { type: 'json' }
 
 /** Where renderers put each file they render. */
 interface RenderedFiles {

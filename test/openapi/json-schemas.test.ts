@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { buildModel } from '../../generator/model/build-model.js'
-import { findResource } from '../../generator/model/find-resource.js'
+import { findResource } from '../../generator/model/api-model.js'
 import { buildParamsSchema, buildResourceSchemas, type JsonSchema } from '../../generator/render/json-schemas.js'
 import { buildShopModel } from './shop-model.js'
 
