@@ -126,8 +126,12 @@ export interface FieldModel {
   readonly pattern: string | null
   readonly format: StringFormat | null
   readonly unique: boolean
-  /** Server-managed: `id`, `created_at`, `updated_at`, and the owner field. */
-  readonly readOnly: boolean
+  /**
+   * Set by the server, never by a client: `id`, `created_at`, `updated_at`, and
+   * the owner field (which the storage writes as given, so is not
+   * storage-managed: ColumnDefinition.readOnly).
+   */
+  readonly serverManaged: boolean
   /** Foreign key (the parent key, a belongs-to's `<relation>_id`): what it references. */
   readonly references: ReferencesModel | null
   /**

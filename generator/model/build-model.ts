@@ -212,14 +212,14 @@ function buildField(name: string, field: ManifestField): FieldModel {
     pattern: field.pattern ?? null,
     format: field.format ?? null,
     unique: field.unique ?? false,
-    readOnly: false,
+    serverManaged: false,
     references: null,
     renamedFrom: field.renamed_from ?? null,
   }
 }
 
 function systemField(name: string, type: FieldModel['type']): FieldModel {
-  return { ...buildField(name, { type, required: true }), readOnly: true }
+  return { ...buildField(name, { type, required: true }), serverManaged: true }
 }
 
 /** The scheme an owner's claim is read from: the one it names, else the only one (validation: OWNER_SCHEME). */
@@ -229,7 +229,7 @@ function ownerScheme(owner: NonNullable<ManifestResource['owner']>, manifest: Ma
 
 /** The owner column: server-managed, NULL on rows created without the claim (which nobody owns). */
 function ownerField(name: string): FieldModel {
-  return { ...buildField(name, { type: 'string' }), readOnly: true }
+  return { ...buildField(name, { type: 'string' }), serverManaged: true }
 }
 
 /** The parent key; a renamed parent renames it too (`writer_id` → `author_id`). */

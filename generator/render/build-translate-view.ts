@@ -27,7 +27,7 @@ export function buildTranslateView(
     field: field.name,
     column: mapping.columns.get(field.name)!,
   }))
-  const writable = new Set(resource.fields.filter((field) => !field.readOnly).map((field) => field.name))
+  const writable = new Set(resource.fields.filter((field) => !field.serverManaged).map((field) => field.name))
   const aliasOf = (target: string): string | null =>
     target === resource.name ? null : `${findResource(versionModel, target).identifier}Translation`
   const targets = [...new Set(resource.relations.map((relation) => relation.resource))]

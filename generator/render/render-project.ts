@@ -273,7 +273,7 @@ const PRIMITIVES: Readonly<Record<FieldModel['type'], string>> = {
 function member(field: FieldModel, optional: boolean, nullable: boolean): MemberView {
   return {
     name: field.name,
-    readOnly: field.readOnly,
+    readOnly: field.serverManaged,
     optional,
     primitive: field.enum === null ? PRIMITIVES[field.type] : null,
     enumValues: field.enum,
@@ -291,7 +291,7 @@ function member(field: FieldModel, optional: boolean, nullable: boolean): Member
  * would shadow.
  */
 function buildTypesView(model: ApiModel, resource: ResourceModel): TypesView {
-  const writable = resource.fields.filter((field) => !field.readOnly)
+  const writable = resource.fields.filter((field) => !field.serverManaged)
   const create = (fields: readonly FieldModel[]) =>
     fields.map((field) => member(field, !field.required, field.nullable))
   const update = (fields: readonly FieldModel[]) => fields.map((field) => member(field, true, field.nullable))
