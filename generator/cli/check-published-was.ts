@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { listVersionDocuments, versionDocumentPath } from '../contract/version-documents.js'
 import { formatDiagnostics } from '../diagnostics/format-diagnostics.js'
-import { parsePublishedDocument, publishedDocumentName } from './check-published-contracts.js'
+import { readPublishedDocument } from '../contract/published-contracts.js'
 import type { CliIo } from './cli-io.js'
 import type { Project } from '../load-project.js'
 
@@ -24,12 +24,7 @@ export async function checkPublishedWas(
   const { findWasDisagreements } = await import('../contract/find-was-disagreements.js')
   const { loaded } = await project.validated()
   const diagnostics = findWasDisagreements(loaded, await project.model(), {
-    published(version) {
-      const name = publishedDocumentName(version)
-      if (!existsSync(join(directory, name))) return null
-      const label = join(publishedDir, name)
-      return { label, document: parsePublishedDocument(readFileSync(join(directory, name), 'utf8'), label) }
-    },
+    published: (version) => readPublishedDocument(directory, publishedDir, version),
     generated: (version) => JSON.parse(files.get(versionDocumentPath(version))!) as unknown,
   })
   if (diagnostics.length === 0) return 0
