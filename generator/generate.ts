@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
 import type { Diagnostic } from './diagnostics/diagnostic.js'
-import { hasErrors, UserError } from './diagnostics/diagnostic.js'
+import { hasErrors } from './diagnostics/diagnostic.js'
 import { hashManifest, OUTPUT_INDEX, renderOutputIndex } from './emit/output-index.js'
 import { generatorFingerprint } from './generator-fingerprint.js'
+import type { Project } from './load-project.js'
 import { createContentCache, findCacheDirectory, hashKey, type ContentCache } from './render/content-cache.js'
 import { startFormatWorkers } from './render/format-workers.js'
 
@@ -18,35 +17,25 @@ export interface GenerateResult {
 /**
  * The whole pipeline, shared by `validate`, `generate` and `check`:
  * load → validate → build the model → render → format. Writes nothing.
- *
- * @param manifestFile the manifest path as the user gave it (relative to cwd);
- *   diagnostics and file headers name it this way.
  */
-export async function generateFiles(options: {
-  manifestFile: string
-  cwd: string
-  render?: boolean
-}): Promise<GenerateResult> {
-  const bytes = await readManifest(options.cwd, options.manifestFile)
-  const text = bytes.toString('utf8')
-  const sources = new Map([[options.manifestFile, text]])
-  const validate = async () => {
-    const { loadManifest, validateManifest } = await loadStages()
-    return validateManifest(loadManifest(options.manifestFile, text))
-  }
-  if (options.render === false) return { diagnostics: (await validate()).diagnostics, sources, files: null }
-  const cache = createContentCache(findCacheDirectory(options.cwd))
+export async function generateFiles(project: Project, options: { render?: boolean } = {}): Promise<GenerateResult> {
+  const { manifestFile, text, sources } = project
+  if (options.render === false) return { diagnostics: (await project.validated()).diagnostics, sources, files: null }
+  const cache = createContentCache(findCacheDirectory(project.cwd))
   // An unchanged manifest skips every stage below (~0.4 s for 100 resources) for the result they gave before.
-  const resultKey = hashKey('generate', fingerprint(), options.manifestFile, text)
+  const resultKey = hashKey('generate', fingerprint(), manifestFile, text)
   let result = readCachedResult(cache, resultKey)
   if (!result) {
     const workers = startFormatWorkers()
     try {
-      const { manifest, versions, diagnostics } = await validate()
-      if (!manifest || !versions || hasErrors(diagnostics)) return { diagnostics, sources, files: null }
-      const { buildModel, renderProject, startFormatting } = await loadStages()
+      const { manifest, diagnostics } = await project.validated()
+      if (!manifest || hasErrors(diagnostics)) return { diagnostics, sources, files: null }
+      const [{ renderProject }, { startFormatting }] = await Promise.all([
+        import('./render/render-project.js'),
+        import('./render/format-files.js'),
+      ])
       const formatting = startFormatting(cache, workers)
-      const rendered = renderProject(buildModel(manifest, options.manifestFile, versions), cache, formatting.add)
+      const rendered = renderProject(await project.model(), cache, formatting.add)
       result = { diagnostics, files: [...(await formatting.finish(rendered))] }
     } finally {
       await workers?.stop()
@@ -54,21 +43,8 @@ export async function generateFiles(options: {
     cache.write(resultKey, JSON.stringify(result))
   }
   const files = new Map(result.files)
-  files.set(OUTPUT_INDEX, renderOutputIndex(options.manifestFile, hashManifest(bytes), files.keys()))
+  files.set(OUTPUT_INDEX, renderOutputIndex(manifestFile, hashManifest(project.bytes), files.keys()))
   return { diagnostics: result.diagnostics, sources, files }
-}
-
-/** The stages, imported when they run: a cached result needs none of their packages (yaml, ajv, handlebars). */
-async function loadStages() {
-  const [{ loadManifest }, { validateManifest }, { buildModel }, { renderProject }, { startFormatting }] =
-    await Promise.all([
-      import('./manifest/load-manifest.js'),
-      import('./validate/validate-manifest.js'),
-      import('./model/build-model.js'),
-      import('./render/render-project.js'),
-      import('./render/format-files.js'),
-    ])
-  return { loadManifest, validateManifest, buildModel, renderProject, startFormatting }
 }
 
 /** What the stages gave for a valid manifest (warnings included), without the output index. */
@@ -87,13 +63,4 @@ let fingerprintOfThisProcess: string | undefined
 function fingerprint(): string {
   fingerprintOfThisProcess ??= generatorFingerprint()
   return fingerprintOfThisProcess
-}
-
-export async function readManifest(cwd: string, manifestFile: string): Promise<Buffer> {
-  try {
-    return await readFile(resolve(cwd, manifestFile))
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message
-    throw new UserError(`cannot read the manifest ${manifestFile} (${reason}); pass its path with --manifest <file>`)
-  }
 }

@@ -3,12 +3,13 @@ import { join, resolve } from 'node:path'
 import { describeEscapes } from '../emit/find-escaping-symlinks.js'
 import { OUTPUT_JOURNAL } from '../emit/output-journal.js'
 import { planOutput } from '../emit/plan-output.js'
+import { loadProject, type Project } from '../load-project.js'
 import { generateFiles } from '../generate.js'
 import { checkDeclaredVersionChanges } from './check-declared-version-changes.js'
 import { checkPublishedContracts } from './check-published-contracts.js'
 import { checkPublishedWas } from './check-published-was.js'
 import type { CliIo } from './cli-io.js'
-import { compareWithLatestMigration, describeMissingMigration } from './compare-with-latest-migration.js'
+import { compareWithLatestMigration, describeMissingMigration } from '../migrate/compare-with-latest-migration.js'
 import { describeLineCounts, diffFile } from './diff-file.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 
@@ -36,15 +37,17 @@ export async function runCheck(
   io: CliIo,
   options: CheckOptions = { migrationsDir: 'migrations', publishedDir: 'published', diff: false },
 ): Promise<number> {
-  const result = await generateFiles({ manifestFile, cwd: io.cwd })
+  // Read once: every check below takes the same manifest, validated and modelled at most once.
+  const project = await loadProject(io.cwd, manifestFile)
+  const result = await generateFiles(project)
   if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
   // The checks below print findings on stderr and successes on stdout: one stream keeps them in order.
   const report: CliIo = { ...io, stderr: io.stdout }
   const output = checkOutput(manifestFile, outDir, result.files, io, options.diff)
   const contracts = checkPublishedContracts(options.publishedDir, manifestFile, result.files, report, options.diff)
-  const removals = await checkPublishedWas(manifestFile, options.publishedDir, result.files, report)
-  const versions = await checkDeclaredVersionChanges(manifestFile, result.files, report)
-  const migrations = await checkMigrations(manifestFile, options.migrationsDir, io)
+  const removals = await checkPublishedWas(project, options.publishedDir, result.files, report)
+  const versions = await checkDeclaredVersionChanges(project, result.files, report)
+  const migrations = await checkMigrations(project, options.migrationsDir, io)
   return Math.max(output, contracts, removals, versions, migrations)
 }
 
@@ -102,13 +105,12 @@ function checkOutput(
 }
 
 /** Fails when the manifest's storage model is not what the migrations lead to: a migration is missing. */
-async function checkMigrations(manifestFile: string, migrationsDir: string, io: CliIo): Promise<number> {
+async function checkMigrations(project: Project, migrationsDir: string, io: CliIo): Promise<number> {
+  const { manifestFile } = project
   const comparison = await compareWithLatestMigration(migrationsDir, io.cwd, async () => {
     // Only now: the manifest stages (yaml, ajv) stay unloaded when generation was cached and nothing is migrated.
-    const { loadStorageModel } = await import('../migrate/load-storage-model.js')
-    const { storage } = await loadStorageModel(manifestFile, io.cwd)
-    if (storage === null) throw new Error(`internal error: ${manifestFile} validated, but has no storage model`)
-    return storage
+    const { buildStorageModel } = await import('../migrate/storage-model.js')
+    return buildStorageModel(await project.model())
   })
   if (comparison === null) return 0
   if (comparison.changes.length === 0) {

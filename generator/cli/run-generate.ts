@@ -7,12 +7,13 @@ import { OUTPUT_JOURNAL, readJournal, recoverInterruptedWrite } from '../emit/ou
 import { planOutput, type OutputPlan } from '../emit/plan-output.js'
 import { writeOutput } from '../emit/write-output.js'
 import { generateFiles } from '../generate.js'
+import { loadProject } from '../load-project.js'
 import type { CliIo } from './cli-io.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 
 export async function runGenerate(manifestFile: string, outDir: string, io: CliIo): Promise<number> {
   const started = performance.now()
-  const result = await generateFiles({ manifestFile, cwd: io.cwd })
+  const result = await generateFiles(await loadProject(io.cwd, manifestFile))
   if (reportDiagnostics(result, manifestFile, io, true) || !result.files) return 1
   const files = result.files
   const absoluteOut = resolve(io.cwd, outDir)

@@ -4,7 +4,8 @@ import { openDialect } from '../../runtime/storage/create-storage.js'
 import type { StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { withOutputLock } from '../emit/output-lock.js'
-import { loadStorageModel } from '../migrate/load-storage-model.js'
+import { loadProject } from '../load-project.js'
+import { buildStorageModel } from '../migrate/storage-model.js'
 import { planMigration } from '../migrate/plan-migration.js'
 import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
 import { renderMigrationFiles } from '../migrate/render-migration-sql.js'
@@ -34,11 +35,11 @@ const FIRST_MIGRATION = '0001_init'
 export async function runMigrateBaseline(options: MigrateBaselineOptions, io: CliIo): Promise<number> {
   requireSchemaName(options.schema)
   const from = options.from ?? options.manifest
-  const loaded = await loadStorageModel(from, io.cwd)
-  if (reportDiagnostics({ diagnostics: loaded.diagnostics, sources: loaded.sources, files: null }, from, io, true)) {
-    return 1
-  }
-  const snapshot = loaded.storage!.snapshot
+  const project = await loadProject(io.cwd, from)
+  const validated = await project.validated()
+  const diagnostics = { diagnostics: validated.diagnostics, sources: project.sources, files: null }
+  if (reportDiagnostics(diagnostics, from, io, true) || validated.manifest === null) return 1
+  const { snapshot } = buildStorageModel(await project.model())
   const { directory } = locateMigrations(options, io.cwd)
   const existing = readLatestSnapshot(directory)?.migrations ?? []
   if (existing.length > 0) {

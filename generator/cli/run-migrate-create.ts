@@ -1,11 +1,12 @@
 import { join, resolve } from 'node:path'
 import type { MigrationEntry } from '../../runtime/migrations/list-migrations.js'
-import { UserError } from '../diagnostics/diagnostic.js'
+import { UserError, type Diagnostic } from '../diagnostics/diagnostic.js'
 import { withOutputLock } from '../emit/output-lock.js'
 import { nameMigration, summarizeChanges } from '../migrate/describe-changes.js'
 import { diffSnapshots } from '../migrate/diff-snapshots.js'
 import { listSharedUniqueValues } from '../migrate/list-shared-unique-values.js'
-import { loadStorageModel } from '../migrate/load-storage-model.js'
+import { loadProject } from '../load-project.js'
+import { buildStorageModel, locateMigrationProblems } from '../migrate/storage-model.js'
 import { parseBackfills } from '../migrate/parse-backfills.js'
 import { planMigration } from '../migrate/plan-migration.js'
 import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
@@ -37,11 +38,12 @@ export interface MigrateCreateOptions {
  * lock throughout, so two runs never take the same number.
  */
 export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo): Promise<number> {
-  const loaded = await loadStorageModel(options.manifest, io.cwd)
-  const report = (diagnostics: typeof loaded.diagnostics) =>
-    reportDiagnostics({ diagnostics, sources: loaded.sources, files: null }, options.manifest, io, true)
-  if (report(loaded.diagnostics) || loaded.storage === null) return 1
-  const { snapshot: after, origins } = loaded.storage
+  const project = await loadProject(io.cwd, options.manifest)
+  const validated = await project.validated()
+  const report = (diagnostics: readonly Diagnostic[]) =>
+    reportDiagnostics({ diagnostics, sources: project.sources, files: null }, options.manifest, io, true)
+  if (report(validated.diagnostics) || validated.manifest === null) return 1
+  const { snapshot: after, origins } = buildStorageModel(await project.model())
   const { backfills, problems: badBackfills } = parseBackfills(options.backfill, after, origins)
   if (badBackfills.length > 0) throw new UserError(`${badBackfills.join('\n')}\nNothing was written.`)
   const migrationsDir = resolve(io.cwd, options.migrations)
@@ -58,7 +60,7 @@ export async function runMigrateCreate(options: MigrateCreateOptions, io: CliIo)
         backfills,
         allowDataLoss: options.allowDataLoss === true,
       })
-      if (report(loaded.locate(problems)) || plan === null) return 1
+      if (report(locateMigrationProblems(validated.loaded, problems)) || plan === null) return 1
       if (plan.changes.length === 0) {
         io.stdout(`${options.migrations}/ is up to date with ${options.manifest}: nothing to migrate.\n`)
         return 0

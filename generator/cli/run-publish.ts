@@ -1,11 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { comparePublishedContract } from '../contract/compare-published-contract.js'
 import { formatBreakingFinding, formatFinding } from '../contract/contract-finding.js'
 import { listVersionDocuments, nextMajorVersion, versionDocumentPath } from '../contract/version-documents.js'
 import { temporaryPathOf } from '../emit/temporary-path.js'
 import { writeNewFile } from '../emit/write-new-file.js'
-import { parsePublishedDocument, publishedDocumentName } from './check-published-contracts.js'
+import {
+  comparePublishedContract,
+  parsePublishedDocument,
+  publishedDocumentName,
+} from '../contract/published-contracts.js'
 import type { CliIo } from './cli-io.js'
 import { ensureFreshOutput } from './ensure-fresh-output.js'
 

@@ -1,10 +1,7 @@
-import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
 import { DEFAULT_MAX_TTL_S } from '../../runtime/contract/access-rule.js'
 import { UserError } from '../diagnostics/diagnostic.js'
-import { loadManifest } from '../manifest/load-manifest.js'
+import { loadProject } from '../load-project.js'
 import { buildAuthSchemes } from '../model/build-access.js'
-import { validateManifest } from '../validate/validate-manifest.js'
 import type { CliIo } from './cli-io.js'
 import { DEVELOPMENT_SECRETS_FILE, readDevelopmentSecrets } from './development-secrets.js'
 import { reportDiagnostics } from './report-diagnostics.js'
@@ -26,12 +23,10 @@ export interface TokenOptions {
  * private key.
  */
 export async function runToken(options: TokenOptions, io: CliIo): Promise<number> {
-  const text = await readFile(resolve(io.cwd, options.manifest), 'utf8').catch(() => {
-    throw new UserError(`${options.manifest} not found; pass the manifest with --manifest`)
-  })
-  const { manifest, diagnostics } = validateManifest(loadManifest(options.manifest, text))
+  const project = await loadProject(io.cwd, options.manifest)
+  const { manifest, diagnostics } = await project.validated()
   if (manifest === null) {
-    reportDiagnostics({ diagnostics, sources: new Map([[options.manifest, text]]), files: null }, options.manifest, io)
+    reportDiagnostics({ diagnostics, sources: project.sources, files: null }, options.manifest, io)
     return 1
   }
   const schemes = buildAuthSchemes(manifest)

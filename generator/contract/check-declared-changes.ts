@@ -1,6 +1,5 @@
 import type { VersionChange } from '../versions/version-change.js'
-import { foreignKeyOf } from '../names/foreign-key-of.js'
-import { singularOf } from '../names/singular-of.js'
+import { foreignKeyOf, singularOf } from '../names/derive-names.js'
 import type { ContractFinding } from './contract-finding.js'
 import { compareContracts } from './compare-contracts.js'
 import type { ContractRuleId } from './contract-rules.js'

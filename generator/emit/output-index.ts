@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { doNotEditNotice } from '../render/do-not-edit-notice.js'
+import { doNotEditNotice } from './do-not-edit-notice.js'
 
 /**
  * `.restmint-files` in the output directory lists the files restmint wrote

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import { findEscapingSymlinks, type SymlinkEscape } from './find-escaping-symlinks.js'
 import { OUTPUT_LOCK, findStaleLock } from './output-lock.js'
 import { journalPaths, OUTPUT_JOURNAL, readJournal, type OutputJournal } from './output-journal.js'
-import { GENERATED_MARK } from '../render/do-not-edit-notice.js'
+import { GENERATED_MARK } from './do-not-edit-notice.js'
 import { OUTPUT_INDEX, readOutputIndex } from './output-index.js'
 import { targetOfTemporary } from './temporary-path.js'
 

@@ -1,6 +1,5 @@
 import { asRecord } from './as-record.js'
-import { foreignKeyOf } from '../names/foreign-key-of.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
+import { foreignKeyOf, relationKeyOf } from '../names/derive-names.js'
 
 /** A link on one resource that holds the id of another: its parent key or a belongs-to relation. */
 export interface InverseLink {

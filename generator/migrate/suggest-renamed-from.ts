@@ -1,6 +1,6 @@
 import type { SnapshotColumn, SnapshotTable } from '../../runtime/migrations/storage-snapshot.js'
 import { didYouMean } from '../diagnostics/did-you-mean.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
+import { relationKeyOf } from '../names/derive-names.js'
 import type { ColumnOrigin, TableOrigin } from './table-origins.js'
 
 /**

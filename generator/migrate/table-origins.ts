@@ -53,7 +53,7 @@ function originOf(resource: ResourceModel): TableOrigin & { columns: Map<string,
   const columns = new Map<string, ColumnOrigin>()
   for (const field of resource.fields) {
     const renamedFrom = field.renamedFrom
-    if (field.readOnly) {
+    if (field.serverManaged) {
       columns.set(field.name, { declaredBy: 'server', name: field.name, path, renamedFrom })
     } else if (field.references?.relation != null) {
       const relation = field.references.relation

@@ -124,8 +124,12 @@ export interface FieldModel {
   readonly pattern: string | null
   readonly format: StringFormat | null
   readonly unique: boolean
-  /** Server-managed: `id`, `created_at`, `updated_at`, and the owner field. */
-  readonly readOnly: boolean
+  /**
+   * Set by the server, never by a client: `id`, `created_at`, `updated_at`, and
+   * the owner field (which the storage writes as given, so is not
+   * storage-managed: ColumnDefinition.readOnly).
+   */
+  readonly serverManaged: boolean
   /** Foreign key (the parent key, a belongs-to's `<relation>_id`): what it references. */
   readonly references: ReferencesModel | null
   /**
@@ -254,3 +258,10 @@ export interface FilterModel {
 
 /** One route, as listResourceRoutes gives it: methods, path, Fastify url, path parameters, nesting. */
 export type RouteModel = ResourceRoute
+
+/** Looks up a resource the validated manifest guarantees to exist. */
+export function findResource(model: Pick<ApiModel, 'resources'>, name: string): ResourceModel {
+  const resource = model.resources.find((candidate) => candidate.name === name)
+  if (!resource) throw new Error(`internal error: the model has no resource ${JSON.stringify(name)}`)
+  return resource
+}

@@ -1,4 +1,4 @@
-import { listNewerVersions } from '../manifest/list-newer-versions.js'
+import { listNewerVersions } from '../manifest/order-versions.js'
 import type { ManifestVersion } from '../manifest/manifest.js'
 import { migrationGuideName } from '../names/generated-names.js'
 import type { DeprecationModel } from './api-model.js'

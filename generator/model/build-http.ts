@@ -1,5 +1,7 @@
-import type { Manifest } from '../manifest/manifest.js'
+import type { Manifest, ManifestRate } from '../manifest/manifest.js'
 import type { HttpModel } from './api-model.js'
+import type { RatePolicy } from '../../runtime/contract/rate-policy.js'
+import { parseRatePeriod } from '../manifest/parse-rate-period.js'
 
 /**
  * Request headers a browser may send cross-origin besides the CORS-safelisted
@@ -24,4 +26,10 @@ function corsRequestHeaders(manifest: Manifest): string[] {
     scheme.type === 'api_key' && scheme.header !== undefined ? [scheme.header] : [],
   )
   return [...CORS_REQUEST_HEADERS, ...apiKeyHeaders]
+}
+
+/** The policy `name` of a validated `rate` (RATE_PERIOD has checked `per`); null without one. */
+export function buildRatePolicy(name: string, rate: ManifestRate | undefined): RatePolicy | null {
+  if (rate === undefined) return null
+  return { name, requests: rate.requests, windowSeconds: parseRatePeriod(rate.per)! }
 }

@@ -1,11 +1,9 @@
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { Manifest, ManifestField, ManifestRelation, ManifestResource } from '../manifest/manifest.js'
 import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
-import { foreignKeyOf } from '../names/foreign-key-of.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
+import { foreignKeyOf, relationKeyOf, deriveResourceNames } from '../names/derive-names.js'
 import { listResourceRoutes } from '../../runtime/contract/resource-routes.js'
 import { orderResourceFields } from '../manifest/order-resource-fields.js'
-import { deriveResourceNames } from '../names/derive-names.js'
 import type {
   ApiModel,
   FieldModel,
@@ -19,9 +17,8 @@ import { buildItemQueryParameters, buildListQueryParameters } from './build-quer
 import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildAuthSchemes, buildResourceAccess } from './build-access.js'
-import { buildHttp } from './build-http.js'
+import { buildHttp, buildRatePolicy } from './build-http.js'
 import { buildApiAuth, buildRuntimeHttp, buildRuntimeRules, buildTableDefinition } from './build-runtime-definitions.js'
-import { buildRatePolicy } from './build-rate-policy.js'
 import { buildRelations } from './build-relations.js'
 import { deriveVersions, type DerivedVersions } from '../versions/derive-versions.js'
 import { mapVersionStorage } from './map-version-storage.js'
@@ -215,14 +212,14 @@ function buildField(name: string, field: ManifestField): FieldModel {
     pattern: field.pattern ?? null,
     format: field.format ?? null,
     unique: field.unique ?? false,
-    readOnly: false,
+    serverManaged: false,
     references: null,
     renamedFrom: field.renamed_from ?? null,
   }
 }
 
 function systemField(name: string, type: FieldModel['type']): FieldModel {
-  return { ...buildField(name, { type, required: true }), readOnly: true }
+  return { ...buildField(name, { type, required: true }), serverManaged: true }
 }
 
 /** The scheme an owner's claim is read from: the one it names, else the only one (validation: OWNER_SCHEME). */
@@ -232,7 +229,7 @@ function ownerScheme(owner: NonNullable<ManifestResource['owner']>, manifest: Ma
 
 /** The owner column: server-managed, NULL on rows created without the claim (which nobody owns). */
 function ownerField(name: string): FieldModel {
-  return { ...buildField(name, { type: 'string' }), readOnly: true }
+  return { ...buildField(name, { type: 'string' }), serverManaged: true }
 }
 
 /** The parent key; a renamed parent renames it too (`writer_id` → `author_id`). */

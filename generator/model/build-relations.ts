@@ -1,7 +1,7 @@
 import { FOREIGN_KEY_OPERATORS } from './default-filter-operators.js'
 import { listInverseLinks, type InverseLink } from '../manifest/list-inverse-links.js'
 import type { Manifest, ManifestResource } from '../manifest/manifest.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
+import { relationKeyOf } from '../names/derive-names.js'
 import type { RelationModel } from './api-model.js'
 
 /**

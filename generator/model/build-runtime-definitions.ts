@@ -32,8 +32,9 @@ export function buildTableDefinition(
     type: field.type,
     nullable: field.storedNullable,
     unique: field.unique,
-    // The owner field is the server's to set (FieldModel.readOnly), but the storage writes it as given.
-    readOnly: field.readOnly && !isOwner(field),
+    // The owner field is the server's to set (FieldModel.serverManaged), but the storage writes it as given:
+    // ColumnDefinition.readOnly is storage-managed, which the owner is not.
+    readOnly: field.serverManaged && !isOwner(field),
     ...(isOwner(field) ? { owner: true as const } : {}),
     default: field.default,
     ...(field.enum ? { enum: field.enum } : {}),

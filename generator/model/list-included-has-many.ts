@@ -1,5 +1,4 @@
-import type { ApiModel, RelationModel, ResourceModel } from './api-model.js'
-import { findResource } from './find-resource.js'
+import { type ApiModel, type RelationModel, type ResourceModel, findResource } from './api-model.js'
 
 /**
  * The has-many relations the include paths of `resource` embed, at any depth,

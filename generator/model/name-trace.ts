@@ -1,5 +1,10 @@
-import type { RelationModel, ResourceModel, RouteModel, VersionModel } from './api-model.js'
-import { findResource } from './find-resource.js'
+import {
+  type RelationModel,
+  type ResourceModel,
+  type RouteModel,
+  type VersionModel,
+  findResource,
+} from './api-model.js'
 
 /** The newer version's name of each thing the older version names, following the newer version's changes. */
 export class NameTrace {

@@ -1,5 +1,4 @@
-import { foreignKeyOf } from './foreign-key-of.js'
-import { singularOf } from './singular-of.js'
+import pluralize from 'pluralize'
 
 /** The names the generator derives from one resource name (and its declared singular, if any). */
 export interface ResourceNames {
@@ -47,4 +46,35 @@ export function pascalCase(name: string): string {
 function camelCase(name: string): string {
   const pascal = pascalCase(name)
   return pascal.charAt(0).toLowerCase() + pascal.slice(1)
+}
+
+/**
+ * The singular of a resource name: the declared `singular:` when there is one,
+ * otherwise the name with its last hyphen-separated word singularized
+ * (`order-items` → `order-item`). Only the last word is the head noun.
+ */
+export function singularOf(resourceName: string, declared?: string): string {
+  if (declared !== undefined) return declared
+  const words = resourceName.split('-')
+  const last = words.pop() ?? ''
+  return [...words, pluralize.singular(last)].join('-')
+}
+
+/**
+ * The column, and path parameter, that names one record of `resource`:
+ * `order_id` for `orders`, `order_item_id` for `order-items`. A `parent:`
+ * adds it to the child as the parent key.
+ */
+export function foreignKeyOf(resource: string, declaredSingular?: string): string {
+  return `${singularOf(resource, declaredSingular).replaceAll('-', '_')}_id`
+}
+
+/** The foreign key field a belongs-to relation adds: `author_id` for `author`. */
+export function relationKeyOf(relation: string): string {
+  return `${relation}_id`
+}
+
+/** `author` of `author_id`: the belongs-to name whose key is `key` (relationKeyOf backwards). */
+export function withoutIdSuffix(key: string): string {
+  return key.slice(0, -relationKeyOf('').length)
 }

@@ -1,5 +1,11 @@
-import type { ApiModel, RelationModel, ResourceModel, StorageMapping, VersionModel } from '../model/api-model.js'
-import { findResource } from '../model/find-resource.js'
+import {
+  type ApiModel,
+  type RelationModel,
+  type ResourceModel,
+  type StorageMapping,
+  type VersionModel,
+  findResource,
+} from '../model/api-model.js'
 import type { FieldColumn, HeaderView, StorageTable, TranslateView } from './template-views.js'
 
 /**
@@ -21,7 +27,7 @@ export function buildTranslateView(
     field: field.name,
     column: mapping.columns.get(field.name)!,
   }))
-  const writable = new Set(resource.fields.filter((field) => !field.readOnly).map((field) => field.name))
+  const writable = new Set(resource.fields.filter((field) => !field.serverManaged).map((field) => field.name))
   const aliasOf = (target: string): string | null =>
     target === resource.name ? null : `${findResource(versionModel, target).identifier}Translation`
   const targets = [...new Set(resource.relations.map((relation) => relation.resource))]

@@ -1,5 +1,10 @@
-import type { ApiModel, FieldModel, ResourceModel, RouteModel } from '../model/api-model.js'
-import { findResource } from '../model/find-resource.js'
+import {
+  type ApiModel,
+  type FieldModel,
+  type ResourceModel,
+  type RouteModel,
+  findResource,
+} from '../model/api-model.js'
 
 export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null'
 
@@ -65,7 +70,7 @@ const INTEGER_MINIMUM = -Number.MAX_SAFE_INTEGER
 /** Builds the schemas of one resource from the normalized model. */
 export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): ResourceSchemas {
   const describe: DescribeField = (field) => describeField(field, resource, model)
-  const writable = resource.fields.filter((field) => !field.readOnly)
+  const writable = resource.fields.filter((field) => !field.serverManaged)
   const foreignKey = resource.parent?.foreignKey
   const nestedWritable = writable.filter((field) => field.name !== foreignKey)
   const nested = resource.parent !== null
@@ -119,7 +124,7 @@ function recordFieldSchema(field: FieldModel, describe: DescribeField): JsonSche
   return {
     ...describe(field),
     ...valueSchema(field, field.storedNullable),
-    ...(field.readOnly ? { readOnly: true } : {}),
+    ...(field.serverManaged ? { readOnly: true } : {}),
   }
 }
 
@@ -133,7 +138,7 @@ function bodyFieldSchema(field: FieldModel, describe: DescribeField, withDefault
 
 /** What the manifest implies but the schema keywords cannot say. */
 function describeField(field: FieldModel, resource: ResourceModel, model: ApiModel): { description?: string } {
-  const system = field.readOnly ? SYSTEM_FIELD_DESCRIPTIONS[field.name] : undefined
+  const system = field.serverManaged ? SYSTEM_FIELD_DESCRIPTIONS[field.name] : undefined
   if (system) return { description: system }
   if (resource.owner?.field === field.name) {
     return {

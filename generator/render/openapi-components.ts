@@ -1,6 +1,5 @@
 import { buildAuthResponses, buildSecuritySchemes } from './openapi-security.js'
-import type { ApiModel, ResourceModel } from '../model/api-model.js'
-import { findResource } from '../model/find-resource.js'
+import { type ApiModel, type ResourceModel, findResource } from '../model/api-model.js'
 import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import {
   nameResourceComponents as nameComponents,

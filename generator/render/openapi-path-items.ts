@@ -1,6 +1,11 @@
 import type { RouteMethod } from '../../runtime/contract/resource-routes.js'
-import type { ApiModel, ResourceModel, RouteModel, VersionModel } from '../model/api-model.js'
-import { findResource } from '../model/find-resource.js'
+import {
+  type ApiModel,
+  type ResourceModel,
+  type RouteModel,
+  type VersionModel,
+  findResource,
+} from '../model/api-model.js'
 import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import { operationId, type OperationVerb } from '../names/generated-names.js'
 import { buildParamsSchema, type JsonSchema } from './json-schemas.js'

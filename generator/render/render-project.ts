@@ -1,12 +1,11 @@
 import { stringify as stringifyYaml } from 'yaml'
-import yamlPackage from 'yaml/package.json' with { type: 'json' }
-import type {
-  ApiModel,
-  FieldModel,
-  HttpModel,
-  ResourceModel,
-  StorageMapping,
-  VersionModel,
+import {
+  type ApiModel,
+  type FieldModel,
+  type ResourceModel,
+  type StorageMapping,
+  type VersionModel,
+  findResource,
 } from '../model/api-model.js'
 import {
   nameResourceComponents,
@@ -17,7 +16,7 @@ import {
   versionFunctionName,
 } from '../names/generated-names.js'
 import { buildOpenApiDocument } from './openapi-document.js'
-import { doNotEditNotice } from './do-not-edit-notice.js'
+import { doNotEditNotice } from '../emit/do-not-edit-notice.js'
 import { shareQueryParameters } from './share-query-parameters.js'
 import { buildResourceSchemas } from './json-schemas.js'
 import { compileValidators } from './compile-validators.js'
@@ -34,10 +33,10 @@ import type {
   VersionIndexView,
   StorageTable,
 } from './template-views.js'
-import { findResource } from '../model/find-resource.js'
 import { isIdentityMapping } from '../model/map-version-storage.js'
 import { buildTranslateView } from './build-translate-view.js'
 import { buildMigrationGuideView } from './build-migration-guide-view.js'
+import yamlPackage from 'yaml/package.json' with { type: 'json' }
 
 /** Where renderers put each file they render. */
 interface RenderedFiles {
@@ -274,7 +273,7 @@ const PRIMITIVES: Readonly<Record<FieldModel['type'], string>> = {
 function member(field: FieldModel, optional: boolean, nullable: boolean): MemberView {
   return {
     name: field.name,
-    readOnly: field.readOnly,
+    readOnly: field.serverManaged,
     optional,
     primitive: field.enum === null ? PRIMITIVES[field.type] : null,
     enumValues: field.enum,
@@ -292,7 +291,7 @@ function member(field: FieldModel, optional: boolean, nullable: boolean): Member
  * would shadow.
  */
 function buildTypesView(model: ApiModel, resource: ResourceModel): TypesView {
-  const writable = resource.fields.filter((field) => !field.readOnly)
+  const writable = resource.fields.filter((field) => !field.serverManaged)
   const create = (fields: readonly FieldModel[]) =>
     fields.map((field) => member(field, !field.required, field.nullable))
   const update = (fields: readonly FieldModel[]) => fields.map((field) => member(field, true, field.nullable))

@@ -1,7 +1,7 @@
 import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
 import { RESERVED_QUERY_NAMES } from '../../runtime/contract/query-rules.js'
-import { hintUnknownName } from './hint-unknown-name.js'
+import { hintUnknownName } from './describe-value.js'
 import { listResourceFields } from './list-resource-fields.js'
 
 /** The keys each scheme type takes beyond `type`; the schema knows them all, not which type owns which. */

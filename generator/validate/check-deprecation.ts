@@ -1,6 +1,6 @@
 import { addCalendarMonths } from '../manifest/add-calendar-months.js'
 import { asRecord } from '../manifest/as-record.js'
-import { listNewerVersions } from '../manifest/list-newer-versions.js'
+import { listNewerVersions } from '../manifest/order-versions.js'
 import type { CheckContext } from './check-context.js'
 
 /** The overlap the interface rules promise consumers between deprecation and sunset. */

@@ -7,11 +7,9 @@ import type { StorageCollision } from '../versions/build-storage.js'
 import type { DerivedVersions, VersionResources } from '../versions/derive-versions.js'
 import type { VersionChange } from '../versions/version-change.js'
 import { createCheckContext, type CheckContext } from './check-context.js'
-import { quoteValue } from './describe-value.js'
+import { quoteValue, hintUnknownName } from './describe-value.js'
 import { explainValueMismatch } from './explain-value-mismatch.js'
-import { hintUnknownName } from './hint-unknown-name.js'
-import { foreignKeyOf } from '../names/foreign-key-of.js'
-import { withoutIdSuffix } from '../names/without-id-suffix.js'
+import { foreignKeyOf, withoutIdSuffix } from '../names/derive-names.js'
 import { RESOURCE_CHECKS } from './resource-checks.js'
 
 type Resources = Readonly<Record<string, ManifestResource>>

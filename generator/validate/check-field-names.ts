@@ -1,14 +1,13 @@
 import { RESERVED_QUERY_NAMES } from '../../runtime/contract/query-rules.js'
 import { isServerManagedField, SERVER_MANAGED_FIELDS } from '../../runtime/contract/field-type.js'
 import { asRecord } from '../manifest/as-record.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
+import { relationKeyOf } from '../names/derive-names.js'
 import type { CheckContext } from './check-context.js'
 import { describeValue } from './describe-value.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
-import { findCaseProblem } from './find-case-problem.js'
-import { findParentKey, type ParentKey } from './find-parent-key.js'
+import { findCaseProblem, splitWords } from './find-case-problem.js'
+import { findParentKey, type ParentKey } from './list-resource-fields.js'
 import { listResourceEntries } from './list-resource-entries.js'
-import { splitWords } from './split-words.js'
 
 /**
  * UNSAFE_NAME, FIELD_LOWER_SNAKE_CASE and FIELD_RESERVED for field names, at

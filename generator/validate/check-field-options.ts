@@ -1,7 +1,6 @@
 import type { CheckContext } from './check-context.js'
-import { compilePattern } from './compile-pattern.js'
+import { compilePattern, explainValueMismatch } from './explain-value-mismatch.js'
 import { quoteValue } from './describe-value.js'
-import { explainValueMismatch } from './explain-value-mismatch.js'
 import { listResourceEntries, type ListedEntry } from './list-resource-entries.js'
 
 const NUMERIC_TYPES: readonly unknown[] = ['integer', 'number']

@@ -2,7 +2,7 @@ import type { FieldType } from '../../runtime/contract/field-type.js'
 import { FILTER_OPERATORS, OPERATORS_BY_FIELD_TYPE } from '../../runtime/contract/filter-operator.js'
 import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
-import { hintUnknownName } from './hint-unknown-name.js'
+import { hintUnknownName } from './describe-value.js'
 import { listResourceFields } from './list-resource-fields.js'
 
 const EVERY_OPERATOR: readonly string[] = FILTER_OPERATORS

@@ -1,8 +1,8 @@
 import { asRecord } from '../manifest/as-record.js'
 import { listInverseLinks, type InverseLink } from '../manifest/list-inverse-links.js'
-import { singularOf } from '../names/singular-of.js'
+import { singularOf } from '../names/derive-names.js'
 import type { CheckContext } from './check-context.js'
-import { hintUnknownName } from './hint-unknown-name.js'
+import { hintUnknownName } from './describe-value.js'
 import { listResourceEntries, type ListedEntry } from './list-resource-entries.js'
 
 /**

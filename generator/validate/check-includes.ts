@@ -1,7 +1,7 @@
 import { asRecord } from '../manifest/as-record.js'
 import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
 import type { CheckContext } from './check-context.js'
-import { hintUnknownName } from './hint-unknown-name.js'
+import { hintUnknownName } from './describe-value.js'
 
 /**
  * The `include:` whitelist of each resource, at the offending entry:

@@ -1,6 +1,6 @@
 import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
-import { hintUnknownName } from './hint-unknown-name.js'
+import { hintUnknownName } from './describe-value.js'
 
 /**
  * PARENT_UNKNOWN (with a did-you-mean), PARENT_CYCLE (one diagnostic per loop,

@@ -1,16 +1,13 @@
 import { isServerManagedField } from '../../runtime/contract/field-type.js'
 import { asRecord } from '../manifest/as-record.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
+import { relationKeyOf } from '../names/derive-names.js'
 import { MAX_SQL_IDENTIFIER_LENGTH } from '../names/identifiers.js'
 import type { CheckContext } from './check-context.js'
-import { describeValue } from './describe-value.js'
+import { describeValue, hintUnknownName } from './describe-value.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
-import { findCaseProblem } from './find-case-problem.js'
-import { findParentKey } from './find-parent-key.js'
-import { hintUnknownName } from './hint-unknown-name.js'
+import { findCaseProblem, splitWords } from './find-case-problem.js'
+import { findParentKey, listResourceFields } from './list-resource-fields.js'
 import { listResourceEntries, type ListedEntry } from './list-resource-entries.js'
-import { listResourceFields } from './list-resource-fields.js'
-import { splitWords } from './split-words.js'
 
 /**
  * Each relation on its own: its name (UNSAFE_NAME, also for a belongs-to key

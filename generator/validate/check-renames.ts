@@ -1,6 +1,6 @@
 import { asRecord } from '../manifest/as-record.js'
 import type { ManifestPath } from '../manifest/source-ranges.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
+import { relationKeyOf } from '../names/derive-names.js'
 import type { CheckContext } from './check-context.js'
 import { describeValue } from './describe-value.js'
 import { listResourceEntries } from './list-resource-entries.js'

@@ -1,11 +1,10 @@
-import { singularOf } from '../names/singular-of.js'
+import { singularOf } from '../names/derive-names.js'
 import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
 import { describeValue } from './describe-value.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
-import { findCaseProblem } from './find-case-problem.js'
+import { findCaseProblem, splitWords } from './find-case-problem.js'
 import { findResourceNameProblem } from './find-resource-name-problem.js'
-import { splitWords } from './split-words.js'
 
 /**
  * Naming rules for resource names (at their key) and declared singulars (at

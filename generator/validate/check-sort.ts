@@ -1,6 +1,6 @@
 import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
-import { hintUnknownName } from './hint-unknown-name.js'
+import { hintUnknownName } from './describe-value.js'
 import { listResourceFields } from './list-resource-fields.js'
 
 /**

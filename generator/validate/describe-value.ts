@@ -1,3 +1,5 @@
+import { didYouMean } from '../diagnostics/did-you-mean.js'
+
 /** A manifest value as a message shows it: strings quoted, maps and lists by kind. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing'
@@ -16,4 +18,15 @@ export function describeValue(value: unknown): string {
 export function quoteValue(value: unknown): string {
   const json = JSON.stringify(value) ?? String(value)
   return json.length > 60 ? `${json.slice(0, 57)}...` : json
+}
+
+/**
+ * The end of a message about a name that matches none of `candidates`: a
+ * did-you-mean for a near miss, otherwise the candidates under `label`
+ * (`; declared resources: authors, posts`), or nothing when there are none.
+ */
+export function hintUnknownName(name: string, candidates: readonly string[], label: string): string {
+  const suggestion = didYouMean(name, candidates)
+  if (suggestion !== null) return `; did you mean "${suggestion}"?`
+  return candidates.length > 0 ? `; ${label}: ${candidates.join(', ')}` : ''
 }

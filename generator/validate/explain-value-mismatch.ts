@@ -1,5 +1,4 @@
 import { didYouMean } from '../diagnostics/did-you-mean.js'
-import { compilePattern } from './compile-pattern.js'
 import { describeValue } from './describe-value.js'
 import { matchesFormat } from './matches-format.js'
 
@@ -74,4 +73,17 @@ export function explainValueMismatch(
 
 function quoteHint(value: unknown): string {
   return typeof value === 'number' || typeof value === 'boolean' ? `; quote it: "${String(value)}"` : ''
+}
+
+/**
+ * A field's `pattern` as the generated validators will run it: ajv compiles
+ * JSON Schema patterns as unicode regular expressions. A broken pattern comes
+ * back as the SyntaxError, for RANGE to report.
+ */
+export function compilePattern(pattern: string): RegExp | SyntaxError {
+  try {
+    return new RegExp(pattern, 'u')
+  } catch (error) {
+    return error instanceof SyntaxError ? error : new SyntaxError(String(error))
+  }
 }

@@ -1,7 +1,6 @@
 import { asRecord } from '../manifest/as-record.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
+import { relationKeyOf, foreignKeyOf } from '../names/derive-names.js'
 import { orderResourceFields } from '../manifest/order-resource-fields.js'
-import { findParentKey } from './find-parent-key.js'
 
 /** A field a resource's records will have, declared or generated. */
 export interface ResourceField {
@@ -44,4 +43,21 @@ export function listResourceFields(resources: Readonly<Record<string, unknown>>,
 
 function foreignKey(name: string): ResourceField {
   return { name, type: 'integer', foreignKey: true }
+}
+
+export interface ParentKey {
+  readonly parent: string
+  /** `order_id` */
+  readonly key: string
+}
+
+/** The foreign key a resource's `parent` generates, when the parent exists. */
+export function findParentKey(
+  resource: Readonly<Record<string, unknown>>,
+  resources: Readonly<Record<string, unknown>>,
+): ParentKey | null {
+  const parent = resource.parent
+  if (typeof parent !== 'string' || !Object.hasOwn(resources, parent)) return null
+  const declared = asRecord(resources[parent])?.singular
+  return { parent, key: foreignKeyOf(parent, typeof declared === 'string' ? declared : undefined) }
 }

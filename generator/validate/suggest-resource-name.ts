@@ -1,6 +1,6 @@
 import pluralize from 'pluralize'
 import { findActionVerbs } from './find-action-verbs.js'
-import { splitWords } from './split-words.js'
+import { splitWords } from './find-case-problem.js'
 
 const RESOURCE_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
 

@@ -1,7 +1,5 @@
 import type { ManifestRelation, ManifestResource } from '../manifest/manifest.js'
-import { foreignKeyOf } from '../names/foreign-key-of.js'
-import { relationKeyOf } from '../names/relation-key-of.js'
-import { withoutIdSuffix } from '../names/without-id-suffix.js'
+import { foreignKeyOf, relationKeyOf, withoutIdSuffix } from '../names/derive-names.js'
 import type { VersionChange } from './version-change.js'
 
 type Resources = Record<string, ManifestResource>

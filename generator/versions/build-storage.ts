@@ -1,7 +1,6 @@
 import type { ColumnValue } from '../../runtime/contract/table-definition.js'
 import type { Manifest, ManifestField, ManifestRelation, ManifestResource } from '../manifest/manifest.js'
-import { foreignKeyOf } from '../names/foreign-key-of.js'
-import { withoutIdSuffix } from '../names/without-id-suffix.js'
+import { foreignKeyOf, withoutIdSuffix } from '../names/derive-names.js'
 import type { NamesToNewer, ResourceNamesToNewer } from './apply-changes-backwards.js'
 import type { VersionChange } from './version-change.js'
 

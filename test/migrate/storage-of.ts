@@ -1,6 +1,6 @@
 import { loadManifest } from '../../generator/manifest/load-manifest.js'
-import { buildStorageSnapshot } from '../../generator/migrate/build-storage-snapshot.js'
-import { listTableOrigins, type TableOrigin } from '../../generator/migrate/table-origins.js'
+import { buildStorageModel } from '../../generator/migrate/storage-model.js'
+import type { TableOrigin } from '../../generator/migrate/table-origins.js'
 import { buildModel } from '../../generator/model/build-model.js'
 import { validateManifest } from '../../generator/validate/validate-manifest.js'
 import type { StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
@@ -22,8 +22,8 @@ export interface ManifestStorage {
 
 /** The storage model of a whole manifest text; throws on an invalid manifest. */
 export function storageOfManifest(text: string): ManifestStorage {
-  const { manifest, diagnostics } = validateManifest(loadManifest('resources.yaml', text))
-  if (manifest === null) throw new Error(diagnostics.map((diagnostic) => diagnostic.message).join('\n'))
-  const model = buildModel(manifest, 'resources.yaml')
-  return { snapshot: buildStorageSnapshot(model), origins: listTableOrigins(model) }
+  const { manifest, versions, diagnostics } = validateManifest(loadManifest('resources.yaml', text))
+  if (manifest === null || versions === null)
+    throw new Error(diagnostics.map((diagnostic) => diagnostic.message).join('\n'))
+  return buildStorageModel(buildModel(manifest, 'resources.yaml', versions))
 }

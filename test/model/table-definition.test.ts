@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildModel } from '../../generator/model/build-model.js'
-import { findResource } from '../../generator/model/find-resource.js'
+import { findResource } from '../../generator/model/api-model.js'
 import { buildShopModel } from '../openapi/shop-model.js'
 
 const model = buildShopModel()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { didYouMean } from '../../generator/diagnostics/did-you-mean.js'
-import { singularOf } from '../../generator/names/singular-of.js'
+import { singularOf } from '../../generator/names/derive-names.js'
 
 describe('didYouMean', () => {
   it.each([

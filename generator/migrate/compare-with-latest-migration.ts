@@ -1,9 +1,8 @@
 import { relative, resolve } from 'node:path'
-import type { StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
-import { diffSnapshots } from '../migrate/diff-snapshots.js'
-import { readLatestSnapshot } from '../migrate/read-latest-snapshot.js'
-import { summarizeChanges } from '../migrate/describe-changes.js'
-import type { TableOrigin } from '../migrate/table-origins.js'
+import { diffSnapshots } from './diff-snapshots.js'
+import { readLatestSnapshot } from './read-latest-snapshot.js'
+import { summarizeChanges } from './describe-changes.js'
+import type { StorageModel } from './storage-model.js'
 
 /** A storage model against the snapshot the migrations lead to. */
 export interface MigrationComparison {
@@ -11,12 +10,6 @@ export interface MigrationComparison {
   readonly snapshotFile: string
   /** One phrase per table that differs (`posts: add views`); empty when they match. */
   readonly changes: readonly string[]
-}
-
-/** The model `restmint check` and `serve` compare: its snapshot, and its renames when the manifest was read. */
-export interface ComparedStorage {
-  readonly snapshot: StorageSnapshot
-  readonly origins: ReadonlyMap<string, TableOrigin>
 }
 
 /**
@@ -27,7 +20,7 @@ export interface ComparedStorage {
 export async function compareWithLatestMigration(
   migrationsDir: string,
   cwd: string,
-  load: () => Promise<ComparedStorage>,
+  load: () => Promise<StorageModel>,
 ): Promise<MigrationComparison | null> {
   const latest = readLatestSnapshot(resolve(cwd, migrationsDir))
   if (latest === null) return null
