@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join, relative, resolve } from 'node:path'
 import { describeEscapes } from '../emit/find-escaping-symlinks.js'
-import { OUTPUT_JOURNAL } from '../emit/output-journal.js'
+import { resolveOutputDirectory } from '../emit/output-staging.js'
 import { planOutput } from '../emit/plan-output.js'
 import { loadProject, type Project } from '../load-project.js'
 import { generateFiles } from '../generate.js'
@@ -59,28 +59,29 @@ function checkOutput(
   io: CliIo,
   withDiffs: boolean,
 ): number {
-  const absoluteOut = resolve(io.cwd, outDir)
+  const absoluteOut = resolveOutputDirectory(resolve(io.cwd, outDir))
   const plan = planOutput(absoluteOut, files)
   if (plan.escapes.length > 0) {
     io.stdout(`${describeEscapes(plan.escapes, outDir)}\n`)
     return 1
   }
   const problems = plan.changed.size + plan.stale.length
-  if (problems === 0 && !plan.interrupted && plan.leftovers.length === 0) {
+  if (problems === 0 && plan.movedAside === null && plan.leftovers.length === 0) {
     io.stdout(`${outDir}/ is up to date with ${manifestFile} (${plan.unchanged.length} files).\n`)
     return 0
   }
-  if (plan.interrupted) {
-    const state =
-      plan.interrupted.phase === 'committing'
-        ? 'it was killed while putting new files in place, so the output mixes old and new files'
-        : 'it was killed while staging new files; the old output is in place'
+  if (plan.movedAside !== null) {
+    // Every file would be listed as missing, though none is lost.
     io.stdout(
-      `${outDir}/ holds an interrupted restmint generate (${join(outDir, OUTPUT_JOURNAL)}): ${state}. ` +
-        `The next restmint generate finishes or undoes it.\n`,
+      `${outDir}/ is missing: a restmint generate was killed while replacing it, and the previous output is whole ` +
+        `in ${relative(io.cwd, plan.movedAside)}/; the next restmint generate puts it back and brings it up to date.\n` +
+        `Fix: restmint generate --manifest ${manifestFile} --out ${outDir}\n`,
     )
+    return 1
   }
-  for (const path of plan.leftovers) io.stdout(`leftover: ${join(outDir, path)} (from an interrupted run)\n`)
+  for (const { path } of plan.leftovers) {
+    io.stdout(`leftover: ${relative(io.cwd, path)}/ (from a killed restmint generate)\n`)
+  }
   if (problems > 0) {
     io.stdout(
       `${outDir}/ is stale: ${problems} file${problems === 1 ? ' differs' : 's differ'} from what ${manifestFile} generates.\n`,

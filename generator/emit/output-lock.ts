@@ -6,45 +6,55 @@ import { removeEmptyDirectories } from './remove-empty-directories.js'
 import { temporaryPathOf } from './temporary-path.js'
 import { writeNewFile } from './write-new-file.js'
 
-/** In the output directory while a `generate` writes there; holds that process's id. */
+/** In the migrations directory while a `migrate create` writes there; holds that process's id. */
 export const OUTPUT_LOCK = '.restmint-lock'
 
+/** Who takes a lock, for the message that names them to the next one. */
+export interface LockHolder {
+  readonly command: string
+  readonly directory: string
+}
+
 /**
- * Runs `action` while holding the output directory's lock, so two `generate`
- * runs never plan or write the same directory at once: the second one stops
- * with an error naming the first. A lock left by a process that no longer
- * exists (killed) is taken over. Creates the directory if needed, and removes
- * it again if the action leaves it empty.
- *
- * Two runs finding the same dead lock at the same instant could both take it
- * over; that needs a killed run and two new ones within microseconds.
+ * Runs `action` while holding the output directory's lock, so two runs never
+ * plan or write the same directory at once: the second one stops with an
+ * error naming the first. Creates the directory if needed, and removes it
+ * again if the action leaves it empty.
  */
-export function withOutputLock<T>(
-  outDir: string,
-  action: () => T,
-  holder = { command: 'restmint generate', directory: 'this output directory' },
-): T {
+export function withOutputLock<T>(outDir: string, action: () => T, holder: LockHolder): T {
   const created = makeDirectory(outDir, holder.command)
-  const lock = join(outDir, OUTPUT_LOCK)
-  let locked = false
   try {
-    acquire(lock, holder)
-    locked = true
-    killPoint()
-    return action()
+    return withLock(join(outDir, OUTPUT_LOCK), action, holder)
   } finally {
-    if (locked) {
-      rmSync(lock, { force: true })
-      killPoint()
-    }
     if (created !== undefined) removeEmptyDirectories(created)
   }
 }
 
-function acquire(lock: string, holder: { command: string; directory: string }): void {
+/**
+ * Runs `action` holding the lock file `lock` (which holds this process's id).
+ * While a running process holds it, waits up to `waitMs` for it, then stops
+ * with an error naming that process. A lock left by a process that no longer
+ * exists (killed) is taken over.
+ *
+ * Two runs finding the same dead lock at the same instant could both take it
+ * over; that needs a killed run and two new ones within microseconds.
+ */
+export function withLock<T>(lock: string, action: () => T, holder: LockHolder, waitMs = 0): T {
+  acquire(lock, holder, Date.now() + waitMs)
+  killPoint()
+  try {
+    return action()
+  } finally {
+    rmSync(lock, { force: true })
+    killPoint()
+  }
+}
+
+function acquire(lock: string, holder: LockHolder, deadline: number): void {
   // Written aside and linked into place, so a lock is never seen without its process id.
   const pending = temporaryPathOf(lock)
   writeNewFile(pending, `${process.pid}\n`)
+  const pause = new Int32Array(new SharedArrayBuffer(4))
   try {
     for (;;) {
       try {
@@ -59,6 +69,10 @@ function acquire(lock: string, holder: { command: string; directory: string }): 
         throw new UserError(`${lock} is not a restmint lock (it holds no process id); delete it and run this again`)
       }
       if (pid !== process.pid && isRunning(pid)) {
+        if (Date.now() < deadline) {
+          Atomics.wait(pause, 0, 0, 20)
+          continue
+        }
         throw new UserError(
           `another ${holder.command} (process ${pid}) is writing to ${holder.directory} (it holds ${lock}); ` +
             `wait for it to finish and run this again. If no such process exists, delete ${lock}.`,
@@ -83,7 +97,8 @@ function lockHolder(lock: string): number | null | 'released' {
   return /^\d+\n$/.test(text) ? Number(text.trim()) : null
 }
 
-function isRunning(pid: number): boolean {
+/** Whether process `pid` exists: a lock or directory it left is in use, not left by a killed run. */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
@@ -91,12 +106,6 @@ function isRunning(pid: number): boolean {
     // EPERM: it exists but belongs to another user.
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
-}
-
-/** The process id in a lock whose process no longer runs (it was killed); null when there is no such lock. */
-export function findStaleLock(outDir: string): number | null {
-  const holder = lockHolder(join(outDir, OUTPUT_LOCK))
-  return typeof holder === 'number' && !isRunning(holder) ? holder : null
 }
 
 /** mkdir -p, refusing a file that stands where the directory must be. */
