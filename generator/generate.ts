@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import type { Diagnostic } from './diagnostics/diagnostic.js'
 import { hasErrors, UserError } from './diagnostics/diagnostic.js'
 import { hashManifest, OUTPUT_INDEX, renderOutputIndex } from './emit/output-index.js'
+import { shareVersionArtifacts } from './emit/share-version-artifacts.js'
 import { generatorFingerprint } from './generator-fingerprint.js'
 import { createContentCache, findCacheDirectory, hashKey, type ContentCache } from './render/content-cache.js'
 import { startFormatWorkers } from './render/format-workers.js'
@@ -53,7 +54,7 @@ export async function generateFiles(options: {
     }
     cache.write(resultKey, JSON.stringify(result))
   }
-  const files = new Map(result.files)
+  const files = shareVersionArtifacts(new Map(result.files))
   files.set(OUTPUT_INDEX, renderOutputIndex(options.manifestFile, hashManifest(bytes), files.keys()))
   return { diagnostics: result.diagnostics, sources, files }
 }
