@@ -1,6 +1,7 @@
 import type { Diagnostic } from './diagnostics/diagnostic.js'
 import { hasErrors } from './diagnostics/diagnostic.js'
 import { hashManifest, OUTPUT_INDEX, renderOutputIndex } from './emit/output-index.js'
+import { shareVersionArtifacts } from './emit/share-version-artifacts.js'
 import { generatorFingerprint } from './generator-fingerprint.js'
 import type { Project } from './load-project.js'
 import { createContentCache, findCacheDirectory, hashKey, type ContentCache } from './render/content-cache.js'
@@ -42,7 +43,7 @@ export async function generateFiles(project: Project, options: { render?: boolea
     }
     cache.write(resultKey, JSON.stringify(result))
   }
-  const files = new Map(result.files)
+  const files = shareVersionArtifacts(new Map(result.files))
   files.set(OUTPUT_INDEX, renderOutputIndex(manifestFile, hashManifest(project.bytes), files.keys()))
   return { diagnostics: result.diagnostics, sources, files }
 }
