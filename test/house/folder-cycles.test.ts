@@ -1,12 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { findCycle } from './find-cycle.js'
-
-const root = resolve(import.meta.dirname, '..', '..')
-
-/** Every relative import and re-export of a module, dynamic and type-only ones included. */
-const IMPORT = /(?:^\s*(?:import|export)\b[^'"]*?\bfrom\s+|\bimport\(\s*)'(\.{1,2}\/[^']+)'/gm
+import { findCycle, importsOf, listModules } from './module-graph.js'
 
 /** One edge per import that crosses folders: `from` imports `to`, for `module` (which names the import). */
 interface FolderImport {
@@ -26,17 +20,12 @@ function folderOf(tree: string, module: string): string {
 }
 
 function listFolderImports(tree: string): FolderImport[] {
-  const modules = readdirSync(join(root, tree), { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.ts'))
-    .map((path) => join(tree, path))
-  return modules.flatMap((module) => {
-    const source = readFileSync(join(root, module), 'utf8')
-    return [...source.matchAll(IMPORT)]
-      .map((match) => relative(root, resolve(root, dirname(module), match[1]!)))
+  return listModules(tree).flatMap((module) =>
+    importsOf(module, { dynamic: true })
       .filter((target) => !relative(tree, target).startsWith('..'))
       .map((target) => ({ from: folderOf(tree, module), to: folderOf(tree, target), module }))
-      .filter((edge) => edge.from !== edge.to)
-  })
+      .filter((edge) => edge.from !== edge.to),
+  )
 }
 
 /**

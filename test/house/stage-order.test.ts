@@ -1,11 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { readdirSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-
-const root = resolve(import.meta.dirname, '..', '..')
-
-/** Every relative import and re-export of a module, type-only and dynamic ones included. */
-const IMPORT = /(?:^\s*(?:import|export)\b[^'"]*?\bfrom\s+|\bimport\()'(\.{1,2}\/[^']+)'/gm
+import { importsOf, listModules, root } from './module-graph.js'
 
 /**
  * The stages of generator/, earliest first: a module may import its own
@@ -29,19 +25,6 @@ const STAGES: readonly (readonly string[])[] = [
   ['.'],
   ['cli'],
 ]
-
-function listModules(dir: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.ts'))
-    .map((path) => join(dir, path))
-}
-
-function importsOf(module: string): string[] {
-  const source = readFileSync(join(root, module), 'utf8')
-  return [...source.matchAll(IMPORT)].map((match) =>
-    relative(root, resolve(root, dirname(module), match[1]!)).replace(/\.js$/, '.ts'),
-  )
-}
 
 /** The stage of a module under generator/ (`model`, or `.` for its own files); null outside generator/. */
 function stageOf(module: string): string | null {
@@ -75,7 +58,7 @@ function findStageViolations(graph: ReadonlyMap<string, readonly string[]>): str
 describe('the stages of generator/', () => {
   it('import only earlier stages', () => {
     const modules = listModules('generator')
-    const graph = new Map(modules.map((module) => [module, importsOf(module)]))
+    const graph = new Map(modules.map((module) => [module, importsOf(module, { dynamic: true })]))
     expect(graph.get(join('generator', 'model', 'build-model.ts'))).toContain(
       join('generator', 'versions', 'derive-versions.ts'),
     )
