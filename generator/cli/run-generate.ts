@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync, mkdirSync, realpathSync } from 'node:fs'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { describeEscapes } from '../emit/find-escaping-symlinks.js'
@@ -27,6 +27,7 @@ export async function runGenerate(manifestFile: string, outDir: string, io: CliI
   if (reportDiagnostics(result, manifestFile, io, true) || !result.files) return 1
   const files = result.files
   const absoluteOut = resolveOutputDirectory(resolve(io.cwd, outDir))
+  refuseEnclosingDirectory(absoluteOut, outDir, realpathSync(io.cwd))
   const { lock } = stagingPaths(absoluteOut)
   mkdirSync(dirname(absoluteOut), { recursive: true })
   // Runs started together wait for each other, and each puts its whole output in place: the last one stays.
@@ -68,4 +69,18 @@ function writeGenerated(
     throw new UserError(`cannot write to ${outDir}/: ${(error as Error).message}; the previous output is unchanged`)
   }
   return { plan, recovered }
+}
+
+/**
+ * The output directory is replaced as a whole on each change: one that holds the working directory (`--out .`,
+ * `--out ..`) would take the project, and every process standing in it, along.
+ */
+function refuseEnclosingDirectory(absoluteOut: string, outDir: string, cwd: string): void {
+  const fromOut = relative(absoluteOut, cwd)
+  if (fromOut === '' || (!fromOut.startsWith('..') && !isAbsolute(fromOut))) {
+    throw new UserError(
+      `--out ${outDir} holds the working directory, but generate replaces its output directory as a whole; ` +
+        `give the output a directory of its own, e.g. --out generated. Nothing was written.`,
+    )
+  }
 }

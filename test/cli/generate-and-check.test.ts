@@ -76,6 +76,20 @@ describe('restmint generate and check', () => {
     expect(readFileSync(own, 'utf8')).toBe('mine')
   })
 
+  it('refuses an output directory that holds the working directory: it is replaced as a whole', async () => {
+    mkdirSync(join(project, 'sub'))
+    writeFileSync(join(project, 'notes.txt'), 'mine')
+    for (const [cwd, out] of [
+      [project, '.'],
+      [join(project, 'sub'), '..'],
+    ] as const) {
+      const run = await runCli(cwd, 'generate', '--manifest', join(project, 'resources.yaml'), '--out', out)
+      expect(run.exitCode).toBe(1)
+      expect(run.stderr).toContain(`--out ${out} holds the working directory`)
+    }
+    expect([...readTree(project).keys()]).toEqual(['notes.txt', 'resources.yaml'])
+  })
+
   it('refuses to overwrite a file it did not write', async () => {
     await runCli(project, 'generate')
     rmSync(join(project, 'generated', '.restmint-files'))
