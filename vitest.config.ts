@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os'
+import { join } from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 /** Folders of unit tests: they need neither PostgreSQL nor the compiled CLI (the global setups). */
@@ -27,7 +28,14 @@ export default defineConfig({
     // a test starts (node-postgres reads PGOPTIONS): on a busy disk each commit's fsync took milliseconds,
     // most of the PostgreSQL tests' time. What a transaction sees and makes visible is unchanged; only a
     // server crash could lose the last commits, of throwaway test schemas.
-    env: { PGOPTIONS: '-c synchronous_commit=off' },
+    // Every project a test generates in a temporary directory shares one content cache (formatted files,
+    // serve bundles): such a directory has no node_modules/.cache of its own, so each generate formatted
+    // every file again. Entries are keyed by content, so sharing them changes no result; the tests of the
+    // cache itself (start-up-modules, generate-and-check) set RESTMINT_CACHE back to its default.
+    env: {
+      PGOPTIONS: '-c synchronous_commit=off',
+      RESTMINT_CACHE: join(import.meta.dirname, 'node_modules', '.cache', 'restmint-tests'),
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Files run one after another in a worker without a fresh module graph each: importing the generator,

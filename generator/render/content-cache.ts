@@ -109,7 +109,9 @@ function trimCache(directory: string, maxBytes: number): void {
 
 /** In the nearest node_modules/.cache, the usual home of tool caches; null when there is none or RESTMINT_CACHE=off. */
 export function findCacheDirectory(cwd: string): string | null {
-  if (process.env.RESTMINT_CACHE === 'off') return null
+  const setting = process.env.RESTMINT_CACHE
+  if (setting === 'off') return null
+  if (setting !== undefined && setting !== '') return resolve(setting)
   for (let directory = resolve(cwd); ; directory = dirname(directory)) {
     if (existsSync(join(directory, 'node_modules'))) return join(directory, 'node_modules', '.cache', 'restmint')
     if (dirname(directory) === directory) return null

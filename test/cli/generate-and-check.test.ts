@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { readTree } from '../support/read-tree.js'
 import { runCli } from '../support/run-cli.js'
 
@@ -13,9 +13,13 @@ describe('restmint generate and check', () => {
     project = mkdtempSync(join(tmpdir(), 'restmint-cli-'))
     cpSync(exampleManifest, join(project, 'resources.yaml'))
   })
-  afterEach(() => rmSync(project, { recursive: true, force: true }))
+  afterEach(() => {
+    vi.unstubAllEnvs()
+    rmSync(project, { recursive: true, force: true })
+  })
 
   it('works without its cache when the cache directory cannot be made (a file in the way)', async () => {
+    vi.stubEnv('RESTMINT_CACHE', '') // the default place, under node_modules/, not the test run's shared cache
     mkdirSync(join(project, 'node_modules'))
     writeFileSync(join(project, 'node_modules', '.cache'), 'not a directory')
     const generated = await runCli(project, 'generate')

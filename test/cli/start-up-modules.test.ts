@@ -30,6 +30,8 @@ const cache = join(root, 'node_modules', '.cache', 'restmint')
 mkdirSync(project)
 mkdirSync(join(root, 'node_modules'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
+// The default cache directory, not the one the test run shares (vitest.config.ts): this file tests the caching.
+const DEFAULT_CACHE: NodeJS.ProcessEnv = { RESTMINT_CACHE: '' }
 
 /**
  * NODE_OPTIONS for a process in which restmint's own code, or the serve
@@ -49,14 +51,14 @@ function refusing(...packages: string[]): NodeJS.ProcessEnv {
     register,
     `import { register } from 'node:module'\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)})\n`,
   )
-  return { NODE_OPTIONS: `--import ${pathToFileURL(register).href}` }
+  return { ...DEFAULT_CACHE, NODE_OPTIONS: `--import ${pathToFileURL(register).href}` }
 }
 
 function serveBundles(): string[] {
   return readdirSync(cache).filter((file) => file.endsWith('.mjs'))
 }
 
-async function serve(env: NodeJS.ProcessEnv = {}): Promise<{ served: boolean; stderr: string }> {
+async function serve(env: NodeJS.ProcessEnv = DEFAULT_CACHE): Promise<{ served: boolean; stderr: string }> {
   const cli = spawnCli(project, ['serve', '--db', 'sqlite::memory:', '--port', '0'], env)
   const served = await cli.waitForStdout(/restmint: serving/).then(
     () => true,
@@ -70,7 +72,7 @@ describe('what restmint loads at start-up', () => {
   beforeAll(async () => {
     cpSync(exampleManifest, join(project, 'resources.yaml'))
     // By a child process as well: the caches are keyed by the code that runs, and the children run the compiled CLI.
-    expect((await runCliProcess(project, ['generate'])).exitCode).toBe(0)
+    expect((await runCliProcess(project, ['generate'], DEFAULT_CACHE)).exitCode).toBe(0)
   })
 
   it('an unchanged generate loads no stage of the generator: no yaml, ajv, handlebars or prettier, nor esbuild', async () => {
