@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { signJwt } from '../../generator/cli/sign-jwt.js'
-import type { Row, TableDefinition } from '../../runtime/contract/table-definition.js'
-import type { Storage } from '../../runtime/storage/storage.js'
+import type { TableDefinition } from '../../runtime/contract/table-definition.js'
+import type { RowFilter, Storage } from '../../runtime/storage/storage.js'
 import { buildServer } from '../fixtures/auth-api/generated/server.js'
 import { allTables, notesTable } from '../fixtures/auth-api/generated/schema.js'
 import { DIALECTS, openTestStorage, type Dialect } from '../support/test-storage.js'
@@ -73,7 +73,7 @@ describe.each(DIALECTS)('%s: a nested create racing the DELETE of its parent', (
         new Proxy(storage, {
           get(target, key) {
             if (key === 'find') {
-              return async (table: TableDefinition, id: number, rowFilter?: Row) => {
+              return async (table: TableDefinition, id: number, rowFilter?: RowFilter) => {
                 // The first look is the route's (resolveParent), the second the readable-reference check's.
                 if (table === notesTable && ++finds === 2) expect(await target.delete(table, id)).toBe(true)
                 return target.find(table, id, rowFilter)
