@@ -13,7 +13,7 @@ import { ProblemError } from '../problems/problem-error.js'
  * has no way to say "closing" on an idle connection): at load, about one per
  * connection. A client that sends nothing within it is not in mid-request.
  */
-export const DRAIN_IDLE_MS = 1_000
+const DRAIN_IDLE_MS = 1_000
 
 /**
  * Makes `app.close()` a graceful shutdown bounded by `timeoutMs`. Fastify

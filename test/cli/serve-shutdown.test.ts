@@ -159,4 +159,19 @@ describe.each(DIALECTS)('%s: restmint serve on SIGTERM', { concurrent: true }, (
       await done()
     }
   })
+
+  it('closes a keep-alive connection that stays idle through the drain, and exits 0 long before the deadline', async () => {
+    const { cli, port, done } = await serve(dialect, ['--shutdown-timeout', '600'])
+    try {
+      const idle = await open(port)
+      idle.socket.write('GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+      await waitFor(() => idle.received().includes('{"status":"live"}'))
+      const exited = cli.stop('SIGTERM')
+      // The server, not the client and not the deadline, closes it, having sent nothing more.
+      expect(responses(await idle.closed)).toHaveLength(1)
+      expect(await exited, cli.output().stderr).toEqual({ code: 0, signal: null })
+    } finally {
+      await done()
+    }
+  })
 })
