@@ -53,16 +53,8 @@ export async function registerRateLimits(app: FastifyInstance, options: RateLimi
     ...(redis ? { store: redisRateStore(redis, options.redisKeyPrefix ?? 'restmint:rate:') } : {}),
   })
   const ipv6PrefixLength = service.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH
-  /** The address a request counts against, worked out once (clientAddressOf) for both tiers. */
-  const addresses = new WeakMap<FastifyRequest, string>()
-  const addressOf = (request: FastifyRequest): string => {
-    let address = addresses.get(request)
-    if (address === undefined) {
-      address = clientAddressOf(request, ipv6PrefixLength)
-      addresses.set(request, address)
-    }
-    return address
-  }
+  const addressOf = (request: FastifyRequest): string => clientAddressOf(request, ipv6PrefixLength)
+  const clientOf = (request: FastifyRequest): string => rateLimitClientOf(request, addressOf(request))
   const limiters = new Map<string, Limiter>()
   /**
    * One limiter per tier: `ip`, `api` (the service's policy) or
@@ -95,7 +87,6 @@ export async function registerRateLimits(app: FastifyInstance, options: RateLimi
     if (isHealthRoute(request.routeOptions.url)) return
     const own = request.routeOptions.config.ratePolicy
     const policy = own ?? service
-    const clientOf = (request: FastifyRequest) => rateLimitClientOf(request, addressOf(request))
     await enforce(limiterOf(own ? `resource:${own.name}` : 'api', policy, clientOf), policy, request, reply)
   })
 }
