@@ -54,6 +54,11 @@ export interface ManifestRate {
   per: string
 }
 
+/** `limits.rate`: a rate, and how many leading bits of an IPv6 address name one client. */
+export interface ManifestServiceRate extends ManifestRate {
+  ipv6_prefix?: number
+}
+
 export interface ManifestConcurrency {
   require_if_match?: boolean
 }
@@ -129,7 +134,7 @@ export interface ManifestVersionChange {
 export interface Manifest {
   restmint: 1
   service: { title: string; description?: string; base_url?: string }
-  limits?: { [key in keyof typeof DEFAULT_LIMITS]?: number } & { rate?: ManifestRate }
+  limits?: { [key in keyof typeof DEFAULT_LIMITS]?: number } & { rate?: ManifestServiceRate }
   versions: Record<string, ManifestVersion>
   resources: Record<string, ManifestResource>
   /** `yaml: true` also writes `openapi.yaml`. */

@@ -5,7 +5,7 @@ import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
-import type { RatePolicy } from '../../runtime/contract/rate-policy.js'
+import type { RatePolicy, ServiceRatePolicy } from '../../runtime/contract/rate-policy.js'
 import type { ColumnValue, OnDelete, TableDefinition } from '../../runtime/contract/table-definition.js'
 import type { NamesToNewer } from '../versions/apply-changes-backwards.js'
 import type { VersionChange } from '../versions/version-change.js'
@@ -25,7 +25,7 @@ export interface ApiModel {
   }
   readonly limits: ApiLimits
   /** `limits.rate`, named `default`: every client's limit unless its resource sets one; null when not set. */
-  readonly rate: RatePolicy | null
+  readonly rate: ServiceRatePolicy | null
   readonly http: HttpModel
   /** Write `openapi.yaml` next to `openapi.json` (the manifest's `openapi.yaml`). */
   readonly openapiYaml: boolean

@@ -1,6 +1,6 @@
-import type { Manifest, ManifestRate } from '../manifest/manifest.js'
+import type { Manifest, ManifestRate, ManifestServiceRate } from '../manifest/manifest.js'
 import type { HttpModel } from './api-model.js'
-import type { RatePolicy } from '../../runtime/contract/rate-policy.js'
+import type { RatePolicy, ServiceRatePolicy } from '../../runtime/contract/rate-policy.js'
 import { parseRatePeriod } from '../manifest/parse-rate-period.js'
 
 /**
@@ -32,4 +32,11 @@ function corsRequestHeaders(manifest: Manifest): string[] {
 export function buildRatePolicy(name: string, rate: ManifestRate | undefined): RatePolicy | null {
   if (rate === undefined) return null
   return { name, requests: rate.requests, windowSeconds: parseRatePeriod(rate.per)! }
+}
+
+/** `limits.rate`, named `default`, with its `ipv6_prefix` when the manifest sets one (else the runtime's 64). */
+export function buildServiceRatePolicy(rate: ManifestServiceRate | undefined): ServiceRatePolicy | null {
+  const policy = buildRatePolicy('default', rate)
+  if (policy === null || rate?.ipv6_prefix === undefined) return policy
+  return { ...policy, ipv6PrefixLength: rate.ipv6_prefix }
 }

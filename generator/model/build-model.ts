@@ -17,7 +17,7 @@ import { buildItemQueryParameters, buildListQueryParameters } from './build-quer
 import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildAuthSchemes, buildResourceAccess } from './build-access.js'
-import { buildHttp, buildRatePolicy } from './build-http.js'
+import { buildHttp, buildRatePolicy, buildServiceRatePolicy } from './build-http.js'
 import { buildApiAuth, buildRuntimeHttp, buildRuntimeRules, buildTableDefinition } from './build-runtime-definitions.js'
 import { buildRelations } from './build-relations.js'
 import { deriveVersions, type DerivedVersions } from '../versions/derive-versions.js'
@@ -47,7 +47,7 @@ export function buildModel(
       baseUrl: manifest.service.base_url ?? null,
     },
     limits,
-    rate: buildRatePolicy('default', manifest.limits?.rate),
+    rate: buildServiceRatePolicy(manifest.limits?.rate),
     http,
     openapiYaml: manifest.openapi?.yaml ?? false,
     versions: withSuccessorRoutes(

@@ -2,7 +2,7 @@ import type { ApiAuth } from '../../runtime/contract/access-rule.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { ApiDeprecation, ApiHttp } from '../../runtime/contract/define-api.js'
 import type { QueryRules } from '../../runtime/contract/query-rules.js'
-import type { RatePolicy } from '../../runtime/contract/rate-policy.js'
+import type { RatePolicy, ServiceRatePolicy } from '../../runtime/contract/rate-policy.js'
 import type { ColumnValue, TableDefinition } from '../../runtime/contract/table-definition.js'
 import type { ResourceComponentNames } from '../names/generated-names.js'
 import type { CompiledValidators } from './compile-validators.js'
@@ -61,7 +61,7 @@ export interface ServerView extends HeaderView {
   readonly title: string
   readonly limits: ApiLimits
   /** The runtime's `rate`; null (and left out of server.ts) without `limits.rate`. */
-  readonly rate: RatePolicy | null
+  readonly rate: ServiceRatePolicy | null
   /** The runtime's ApiHttp; null (and left out) without `http:`. */
   readonly http: ApiHttp | null
   /** The schema.ts export listing every table. */

@@ -145,7 +145,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     // Every route here reads its query string with parseQueryString; Fastify's own parse would be wasted work.
     routerOptions: { ...serverOptions.routerOptions, querystringParser: () => ({}) },
     schemaController: { compilersFactory: NO_SCHEMA_COMPILERS },
-    // Closing: idle keep-alive connections close at once; new requests on busy ones are drainOnClose's to answer.
+    // Closing: drainOnClose decides when idle connections close (its closeIdleConnections) and answers their requests.
     forceCloseConnections: 'idle',
     return503OnClosing: false,
   })

@@ -91,11 +91,12 @@ export const createRecord: RouteHandler = async (route, request, reply) => {
   const parent = await resolveParent(context)
   const values = { ...withDefaults(table, translation.bodyToStorage(body, true)), ...parent, ...context.grant.stamp }
   const row = await mapWriteErrors(route, async () => {
-    await ensureReadableReferences(api.storage, api.tables, table, values, context.grant)
     try {
+      await ensureReadableReferences(api.storage, api.tables, table, values, context.grant)
       return await api.storage.insert(table, values)
     } catch (error) {
-      // The parent was deleted since resolveParent found it: looking again answers its 404.
+      // The parent was deleted since resolveParent found it (before the readable-reference check or the
+      // insert): looking again answers its 404, not a 400 on a parent key the client never sent.
       if (error instanceof MissingReferenceError && error.column === route.parentLink?.column) {
         await resolveParent(context)
       }

@@ -90,11 +90,7 @@ export const removeRecord: RouteHandler = async (route, request, reply) => {
   } catch (error) {
     if (error instanceof PreconditionFailedError) throw preconditionFailed(table, error.current)
     if (!(error instanceof RowReferencedError)) throw error
-    throw new ProblemError(
-      'still_referenced',
-      `${route.translation.view.singular} ${id} is still referenced by ${error.count} ${error.count === 1 ? 'row' : 'rows'} ` +
-        `of ${error.referencingResource}; delete or reassign those first.`,
-    )
+    throw stillReferenced(context, id, error)
   }
   if (!deleted) throw await explainMissing(context, parent)
   return reply.code(204).send()
@@ -114,4 +110,23 @@ async function updateOrFail(
   })
   if (!row) throw await explainMissing(context, parent)
   return row
+}
+
+/**
+ * The 409 of a DELETE that rows of another collection still point at. The
+ * count is said only to a caller who may read that whole collection: anyone
+ * else would learn how many rows they cannot see (that some exist, the 409
+ * itself says: the record cannot go while they do).
+ */
+function stillReferenced(context: RequestContext, id: number, error: RowReferencedError): ProblemError {
+  const readable = context.grant.readableRowsOf(error.referencingTable)
+  const rows =
+    readable !== null && Object.keys(readable).length === 0
+      ? `${error.count} ${error.count === 1 ? 'row' : 'rows'}`
+      : 'rows'
+  return new ProblemError(
+    'still_referenced',
+    `${context.route.translation.view.singular} ${id} is still referenced by ${rows} of ${error.referencingResource}; ` +
+      'delete or reassign those first.',
+  )
 }

@@ -1,7 +1,7 @@
 import type { ApiAuth } from './access-rule.js'
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './api-limits.js'
-import type { RatePolicy } from './rate-policy.js'
+import type { ServiceRatePolicy } from './rate-policy.js'
 import type { RegisterResource } from './resource-routes.js'
 import type { TableDefinition } from './table-definition.js'
 
@@ -60,7 +60,7 @@ export interface ApiDefinition {
   /** Authentication schemes and every table's access rules; absent when the manifest has no `auth:`. */
   readonly auth?: ApiAuth
   /** The manifest's `limits.rate`: every client's limit, unless the resource sets its own `rate`. */
-  readonly rate?: RatePolicy
+  readonly rate?: ServiceRatePolicy
   /** The manifest's `http:`. */
   readonly http?: ApiHttp
 }

@@ -10,6 +10,12 @@ export interface RatePolicy {
   readonly windowSeconds: number
 }
 
+/** The manifest's `limits.rate`: the API's policy, and how rate limits tell clients apart by address. */
+export interface ServiceRatePolicy extends RatePolicy {
+  /** IPv6 addresses count as one client per network of this prefix length (`ipv6_prefix`); default 64. */
+  readonly ipv6PrefixLength?: number
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** A resource's own rate limit (registerResource sets it), in place of the API's. */

@@ -14,7 +14,7 @@ export function identifyRateLimitClient(request: FastifyRequest, client: string)
   clients.set(request, client)
 }
 
-/** The client `identifyRateLimitClient` named, else `ip:<address>` (through `trust_proxy`). */
-export function rateLimitClientOf(request: FastifyRequest): string {
-  return clients.get(request) ?? `ip:${request.ip}`
+/** The client `identifyRateLimitClient` named, else `ip:<address>` (`address`: clientAddressOf's). */
+export function rateLimitClientOf(request: FastifyRequest, address: string): string {
+  return clients.get(request) ?? `ip:${address}`
 }

@@ -3,11 +3,13 @@ import type { Redis } from 'ioredis'
 import { isHealthRoute } from './health-routes.js'
 import { ProblemError } from '../problems/problem-error.js'
 import { rateLimitClientOf } from './rate-limit-client.js'
-import type { RatePolicy } from '../contract/rate-policy.js'
+import { clientAddressOf, DEFAULT_IPV6_PREFIX_LENGTH } from './client-address.js'
+import { redisRateStore } from './redis-rate-store.js'
+import type { RatePolicy, ServiceRatePolicy } from '../contract/rate-policy.js'
 
 export interface RateLimitOptions {
   /** The API's limit (`limits.rate`); resources without a `rate` of their own get it. */
-  readonly service: RatePolicy
+  readonly service: ServiceRatePolicy
   /** Counts in Redis, shared by every instance, instead of in this process's memory. */
   readonly redis?: Redis
   /** Starts every Redis key, so several APIs (or tests) can share one Redis. */
@@ -26,8 +28,9 @@ type Limiter = ReturnType<FastifyInstance['createRateLimit']>
 /**
  * Rate limits with @fastify/rate-limit, in two tiers, neither on the health checks:
  *
- * - per IP address, in an `onRequest` hook: IP_LIMIT_FACTOR × `service`,
- *   before authentication verifies anything;
+ * - per IP address (clientAddressOf: canonical, IPv6 by network), in an
+ *   `onRequest` hook: IP_LIMIT_FACTOR × `service`, before authentication
+ *   verifies anything;
  * - per client (rateLimitClientOf: subject, API key or IP address), in a
  *   `preHandler` hook, after authentication: the route's resource's `rate`,
  *   else `service`.
@@ -47,8 +50,11 @@ export async function registerRateLimits(app: FastifyInstance, options: RateLimi
   await app.register(fastifyRateLimit, {
     global: false,
     skipOnError: true,
-    ...(redis ? { redis, nameSpace: options.redisKeyPrefix ?? 'restmint:rate:' } : {}),
+    ...(redis ? { store: redisRateStore(redis, options.redisKeyPrefix ?? 'restmint:rate:') } : {}),
   })
+  const ipv6PrefixLength = service.ipv6PrefixLength ?? DEFAULT_IPV6_PREFIX_LENGTH
+  const addressOf = (request: FastifyRequest): string => clientAddressOf(request, ipv6PrefixLength)
+  const clientOf = (request: FastifyRequest): string => rateLimitClientOf(request, addressOf(request))
   const limiters = new Map<string, Limiter>()
   /**
    * One limiter per tier: `ip`, `api` (the service's policy) or
@@ -75,18 +81,13 @@ export async function registerRateLimits(app: FastifyInstance, options: RateLimi
   }
   app.addHook('onRequest', async (request, reply) => {
     if (isHealthRoute(request.routeOptions.url)) return
-    await enforce(
-      limiterOf('ip', perIp, (request) => request.ip),
-      perIp,
-      request,
-      reply,
-    )
+    await enforce(limiterOf('ip', perIp, addressOf), perIp, request, reply)
   })
   app.addHook('preHandler', async (request, reply) => {
     if (isHealthRoute(request.routeOptions.url)) return
     const own = request.routeOptions.config.ratePolicy
     const policy = own ?? service
-    await enforce(limiterOf(own ? `resource:${own.name}` : 'api', policy, rateLimitClientOf), policy, request, reply)
+    await enforce(limiterOf(own ? `resource:${own.name}` : 'api', policy, clientOf), policy, request, reply)
   })
 }
 

@@ -484,7 +484,8 @@ export class KyselyStorage implements Storage {
       )
       const [counted] = await this.#run(executor, table, query, { [ID]: id })
       const count = Number(counted?.total ?? 0)
-      if (count > 0) throw new RowReferencedError(check.referencedTable, check.restrict.resource, count)
+      if (count > 0)
+        throw new RowReferencedError(check.referencedTable, check.restrict.table, check.restrict.resource, count)
     }
   }
 

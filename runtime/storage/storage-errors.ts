@@ -49,6 +49,8 @@ export class InvalidValueError extends Error {
 export class RowReferencedError extends Error {
   constructor(
     readonly table: string,
+    /** The table whose rows point at it (access rules are by table), and the resource it serves. */
+    readonly referencingTable: string,
     readonly referencingResource: string,
     readonly count: number,
   ) {

@@ -6,6 +6,7 @@
  * `Expect: 100-continue`, and its body only once the drain has begun.
  */
 import { randomBytes } from 'node:crypto'
+import { Agent, request } from 'node:http'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
@@ -36,6 +37,36 @@ async function serve(
       await client.end()
     },
   }
+}
+
+/** What one request got: its status and the headers that matter here, or the socket error it failed with. */
+type Outcome = { status: number; connection?: string; retryAfter?: string } | { error: string }
+
+/** A POST on `agent`'s one keep-alive connection, settled with its outcome rather than failing. */
+function postOutcome(agent: Agent, port: number, body: object): Promise<Outcome> {
+  return new Promise((done) => {
+    const payload = JSON.stringify(body)
+    const sent = request(
+      {
+        agent,
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/v1/authors',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (response) => {
+        response.resume()
+        response.on('end', () => {
+          const { connection, 'retry-after': retryAfter } = response.headers
+          done({ status: response.statusCode!, connection, ...(retryAfter ? { retryAfter } : {}) })
+        })
+        response.on('error', (error: NodeJS.ErrnoException) => done({ error: error.code ?? error.message }))
+      },
+    )
+    sent.on('error', (error: NodeJS.ErrnoException) => done({ error: error.code ?? error.message }))
+    sent.end(payload)
+  })
 }
 
 describe.each(DIALECTS)('%s: restmint serve on SIGTERM', { concurrent: true }, (dialect) => {
@@ -88,6 +119,56 @@ describe.each(DIALECTS)('%s: restmint serve on SIGTERM', { concurrent: true }, (
       const exited = cli.stop('SIGTERM')
       // Its body never comes: the deadline, not the request's own 30 s timeout, ends it.
       expect(responses(await stalled.connection.closed)).toEqual([])
+      expect(await exited, cli.output().stderr).toEqual({ code: 0, signal: null })
+    } finally {
+      await done()
+    }
+  })
+
+  it('answers every request of keep-alive clients at load: completed, or 503 with Connection: close and Retry-After', async () => {
+    const { cli, port, done } = await serve(dialect, ['--shutdown-timeout', '600'])
+    const agents = Array.from({ length: 20 }, () => new Agent({ keepAlive: true, maxSockets: 1 }))
+    try {
+      const outcomes: Outcome[] = []
+      let loaded = 0
+      let stopping: Promise<unknown> | undefined
+      // Each client sends back to back on its one connection until an answer says the connection closes
+      // (or a request fails): no request is ever sent on a connection the server announced it would close.
+      const clients = agents.map(async (agent, client) => {
+        for (let sent = 0; ; sent++) {
+          const outcome = await postOutcome(agent, port, { name: `client ${client} request ${sent}` })
+          outcomes.push(outcome)
+          if ('error' in outcome || outcome.connection === 'close') return
+          // SIGTERM once every client has had three answers: all 20 connections are busy, none idle long.
+          if (sent === 2 && ++loaded === agents.length) stopping = cli.stop('SIGTERM')
+        }
+      })
+      await Promise.all(clients)
+      expect(await stopping, cli.output().stderr).toEqual({ code: 0, signal: null })
+      // No request was reset or left unanswered; each was served, or refused in a way a client can retry.
+      const errors = outcomes.filter((outcome) => 'error' in outcome)
+      expect(errors, `${errors.length} of ${outcomes.length} requests failed`).toEqual([])
+      for (const outcome of outcomes) {
+        if ('error' in outcome || outcome.status === 201) continue
+        expect(outcome).toEqual({ status: 503, connection: 'close', retryAfter: expect.stringMatching(/^\d+$/) })
+      }
+      // Every connection ended with an answer saying so, the drain's doing, not the client's.
+      expect(outcomes.filter((outcome) => !('error' in outcome) && outcome.connection === 'close')).toHaveLength(20)
+    } finally {
+      for (const agent of agents) agent.destroy()
+      await done()
+    }
+  })
+
+  it('closes a keep-alive connection that stays idle through the drain, and exits 0 long before the deadline', async () => {
+    const { cli, port, done } = await serve(dialect, ['--shutdown-timeout', '600'])
+    try {
+      const idle = await open(port)
+      idle.socket.write('GET /health/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+      await waitFor(() => idle.received().includes('{"status":"live"}'))
+      const exited = cli.stop('SIGTERM')
+      // The server, not the client and not the deadline, closes it, having sent nothing more.
+      expect(responses(await idle.closed)).toHaveLength(1)
       expect(await exited, cli.output().stderr).toEqual({ code: 0, signal: null })
     } finally {
       await done()
