@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
+import { declaringChangeKind } from '../contract/check-declared-changes.js'
 import { formatBreakingFinding, formatFinding, type ContractFinding } from '../contract/contract-finding.js'
 import { comparePublishedContracts } from '../contract/published-contracts.js'
 import { listVersionDocuments, nextMajorVersion } from '../contract/version-documents.js'
@@ -39,7 +40,9 @@ export function checkPublishedContracts(
         break
       case 'breaking':
         for (const finding of comparison.findings)
-          io.stderr(`${label}: ${formatBreakingFinding(finding, nextMajorVersion(versions))}\n`)
+          io.stderr(
+            `${label}: ${formatBreakingFinding(finding, nextMajorVersion(versions), declaringChangeKind(finding, comparison.findings))}\n`,
+          )
         exitCode = 1
         break
       case 'additive': {

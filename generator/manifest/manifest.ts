@@ -111,6 +111,8 @@ export interface ManifestVersion {
   sunset?: string
   /** Absolute http(s) URL of the migration guide; default: the generated one. */
   guide?: string
+  /** `true`: serves exactly its published contract; what newer versions add stays out once declared. */
+  frozen?: boolean
   /** Breaking changes from the previous version; parsed by parseVersionChanges. */
   changes?: ManifestVersionChange[]
 }
@@ -123,6 +125,8 @@ export interface ManifestVersionChange {
   rename_resource?: { from: string; to: string }
   reroot_resource?: { resource: string; from_parent: string }
   remove_resource?: { resource: string; was: ManifestResource }
+  add_resource?: { resource: string }
+  change_access?: { resource: string; operation: AccessOperation | 'all'; was: ManifestAccessRule }
   why: string
 }
 

@@ -1,4 +1,10 @@
-import type { ManifestField, ManifestResource, ManifestVersionChange } from '../manifest/manifest.js'
+import type { AccessOperation } from '../../runtime/contract/access-rule.js'
+import type {
+  ManifestAccessRule,
+  ManifestField,
+  ManifestResource,
+  ManifestVersionChange,
+} from '../manifest/manifest.js'
 
 /**
  * One breaking change a version declares relative to the version before it
@@ -39,6 +45,17 @@ export type VersionChange =
       readonly was: ManifestResource
       readonly why: string
     }
+  /** New in the newer version and left out of the older one, which is frozen. */
+  | { readonly kind: 'add_resource'; readonly resource: string; readonly why: string }
+  | {
+      readonly kind: 'change_access'
+      readonly resource: string
+      /** `all`: the older version had `was` for every operation. */
+      readonly operation: AccessOperation | 'all'
+      /** The older version's rule; the newer one's is the resource's `access:`. */
+      readonly was: ManifestAccessRule
+      readonly why: string
+    }
 
 export type VersionChangeKind = VersionChange['kind']
 /** The keys of a `changes` entry that name a change, in the order the checks list them. */
@@ -49,6 +66,8 @@ export const VERSION_CHANGE_KINDS: readonly VersionChangeKind[] = [
   'rename_resource',
   'reroot_resource',
   'remove_resource',
+  'add_resource',
+  'change_access',
 ]
 
 /**
@@ -73,5 +92,7 @@ function parseVersionChange(entry: ManifestVersionChange): VersionChange {
     return { kind: 'reroot_resource', resource, fromParent, why }
   }
   if (entry.remove_resource) return { kind: 'remove_resource', ...entry.remove_resource, why }
+  if (entry.add_resource) return { kind: 'add_resource', ...entry.add_resource, why }
+  if (entry.change_access) return { kind: 'change_access', ...entry.change_access, why }
   throw new Error('a version change without a kind passed validation')
 }
