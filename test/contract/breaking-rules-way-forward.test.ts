@@ -1,18 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { afterAll, describe, expect, it } from 'vitest'
-import { checkDeclaredVersionChanges } from '../../generator/cli/check-declared-version-changes.js'
-import { checkPublishedContracts } from '../../generator/cli/check-published-contracts.js'
-import type { CliIo } from '../../generator/cli/cli-io.js'
+import { describe, expect, it } from 'vitest'
 import { CONTRACT_RULES, type ContractRuleId } from '../../generator/contract/contract-rules.js'
 import { versionDocumentPath } from '../../generator/contract/version-documents.js'
-import { loadProject } from '../../generator/load-project.js'
-import { createContentCache, findCacheDirectory } from '../../generator/render/content-cache.js'
-import { renderProject } from '../../generator/render/render-project.js'
-import { hasErrors } from '../../generator/diagnostics/diagnostic.js'
 import { REPO } from '../support/copy-checkout.js'
+import { checkContracts, projectWith, renderContracts } from './check-contracts.js'
 import { BASE, SCENARIOS, withV2, type Document, type Scenario } from './breaking-rule-scenarios.js'
 
 /**
@@ -23,45 +16,10 @@ import { BASE, SCENARIOS, withV2, type Document, type Scenario } from './breakin
  * breaking-rules-served.test.ts serves both versions), or the finding names
  * only the rule's fix, which is then the one way out.
  */
-const cache = createContentCache(findCacheDirectory(REPO))
-const workspace = mkdtempSync(join(tmpdir(), 'restmint-breaking-rules-'))
-afterAll(() => rmSync(workspace, { recursive: true, force: true }))
-let projects = 0
-
-/** The generated files of a manifest, rendered but not formatted (formatting changes no contract). */
-async function render(cwd: string) {
-  const project = await loadProject(cwd, 'resources.yaml')
-  const { diagnostics, manifest } = await project.validated()
-  // A scenario's manifest must be valid: `check` stops at the first error, before any contract.
-  if (manifest === null || hasErrors(diagnostics)) throw new Error(diagnostics.map(({ message }) => message).join('\n'))
-  return { project, files: renderProject(await project.model(), cache) }
-}
-
-/** What `restmint check` reports about contracts for `manifest` with v1 published as `published`. */
-async function checkContracts(manifest: string, published: string): Promise<{ exitCode: number; report: string }> {
-  const cwd = join(workspace, String(projects++))
-  mkdirSync(join(cwd, 'published'), { recursive: true })
-  writeFileSync(join(cwd, 'resources.yaml'), manifest)
-  writeFileSync(join(cwd, 'published', 'v1.openapi.json'), published)
-  const { project, files } = await render(cwd)
-  let report = ''
-  const io: CliIo = {
-    cwd,
-    stdout: (text) => void (report += text),
-    stderr: (text) => void (report += text),
-    color: false,
-  }
-  const contracts = checkPublishedContracts('published', 'resources.yaml', files, io)
-  const versions = await checkDeclaredVersionChanges(project, files, io)
-  return { exitCode: Math.max(contracts, versions), report }
-}
 
 /** v1's document as BASE generates it, with the scenario's edit of the published document. */
 async function publishedDocument(scenario: Scenario): Promise<string> {
-  const cwd = join(workspace, String(projects++))
-  mkdirSync(cwd, { recursive: true })
-  writeFileSync(join(cwd, 'resources.yaml'), BASE)
-  const document = (await render(cwd)).files.get(versionDocumentPath('v1'))!
+  const document = (await renderContracts(projectWith(BASE))).files.get(versionDocumentPath('v1'))!
   if (!scenario.editPublished) return document
   const edited = JSON.parse(document) as Document
   scenario.editPublished(edited)
