@@ -156,11 +156,22 @@ function suggestChanges(finding: ContractFinding): VersionChange[] {
         was: {},
         why,
       }))
-    case 'RESPONSE_FIELD_REMOVED':
     case 'RESPONSE_FIELD_RENAMED':
-    case 'REQUEST_FIELD_REMOVED':
     case 'REQUEST_FIELD_RENAMED':
-      return [{ kind: 'remove_field', resource, field: finding.name, was: { type: 'string' }, why }]
+      return [{ kind: 'rename_field', resource, from: finding.name, to: '', why }]
+    case 'RESPONSE_FIELD_REMOVED':
+    case 'REQUEST_FIELD_REMOVED':
+      return [
+        {
+          kind: 'remove_field',
+          resource,
+          field: finding.name,
+          was: { type: 'string' },
+          filter: null,
+          sort: false,
+          why,
+        },
+      ]
     case 'REQUEST_FIELD_REQUIRED_ADDED':
       return [{ kind: 'add_field', resource, field: finding.name, olderValue: null, why }]
     case 'SECURITY_REQUIREMENT_ADDED':

@@ -120,7 +120,7 @@ export interface ManifestVersion {
 /** One `changes` entry as written: exactly one kind, and `why`. */
 export interface ManifestVersionChange {
   rename_field?: { resource: string; from: string; to: string }
-  remove_field?: { resource: string; field: string; was: ManifestField }
+  remove_field?: { resource: string; field: string; was: ManifestField; filter?: FilterOperator[]; sort?: boolean }
   add_field?: { resource: string; field: string; older_value?: string | number | boolean }
   rename_resource?: { from: string; to: string }
   reroot_resource?: { resource: string; from_parent: string }

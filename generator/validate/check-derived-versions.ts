@@ -35,8 +35,9 @@ export function checkDerivedVersions(
     const older = versions[index - 1]!
     newer.changes.forEach((change, at) => {
       const path = ['versions', newer.name, 'changes', at, change.kind]
+      const reported = diagnostics.length
       checkTarget(context, { newer, older, change, path })
-      if (diagnostics.length === 0) checkBreaks(context, manifest, { newer, older, change, path })
+      if (diagnostics.length === reported) checkBreaks(context, manifest, { newer, older, change, path })
     })
     if (diagnostics.length === 0) {
       const derived = { ...manifest, resources: older.resources as Record<string, ManifestResource> }

@@ -73,6 +73,8 @@ export function applyChangesBackwards(newer: Readonly<Resources>, changes: reado
       record(index, change.resource, 'fields', change.from)
     } else if (change.kind === 'remove_field' && resource) {
       resource.fields = { ...resource.fields, [change.field]: structuredClone(change.was) }
+      if (change.filter) resource.filter = { ...resource.filter, [change.field]: [...change.filter] }
+      if (change.sort) resource.sort = [...(resource.sort ?? []), change.field]
       track.get(change.resource)!.fields.set(change.field, null)
       record(index, change.resource, 'fields', change.field)
     } else if (change.kind === 'add_field' && resource?.fields?.[change.field]) {

@@ -1,4 +1,5 @@
 import type { AccessOperation } from '../../runtime/contract/access-rule.js'
+import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type {
   ManifestAccessRule,
   ManifestField,
@@ -27,6 +28,10 @@ export type VersionChange =
       readonly resource: string
       readonly field: string
       readonly was: ManifestField
+      /** Its operators in the older version's `filter:`, when that lists them; null otherwise. */
+      readonly filter: readonly FilterOperator[] | null
+      /** Whether the older version's `sort:` lists it. */
+      readonly sort: boolean
       readonly why: string
     }
   | {
@@ -81,7 +86,10 @@ export function parseVersionChanges(entries: readonly ManifestVersionChange[] | 
 function parseVersionChange(entry: ManifestVersionChange): VersionChange {
   const why = entry.why
   if (entry.rename_field) return { kind: 'rename_field', ...entry.rename_field, why }
-  if (entry.remove_field) return { kind: 'remove_field', ...entry.remove_field, why }
+  if (entry.remove_field) {
+    const { filter, sort, ...removed } = entry.remove_field
+    return { kind: 'remove_field', ...removed, filter: filter ?? null, sort: sort ?? false, why }
+  }
   if (entry.add_field) {
     const { resource, field, older_value: olderValue } = entry.add_field
     return { kind: 'add_field', resource, field, olderValue: olderValue ?? null, why }

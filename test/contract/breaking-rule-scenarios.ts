@@ -51,7 +51,7 @@ export interface Scenario {
   /** BASE's resources broken this way (a manifest edit). */
   readonly edit?: (manifest: string) => string
   /**
-   * Or the published document edited: differences no manifest edit makes
+   * And/or the published document edited: differences no manifest edit makes
    * (media types, envelopes), which a hand edit or another restmint release gives.
    */
   readonly editPublished?: (document: Document) => void
@@ -66,11 +66,15 @@ const replace = (from: string, to: string) => (text: string) => {
 }
 const field = (line: string, to: string) => replace(`      ${line}\n`, to === '' ? '' : `      ${to}\n`)
 
-const REMOVED_PAGES = `remove_field: { resource: books, field: pages, was: { type: integer, minimum: 1, maximum: 1000 } }`
+const REMOVED_PAGES = `remove_field: { resource: books, field: pages, was: { type: integer, minimum: 1, maximum: 1000 }, filter: [gte, lte] }`
 const RENAMED_TITLE = `rename_field: { resource: books, from: title, to: heading }`
 const TITLE = 'title: { type: string, required: true, min_length: 1, max_length: 300 }'
 const PAGES = 'pages: { type: integer, minimum: 1, maximum: 1000 }'
 const PRICE = 'price: { type: number, nullable: true }'
+const REQUIRE_IF_MATCH = replace(
+  '    include: [author]\n',
+  '    include: [author]\n    concurrency: { require_if_match: true }\n',
+)
 const STATUS = 'status: { type: string, enum: [draft, published], default: draft }'
 
 /** `pages` gone from the fields and the filters that name it. */
@@ -150,12 +154,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     rule: 'RESPONSE_FIELD_BECAME_OPTIONAL',
     editPublished: (document) => {
+      // `author` is there only with ?include=author: as if an older release had always embedded it.
       const book = document.components.schemas.Book
-      book.required = [...book.required, 'rating']
-      book.properties.rating = { type: 'integer' }
+      book.required = [...book.required, 'author']
     },
   },
-  { rule: 'RESPONSE_NULLABLE_ADDED', edit: field(PAGES, PAGES.replace(' }', ', nullable: true }')) },
+  { rule: 'RESPONSE_NULLABLE_ADDED', edit: field(TITLE, TITLE.replace(' }', ', nullable: true }')) },
   { rule: 'RESPONSE_ENUM_VALUE_ADDED', edit: field(STATUS, STATUS.replace('published]', 'published, archived]')) },
   { rule: 'REQUEST_FIELD_REMOVED', edit: removePages, change: REMOVED_PAGES },
   { rule: 'REQUEST_FIELD_RENAMED', edit: renameTitle, change: RENAMED_TITLE },
@@ -167,17 +171,15 @@ export const SCENARIOS: readonly Scenario[] = [
   { rule: 'REQUEST_FIELD_BECAME_REQUIRED', edit: field(PAGES, PAGES.replace(' }', ', required: true }')) },
   {
     rule: 'REQUEST_PARAMETER_REQUIRED_ADDED',
-    edit: replace('    include: [author]\n', '    include: [author]\n    concurrency: { require_if_match: true }\n'),
-  },
-  {
-    rule: 'REQUEST_PARAMETER_BECAME_REQUIRED',
+    edit: REQUIRE_IF_MATCH,
+    // As published before `If-Match` was documented on every write.
     editPublished: (document) => {
-      const parameters = document.components.parameters
-      const name = Object.keys(parameters).find((key) => parameters[key].in === 'query' && parameters[key].required)
-      if (name === undefined) throw new Error('no required query parameter to relax')
-      parameters[name].required = false
+      for (const operation of Object.values(document.paths).flatMap((path: any) => Object.values(path)) as any[]) {
+        operation.parameters = operation.parameters?.filter(({ name }: { name?: string }) => name !== 'If-Match')
+      }
     },
   },
+  { rule: 'REQUEST_PARAMETER_BECAME_REQUIRED', edit: REQUIRE_IF_MATCH },
   { rule: 'REQUEST_NULLABLE_REMOVED', edit: field(PRICE, 'price: { type: number }') },
   { rule: 'REQUEST_ENUM_VALUE_REMOVED', edit: field(STATUS, STATUS.replace(', published]', ']')) },
   { rule: 'REQUEST_MAX_LENGTH_DECREASED', edit: field(TITLE, TITLE.replace('300', '100')) },
@@ -189,7 +191,7 @@ export const SCENARIOS: readonly Scenario[] = [
   { rule: 'FIELD_TYPE_CHANGED', edit: field(PAGES, 'pages: { type: string }') },
   { rule: 'QUERY_PARAMETER_REMOVED', edit: replace('title: [eq, contains]', 'title: [contains]') },
   { rule: 'FILTER_OPERATOR_REMOVED', edit: replace('pages: [gte, lte]', 'pages: [gte]') },
-  { rule: 'SORT_FIELD_REMOVED', edit: replace('    sort: [title]\n', '') },
+  { rule: 'SORT_FIELD_REMOVED', edit: replace('sort: [title]', 'sort: [pages]') },
   { rule: 'INCLUDE_PATH_REMOVED', edit: replace('    include: [author]\n', '') },
   { rule: 'PER_PAGE_MAX_DECREASED', edit: replace('per_page_max: 100', 'per_page_max: 50') },
   {
