@@ -117,7 +117,12 @@ function summarize(change: VersionChange, older: VersionModel, newer: VersionMod
         change.olderValue === null
           ? ''
           : `; records created through ${older.name} get ${JSON.stringify(change.olderValue)}`
-      return `${change.resource}.${change.field} is new in ${newer.name}, where it is required${value}`
+      const field = newer.resources
+        .find((resource) => resource.name === change.resource)
+        ?.fields.find(({ name }) => name === change.field)
+      // Optional only when the older version is frozen, which leaves the field out of it.
+      const required = field?.required === true ? ', where it is required' : ''
+      return `${change.resource}.${change.field} is new in ${newer.name}${required}${value}`
     }
     case 'rename_resource':
       return `${change.from} is ${change.to} in ${newer.name}, and so are the keys, relations and include paths named after it`
