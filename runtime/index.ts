@@ -5,7 +5,14 @@
 export { ajvRuntime } from './contract/validator.js'
 export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './api/build-api-server.js'
 export { createApiPlugin, type ApiPluginOptions } from './api/create-api-plugin.js'
-export type { AccessOperation, AccessRule, ApiAuth, AuthScheme, OwnerRule } from './contract/access-rule.js'
+export type {
+  AccessOperation,
+  AccessRule,
+  ApiAuth,
+  AuthScheme,
+  OwnerRule,
+  TableAccess,
+} from './contract/access-rule.js'
 export type { ApiLimits } from './contract/api-limits.js'
 export type { FieldType } from './contract/field-type.js'
 export type { FilterOperator } from './contract/filter-operator.js'

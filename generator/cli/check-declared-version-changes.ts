@@ -16,17 +16,22 @@ export async function checkDeclaredVersionChanges(
 ): Promise<number> {
   if (listVersionDocuments(files.keys()).length < 2) return 0
   // Only now: the manifest stages (yaml, ajv) stay unloaded for a single version.
-  const { checkVersionDeclarations } = await import('../contract/version-declarations.js')
+  const [{ checkVersionDeclarations }, { declaringChangeKind }] = await Promise.all([
+    import('../contract/version-declarations.js'),
+    import('../contract/check-declared-changes.js'),
+  ])
   const { loaded, versions } = await project.validated()
   if (versions === null) throw new Error(`internal error: ${project.manifestFile} validated, but has no versions`)
   const { pairs, notInTheDiff } = checkVersionDeclarations(loaded, versions, files)
   let exitCode = 0
   for (const { older, newer, declared, undeclared, unseen } of pairs) {
     for (const finding of undeclared) {
-      io.stderr(
-        `undeclared breaking change between ${older} and ${newer}: ${formatFinding(finding)}; ` +
-          `declare it in versions.${newer}.changes or undo it\n`,
-      )
+      const kind = declaringChangeKind(finding, undeclared)
+      const fix =
+        kind === null
+          ? `no change kind can declare it, so ${finding.fix}`
+          : `declare it in versions.${newer}.changes (\`${kind}\`) or undo it`
+      io.stderr(`undeclared breaking change between ${older} and ${newer}: ${formatFinding(finding)}; ${fix}\n`)
     }
     if (undeclared.length + unseen > 0) exitCode = 1
     else

@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
+import { declaringChangeKind } from '../contract/check-declared-changes.js'
 import { formatBreakingFinding, formatFinding, type ContractFinding } from '../contract/contract-finding.js'
-import { comparePublishedContracts } from '../contract/published-contracts.js'
+import type { ContractRuleId } from '../contract/contract-rules.js'
+import { collectionsOf, pathKey } from '../contract/path-key.js'
+import { comparePublishedContracts, publishedDocumentName } from '../contract/published-contracts.js'
 import { listVersionDocuments, nextMajorVersion } from '../contract/version-documents.js'
 import type { CliIo } from './cli-io.js'
 
@@ -19,13 +22,36 @@ export function checkPublishedContracts(
   files: ReadonlyMap<string, string>,
   io: CliIo,
   listAdditive = true,
+  frozen: ReadonlySet<string> = new Set(),
 ): number {
   const directory = resolve(io.cwd, publishedDir)
-  if (!existsSync(directory)) return 0
+  const comparisons = existsSync(directory) ? comparePublishedContracts(directory, publishedDir, files) : []
   const versions = listVersionDocuments(files.keys())
   let exitCode = 0
-  for (const comparison of comparePublishedContracts(directory, publishedDir, files)) {
+  for (const version of frozen) {
+    if (comparisons.some((comparison) => comparison.version === version)) continue
+    io.stderr(
+      `${join(publishedDir, publishedDocumentName(version))}: ${version} is frozen, so it serves exactly its published ` +
+        `contract, but it has none; run \`restmint publish ${version}\`, or remove "frozen"\n`,
+    )
+    exitCode = 1
+  }
+  for (const comparison of comparisons) {
     const { version, label } = comparison
+    if (comparison.outcome === 'additive' && frozen.has(version) && comparison.findings.length > 0) {
+      const next = versions[versions.indexOf(version) + 1]!
+      const newFields = new Set(
+        comparison.findings.flatMap(({ rule, resource, name }) =>
+          rule === 'RESPONSE_FIELD_ADDED' ? [`${resource}.${name}`] : [],
+        ),
+      )
+      for (const finding of comparison.findings) {
+        const fix = keepOut(finding, newFields.has(`${finding.resource}.${finding.name}`), version, next)
+        io.stderr(`${label}: ${version} is frozen: ${formatFinding(finding)}; ${fix}\n`)
+      }
+      exitCode = 1
+      continue
+    }
     switch (comparison.outcome) {
       case 'dropped':
         io.stderr(
@@ -39,7 +65,9 @@ export function checkPublishedContracts(
         break
       case 'breaking':
         for (const finding of comparison.findings)
-          io.stderr(`${label}: ${formatBreakingFinding(finding, nextMajorVersion(versions))}\n`)
+          io.stderr(
+            `${label}: ${formatBreakingFinding(finding, nextMajorVersion(versions), declaringChangeKind(finding, comparison.findings))}\n`,
+          )
         exitCode = 1
         break
       case 'additive': {
@@ -55,6 +83,34 @@ export function checkPublishedContracts(
   }
   return exitCode
 }
+
+/**
+ * How a frozen version leaves out an addition: the newer version declares
+ * the resource new, or the field (`newField`: its records have it now, not
+ * only a filter operator more); anything else (a constraint relaxed, a filter
+ * operator on an old field) the newer version cannot have alone, so undo it.
+ */
+function keepOut(finding: ContractFinding, newField: boolean, version: string, next: string): string {
+  const declare = (change: string) =>
+    `declare \`${change}\` in versions.${next}.changes so ${version} leaves it out, or undo it`
+  if (finding.rule === 'PATH_ADDED') {
+    const collection = collectionsOf(pathKey(finding.operation, version)).at(-1)
+    if (collection) return declare(`add_resource: { resource: ${collection} }`)
+  }
+  if (newField && ADDED_FIELD_RULES.has(finding.rule)) {
+    return declare(`add_field: { resource: ${finding.resource}, field: ${finding.name} }`)
+  }
+  return `undo it: a frozen version serves exactly its published contract, so only newer versions may change (unfreeze ${version} to let it grow)`
+}
+
+/** Findings of a new field, in bodies or in the query parameters that name it. */
+const ADDED_FIELD_RULES: ReadonlySet<ContractRuleId> = new Set([
+  'REQUEST_FIELD_ADDED',
+  'RESPONSE_FIELD_ADDED',
+  'SORT_FIELD_ADDED',
+  'QUERY_PARAMETER_ADDED',
+  'FILTER_OPERATOR_ADDED',
+])
 
 /** `2 PATH_ADDED, 3 REQUEST_FIELD_ADDED` */
 function countByRule(findings: readonly ContractFinding[]): string {

@@ -5,6 +5,7 @@ import { resolveOutputDirectory } from '../emit/output-staging.js'
 import { planOutput } from '../emit/plan-output.js'
 import { loadProject, type Project } from '../load-project.js'
 import { generateFiles } from '../generate.js'
+import { listVersionDocuments } from '../contract/version-documents.js'
 import { checkDeclaredVersionChanges } from './check-declared-version-changes.js'
 import { checkPublishedContracts } from './check-published-contracts.js'
 import { checkPublishedWas } from './check-published-was.js'
@@ -44,11 +45,26 @@ export async function runCheck(
   // The checks below print findings on stderr and successes on stdout: one stream keeps them in order.
   const report: CliIo = { ...io, stderr: io.stdout }
   const output = checkOutput(manifestFile, outDir, result.files, io, options.diff)
-  const contracts = checkPublishedContracts(options.publishedDir, manifestFile, result.files, report, options.diff)
+  const frozen = await listFrozenVersions(project, result.files)
+  const contracts = checkPublishedContracts(
+    options.publishedDir,
+    manifestFile,
+    result.files,
+    report,
+    options.diff,
+    frozen,
+  )
   const removals = await checkPublishedWas(project, options.publishedDir, result.files, report)
   const versions = await checkDeclaredVersionChanges(project, result.files, report)
   const migrations = await checkMigrations(project, options.migrationsDir, io)
   return Math.max(output, contracts, removals, versions, migrations)
+}
+
+/** The versions declared `frozen`; only an older version can be, so one version needs no manifest stage loaded. */
+async function listFrozenVersions(project: Project, files: ReadonlyMap<string, string>): Promise<Set<string>> {
+  if (listVersionDocuments(files.keys()).length < 2) return new Set()
+  const { versions } = await project.validated()
+  return new Set(versions?.versions.filter(({ frozen }) => frozen).map(({ name }) => name))
 }
 
 /** One line per stale file (its diff too with `withDiffs`), then the command that fixes them. */

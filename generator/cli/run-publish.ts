@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { declaringChangeKind } from '../contract/check-declared-changes.js'
 import { formatBreakingFinding, formatFinding } from '../contract/contract-finding.js'
 import { listVersionDocuments, nextMajorVersion, versionDocumentPath } from '../contract/version-documents.js'
 import { temporaryPathOf } from '../emit/temporary-path.js'
@@ -50,7 +51,9 @@ export async function runPublish(options: PublishOptions, io: CliIo): Promise<nu
     const breaking = findings.filter(({ severity }) => severity === 'breaking')
     if (breaking.length > 0) {
       for (const finding of breaking)
-        io.stderr(`${label}: ${formatBreakingFinding(finding, nextMajorVersion(versions))}\n`)
+        io.stderr(
+          `${label}: ${formatBreakingFinding(finding, nextMajorVersion(versions), declaringChangeKind(finding, breaking))}\n`,
+        )
       io.stderr(`restmint publish: ${options.version} is published and these changes break it; nothing written\n`)
       return 1
     }

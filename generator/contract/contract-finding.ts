@@ -31,10 +31,21 @@ export function formatFinding(finding: ContractFinding): string {
   return `${finding.rule}: ${where}: ${finding.before} → ${finding.after}`
 }
 
-/** A breaking finding of a published version, with the two ways out: a new major version, or undoing it. */
-export function formatBreakingFinding(finding: ContractFinding, nextVersion: string): string {
+/**
+ * A breaking finding of a published version, with the ways out that work: a
+ * new major version declaring it with `changeKind` (null when no change kind
+ * can declare it), or undoing it.
+ */
+export function formatBreakingFinding(
+  finding: ContractFinding,
+  nextVersion: string,
+  changeKind: string | null,
+): string {
+  if (changeKind === null) {
+    return `${formatFinding(finding)}; no \`changes\` entry of a new major version can declare it, so ${finding.fix}`
+  }
   return (
     `${formatFinding(finding)}; this change needs a new major version: ` +
-    `add ${nextVersion} with a \`changes\` entry, or ${finding.fix}`
+    `add ${nextVersion} with a \`${changeKind}\` entry in its \`changes\`, or ${finding.fix}`
   )
 }

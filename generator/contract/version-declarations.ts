@@ -41,8 +41,9 @@ export function checkVersionDeclarations(
   const pairs = versions.slice(1).map((newer, index) => {
     const older = versions[index]!
     const changes = derived.find((version) => version.name === newer)?.changes ?? []
+    const olderFrozen = derived.find((version) => version.name === older)?.frozen ?? false
     const olderDocument = document(older)
-    const report = checkDeclaredChanges(olderDocument, document(newer), changes)
+    const report = checkDeclaredChanges(olderDocument, document(newer), changes, { olderFrozen })
     const undeclared = isDeprecatedDocument(olderDocument)
       ? report.undeclared.filter((finding) => !isDeprecationSignal(finding))
       : report.undeclared
@@ -63,7 +64,7 @@ export function checkVersionDeclarations(
 }
 
 /** `rename_field posts.body → content` */
-function describeChange(change: VersionChange): string {
+export function describeChange(change: VersionChange): string {
   switch (change.kind) {
     case 'rename_field':
       return `rename_field ${change.resource}.${change.from} → ${change.to}`
@@ -77,5 +78,9 @@ function describeChange(change: VersionChange): string {
       return `reroot_resource ${change.resource} from ${change.fromParent}`
     case 'remove_resource':
       return `remove_resource ${change.resource}`
+    case 'add_resource':
+      return `add_resource ${change.resource}`
+    case 'change_access':
+      return `change_access ${change.resource} ${change.operation}`
   }
 }

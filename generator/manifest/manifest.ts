@@ -116,6 +116,8 @@ export interface ManifestVersion {
   sunset?: string
   /** Absolute http(s) URL of the migration guide; default: the generated one. */
   guide?: string
+  /** `true`: serves exactly its published contract; what newer versions add stays out once declared. */
+  frozen?: boolean
   /** Breaking changes from the previous version; parsed by parseVersionChanges. */
   changes?: ManifestVersionChange[]
 }
@@ -123,11 +125,13 @@ export interface ManifestVersion {
 /** One `changes` entry as written: exactly one kind, and `why`. */
 export interface ManifestVersionChange {
   rename_field?: { resource: string; from: string; to: string }
-  remove_field?: { resource: string; field: string; was: ManifestField }
+  remove_field?: { resource: string; field: string; was: ManifestField; filter?: FilterOperator[]; sort?: boolean }
   add_field?: { resource: string; field: string; older_value?: string | number | boolean }
   rename_resource?: { from: string; to: string }
   reroot_resource?: { resource: string; from_parent: string }
   remove_resource?: { resource: string; was: ManifestResource }
+  add_resource?: { resource: string }
+  change_access?: { resource: string; operation: AccessOperation | 'all'; was: ManifestAccessRule }
   why: string
 }
 

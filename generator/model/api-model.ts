@@ -1,4 +1,4 @@
-import type { ApiAuth, AuthScheme, OwnerRule, ResourceAccess } from '../../runtime/contract/access-rule.js'
+import type { ApiAuth, AuthScheme, OwnerRule, ResourceAccess, TableAccess } from '../../runtime/contract/access-rule.js'
 import type { ApiHttp } from '../../runtime/contract/define-api.js'
 import type { QueryRules } from '../../runtime/contract/query-rules.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
@@ -76,6 +76,12 @@ export interface VersionModel {
    * documented but not served.
    */
   readonly storage: ReadonlyMap<string, StorageMapping> | null
+  /**
+   * The tables whose access rules differ in this version from the storage's
+   * (the newest version's), by table: what a newer `change_access` kept from
+   * before; null when none does.
+   */
+  readonly access: Readonly<Record<string, TableAccess>> | null
 }
 
 /** How one resource of a version reaches the storage. */

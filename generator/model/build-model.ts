@@ -18,7 +18,13 @@ import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildAuthSchemes, buildResourceAccess } from './build-access.js'
 import { buildHttp, buildRatePolicy, buildServiceRatePolicy } from './build-http.js'
-import { buildApiAuth, buildRuntimeHttp, buildRuntimeRules, buildTableDefinition } from './build-runtime-definitions.js'
+import {
+  buildApiAuth,
+  buildRuntimeHttp,
+  buildRuntimeRules,
+  buildTableDefinition,
+  buildVersionAccess,
+} from './build-runtime-definitions.js'
 import { buildRelations } from './build-relations.js'
 import { deriveVersions, type DerivedVersions } from '../versions/derive-versions.js'
 import { mapVersionStorage } from './map-version-storage.js'
@@ -55,6 +61,7 @@ export function buildModel(
         const { changes, derivedFrom, toNewer, toStorage, ...version } = derived.find((each) => each.name === name)!
         const versionResources =
           derivedFrom === null ? newest : buildResources({ ...manifest, resources: version.resources }, limits)
+        const storage = mapVersionStorage(resources, versionResources, toStorage)
         return {
           name,
           prefix: `/${name}`,
@@ -62,7 +69,8 @@ export function buildModel(
           resources: versionResources,
           deprecation: buildDeprecation(name, manifest.versions),
           toNewer,
-          storage: mapVersionStorage(resources, versionResources, toStorage),
+          storage,
+          access: storage && buildVersionAccess(versionResources, storage),
         }
       }),
     ),

@@ -1,4 +1,5 @@
-import type { ApiAuth, AuthScheme } from '../../runtime/contract/access-rule.js'
+import { isDeepStrictEqual } from 'node:util'
+import type { ApiAuth, AuthScheme, TableAccess } from '../../runtime/contract/access-rule.js'
 import { MAX_INDEXED_TEXT_LENGTH } from '../../runtime/contract/max-indexed-text-bytes.js'
 import type { ApiHttp } from '../../runtime/contract/define-api.js'
 import type { QueryRules } from '../../runtime/contract/query-rules.js'
@@ -8,7 +9,7 @@ import type {
   RelationDefinition,
   TableDefinition,
 } from '../../runtime/contract/table-definition.js'
-import type { FieldModel, HttpModel, ResourceModel } from './api-model.js'
+import type { FieldModel, HttpModel, ResourceModel, StorageMapping } from './api-model.js'
 
 /**
  * The runtime's definitions the generated files declare, built from the
@@ -134,4 +135,20 @@ export function buildApiAuth(
     resource.access ? [[resource.table, { access: resource.access, owner: resource.owner }] as const] : [],
   )
   return { schemes: authSchemes, resources: Object.fromEntries(resources) }
+}
+
+/**
+ * The access rules a version keeps where they differ from its tables' (a
+ * newer version's `change_access`), by table; null when it keeps none.
+ */
+export function buildVersionAccess(
+  resources: readonly Pick<ResourceModel, 'name' | 'access'>[],
+  storage: ReadonlyMap<string, StorageMapping>,
+): Record<string, TableAccess> | null {
+  const differing = resources.flatMap((resource) => {
+    const stored = storage.get(resource.name)?.storage
+    if (!stored || !resource.access || isDeepStrictEqual(resource.access, stored.access)) return []
+    return [[stored.table, { access: resource.access, owner: stored.owner }] as const]
+  })
+  return differing.length === 0 ? null : Object.fromEntries(differing)
 }

@@ -1,4 +1,5 @@
 import type { Row } from '../../runtime/contract/table-definition.js'
+import type { ManifestAccessRule } from '../manifest/manifest.js'
 import type { ApiModel, ResourceModel, VersionModel } from '../model/api-model.js'
 import { listMigrationSteps } from '../model/list-migration-steps.js'
 import { olderNameOf } from '../versions/apply-changes-backwards.js'
@@ -48,6 +49,9 @@ function changedResource(change: VersionChange): string[] {
     case 'rename_resource':
       return [change.to]
     case 'remove_resource':
+    case 'add_resource':
+    case 'change_access':
+      // Gone from one version, or stored the same: no record to show in both versions' shapes.
       return []
     default:
       return [change.resource]
@@ -93,6 +97,13 @@ function recordOf(model: ApiModel, version: VersionModel, stored: ResourceModel,
   return Object.fromEntries(view.record.map(({ field, column }) => [field, row[column] ?? null]))
 }
 
+/** `public`, `authenticated or posts:write`: an access rule as `access:` writes it. */
+function describeAccessRule(rule: ManifestAccessRule): string {
+  return (Array.isArray(rule) ? rule : [rule])
+    .map((alternative) => (typeof alternative === 'string' ? alternative : alternative.scopes.join(' and ')))
+    .join(' or ')
+}
+
 /** One line saying what a change did, in each version's names. */
 function summarize(change: VersionChange, older: VersionModel, newer: VersionModel): string {
   const olderName = (name: string) => (older.toNewer ? olderNameOf(older.toNewer, name) : name)
@@ -106,7 +117,12 @@ function summarize(change: VersionChange, older: VersionModel, newer: VersionMod
         change.olderValue === null
           ? ''
           : `; records created through ${older.name} get ${JSON.stringify(change.olderValue)}`
-      return `${change.resource}.${change.field} is new in ${newer.name}, where it is required${value}`
+      const field = newer.resources
+        .find((resource) => resource.name === change.resource)
+        ?.fields.find(({ name }) => name === change.field)
+      // Optional only when the older version is frozen, which leaves the field out of it.
+      const required = field?.required === true ? ', where it is required' : ''
+      return `${change.resource}.${change.field} is new in ${newer.name}${required}${value}`
     }
     case 'rename_resource':
       return `${change.from} is ${change.to} in ${newer.name}, and so are the keys, relations and include paths named after it`
@@ -114,5 +130,11 @@ function summarize(change: VersionChange, older: VersionModel, newer: VersionMod
       return `${olderName(change.resource)} is no longer nested under ${change.fromParent} in ${newer.name}: it is served at the top level only`
     case 'remove_resource':
       return `${change.resource} is removed in ${newer.name}`
+    case 'add_resource':
+      return `${change.resource} is new in ${newer.name}`
+    case 'change_access': {
+      const operation = change.operation === 'all' ? 'every operation' : change.operation
+      return `${change.resource}: ${operation} takes other credentials in ${newer.name} than in ${older.name}, where it was ${describeAccessRule(change.was)}`
+    }
   }
 }

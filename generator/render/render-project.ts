@@ -198,6 +198,7 @@ function buildServerView(model: ApiModel): ServerView {
         prefix: version.prefix,
         functionName: versionFunctionName(version.name),
         deprecation: version.deprecation,
+        access: version.access,
       })),
     unserved: model.versions.filter((version) => version.storage === null).map((version) => version.name),
     guides: listVersionPairs(model).map(([older, newer]) => {

@@ -1,4 +1,4 @@
-import type { ApiAuth } from '../../runtime/contract/access-rule.js'
+import type { ApiAuth, TableAccess } from '../../runtime/contract/access-rule.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { ApiDeprecation, ApiHttp } from '../../runtime/contract/define-api.js'
 import type { QueryRules } from '../../runtime/contract/query-rules.js'
@@ -75,6 +75,8 @@ export interface ServerView extends HeaderView {
     readonly functionName: string
     /** The runtime's ApiDeprecation; null (and left out of server.ts) for a current version. */
     readonly deprecation: ApiDeprecation | null
+    /** The tables whose access rules the version keeps from before (change_access); null (left out) when none. */
+    readonly access: Readonly<Record<string, TableAccess>> | null
   }[]
   /**
    * Versions documented (openapi.json, types) but not served: a newer version

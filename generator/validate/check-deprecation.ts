@@ -8,8 +8,9 @@ const DEPRECATION_OVERLAP_MONTHS = 6
 
 /**
  * VERSION_SUNSET_WITHOUT_DEPRECATED, VERSION_SUNSET_TOO_EARLY,
- * VERSION_DEPRECATED_WITHOUT_SUCCESSOR, VERSION_GUIDE_WITHOUT_DEPRECATED: a
- * version's `deprecated`, `sunset` and `guide` agree with each other and with
+ * VERSION_DEPRECATED_WITHOUT_SUCCESSOR, VERSION_GUIDE_WITHOUT_DEPRECATED,
+ * VERSION_FROZEN_WITHOUT_DEPRECATED: a version's `deprecated`, `sunset`,
+ * `guide` and `frozen` agree with each other and with
  * the newer versions. Dates the schema rejected are left to it.
  */
 export function checkDeprecation(context: CheckContext, data: unknown): void {
@@ -32,6 +33,14 @@ export function checkDeprecation(context: CheckContext, data: unknown): void {
           `version ${quoted} has a sunset but is not deprecated; add "deprecated: <date>"${suggestion}, ` +
             `at least ${DEPRECATION_OVERLAP_MONTHS} months before the sunset, or remove "sunset"`,
           context.atKey(['versions', name, 'sunset']),
+        )
+      }
+      if (version.frozen === true) {
+        context.report(
+          'VERSION_FROZEN_WITHOUT_DEPRECATED',
+          `version ${quoted} is frozen but not deprecated: a current version grows with the API; ` +
+            `add "deprecated: <date>", or remove "frozen"`,
+          context.atKey(['versions', name, 'frozen']),
         )
       }
       if (version.guide !== undefined) {

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
 import type { Manifest, ManifestResource } from '../manifest/manifest.js'
 import type { ManifestPath } from '../manifest/source-ranges.js'
-import { findParentLink } from '../versions/apply-changes-backwards.js'
+import { findParentLink, olderNameOf } from '../versions/apply-changes-backwards.js'
 import type { StorageCollision } from '../versions/build-storage.js'
 import type { DerivedVersions, VersionResources } from '../versions/derive-versions.js'
 import type { VersionChange } from '../versions/version-change.js'
@@ -10,6 +10,7 @@ import { createCheckContext, type CheckContext } from './check-context.js'
 import { quoteValue, hintUnknownName } from './describe-value.js'
 import { explainValueMismatch } from './explain-value-mismatch.js'
 import { foreignKeyOf, withoutIdSuffix } from '../names/derive-names.js'
+import { narrowsAccess } from './narrows-access.js'
 import { RESOURCE_CHECKS } from './resource-checks.js'
 
 type Resources = Readonly<Record<string, ManifestResource>>
@@ -33,7 +34,10 @@ export function checkDerivedVersions(
     const newer = versions[index]!
     const older = versions[index - 1]!
     newer.changes.forEach((change, at) => {
-      checkTarget(context, { newer, older, change, path: ['versions', newer.name, 'changes', at, change.kind] })
+      const path = ['versions', newer.name, 'changes', at, change.kind]
+      const reported = diagnostics.length
+      checkTarget(context, { newer, older, change, path })
+      if (diagnostics.length === reported) checkBreaks(context, manifest, { newer, older, change, path })
     })
     if (diagnostics.length === 0) {
       const derived = { ...manifest, resources: older.resources as Record<string, ManifestResource> }
@@ -151,6 +155,50 @@ function checkTarget(context: CheckContext, at: ChangeAt): void {
           `${newer.name} still has resource "${change.resource}"; remove it from resources:, or remove this change`,
         )
       return
+    case 'add_resource':
+    case 'change_access':
+      // The resource exists (above); whether the change breaks anything is checkBreaks's.
+      return
+  }
+}
+
+/**
+ * VERSION_CHANGE_NOT_BREAKING as far as the manifest alone tells, the rule
+ * `restmint check` applies to the generated documents: an optional field
+ * added, a resource added (both fine when the older version is frozen: it
+ * leaves them out), or access that lets in no fewer callers, is no breaking
+ * change. Reported at the `changes` entry, where check reports it.
+ */
+function checkBreaks(context: CheckContext, manifest: Manifest, at: ChangeAt): void {
+  const { newer, older, change } = at
+  const entry = at.path.slice(0, -1)
+  const report = (what: string, fix: string) =>
+    context.report(
+      'VERSION_CHANGE_NOT_BREAKING',
+      `${what}, so it is not a breaking difference between ${older.name} and ${newer.name}; ${fix}`,
+      context.atKey(entry),
+    )
+  const notFrozen = `remove the entry, or freeze ${older.name} (\`frozen: true\`) to keep it out of ${older.name}`
+  if (change.kind === 'add_field' && !older.frozen) {
+    const field = newer.resources[change.resource]!.fields![change.field]!
+    if (field.required !== true || field.default !== undefined) {
+      const why = field.required === true ? 'has a default' : 'is optional'
+      report(
+        `add_field ${change.resource}.${change.field} ${why} in ${newer.name}: an addition no client of ${older.name} notices`,
+        notFrozen,
+      )
+    }
+  } else if (change.kind === 'add_resource' && !older.frozen) {
+    report(`add_resource ${change.resource} is an addition no client of ${older.name} notices`, notFrozen)
+  } else if (change.kind === 'change_access') {
+    const olderResource = older.resources[olderNameOf(older.toNewer!, change.resource)]
+    const newerResource = newer.resources[change.resource]!
+    if (olderResource && !narrowsAccess(manifest, olderResource, newerResource, change.operation)) {
+      report(
+        `change_access ${change.resource} ${change.operation}: the rule in resources: lets in every caller \`was\` let in, to the same records`,
+        'remove the entry, or make the access rule in resources: stricter than `was`',
+      )
+    }
   }
 }
 

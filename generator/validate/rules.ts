@@ -13,7 +13,7 @@ export const RULES = {
   VERSION_CHANGES_MISSING:
     'Every version after the oldest lists its breaking changes in `changes`: a new major exists only for them.',
   VERSION_CHANGE_KIND:
-    'Each `changes` entry names exactly one change: rename_field, remove_field, add_field, rename_resource, reroot_resource or remove_resource.',
+    'Each `changes` entry names exactly one change: rename_field, remove_field, add_field, rename_resource, reroot_resource, remove_resource, add_resource or change_access.',
   VERSION_CHANGE_TARGET:
     "A change names what it changes as it is: what a rename leads to and an added field exist in the newer version; what a rename leads from and what was removed do not; a re-rooted resource's from_parent is a resource of the older version, kept as a belongs-to; a removed name is not used again while an older version serves it.",
   VERSION_CHANGE_OLDER_VALUE:
@@ -21,12 +21,14 @@ export const RULES = {
   VERSION_WAS_PUBLISHED:
     "A removed field's or resource's `was` describes the older version as its published document (`published/<version>.openapi.json`) does: `restmint check` compares them.",
   VERSION_CHANGE_NOT_BREAKING:
-    "Every declared change is a breaking difference between the two versions' generated documents (`restmint check` compares them): an addition no client notices needs no new major.",
+    "Every declared change is a breaking difference between the two versions' generated documents (`validate` judges what the manifest tells, `restmint check` compares the documents): an addition no client notices needs no new major, unless the older version is frozen.",
   VERSION_SUNSET_WITHOUT_DEPRECATED: 'A version with a `sunset` is `deprecated` too: the sunset ends a deprecation.',
   VERSION_SUNSET_TOO_EARLY:
     "A version's `sunset` is at least six months after its `deprecated` date, so consumers have time to migrate.",
   VERSION_DEPRECATED_WITHOUT_SUCCESSOR:
     'A deprecated version has a newer version that is not deprecated: what its consumers migrate to.',
+  VERSION_FROZEN_WITHOUT_DEPRECATED:
+    'A `frozen` version is deprecated: a current version grows with the API, a deprecated one may keep its published contract.',
   VERSION_GUIDE_WITHOUT_DEPRECATED:
     'A `guide` belongs to a deprecated version: only its responses link the guide (`Link: rel="deprecation"`).',
   RATE_PERIOD:

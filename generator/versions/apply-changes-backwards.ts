@@ -73,6 +73,8 @@ export function applyChangesBackwards(newer: Readonly<Resources>, changes: reado
       record(index, change.resource, 'fields', change.from)
     } else if (change.kind === 'remove_field' && resource) {
       resource.fields = { ...resource.fields, [change.field]: structuredClone(change.was) }
+      if (change.filter) resource.filter = { ...resource.filter, [change.field]: [...change.filter] }
+      if (change.sort) resource.sort = [...(resource.sort ?? []), change.field]
       track.get(change.resource)!.fields.set(change.field, null)
       record(index, change.resource, 'fields', change.field)
     } else if (change.kind === 'add_field' && resource?.fields?.[change.field]) {
@@ -80,7 +82,18 @@ export function applyChangesBackwards(newer: Readonly<Resources>, changes: reado
       renameFieldMentions(resource, change.field, null)
       track.get(change.resource)!.fields.delete(change.field)
       record(index, change.resource)
+    } else if (change.kind === 'change_access' && resource) {
+      resource.access =
+        change.operation === 'all'
+          ? { all: structuredClone(change.was) }
+          : { ...resource.access, [change.operation]: structuredClone(change.was) }
+      record(index, change.resource, 'access')
     }
+  })
+  changes.forEach((change, index) => {
+    if (change.kind !== 'add_resource' || !resources[change.resource]) return
+    resources = withoutResource(resources, track, change.resource)
+    origins.set(`resources/${change.resource}`, index)
   })
   changes.forEach((change, index) => {
     if (change.kind !== 'rename_resource' || !resources[change.to]) return
@@ -184,6 +197,28 @@ function renameIncludePath(
       return renamed
     })
     .join('.')
+}
+
+/**
+ * The resources without `name`, which the older version does not have yet,
+ * nor the relations to it (a belongs-to's key included) and the include paths
+ * through them.
+ */
+function withoutResource(before: Resources, track: NameTrack, name: string): Resources {
+  const resources = withoutKey(before, name)
+  track.delete(name)
+  for (const [other, resource] of Object.entries(resources)) {
+    for (const [relationName, relation] of Object.entries(resource.relations ?? {})) {
+      if (relation.resource !== name) continue
+      resource.relations = withoutKey(resource.relations!, relationName)
+      track.get(other)?.relations.delete(relationName)
+      if (relation.many !== true) track.get(other)?.fields.delete(relationKeyOf(relationName))
+      resource.include = resource.include?.filter(
+        (path) => path !== relationName && !path.startsWith(`${relationName}.`),
+      )
+    }
+  }
+  return resources
 }
 
 /**

@@ -8,6 +8,8 @@ import { parseVersionChanges, type VersionChange } from './version-change.js'
 export interface VersionResources {
   /** `v1` */
   readonly name: string
+  /** `frozen: true`: the version serves exactly its published contract. */
+  readonly frozen: boolean
   /** The breaking changes this version declares relative to the one before it. */
   readonly changes: readonly VersionChange[]
   /** In the manifest's form, so the validator and the model builder take them like `resources:`. */
@@ -45,6 +47,7 @@ export function deriveVersions(manifest: Manifest): DerivedVersions {
   const derived: Omit<VersionResources, 'toStorage'>[] = [
     {
       name: newest,
+      frozen: isFrozen(manifest, newest),
       changes: changesOf(manifest, newest),
       resources: manifest.resources,
       derivedFrom: null,
@@ -55,7 +58,15 @@ export function deriveVersions(manifest: Manifest): DerivedVersions {
   for (const name of names.slice(0, -1).reverse()) {
     const newer = derived[0]!
     const { resources, origins, toNewer } = applyChangesBackwards(newer.resources, newer.changes)
-    derived.unshift({ name, changes: changesOf(manifest, name), resources, derivedFrom: newer.name, origins, toNewer })
+    derived.unshift({
+      name,
+      frozen: isFrozen(manifest, name),
+      changes: changesOf(manifest, name),
+      resources,
+      derivedFrom: newer.name,
+      origins,
+      toNewer,
+    })
   }
   const { storage, toStorage, collisions } = buildStorage(manifest, derived)
   return {
@@ -67,4 +78,8 @@ export function deriveVersions(manifest: Manifest): DerivedVersions {
 
 function changesOf(manifest: Manifest, version: string): VersionChange[] {
   return parseVersionChanges(manifest.versions[version]?.changes)
+}
+
+function isFrozen(manifest: Manifest, version: string): boolean {
+  return manifest.versions[version]?.frozen === true
 }

@@ -1,4 +1,11 @@
-import type { ManifestField, ManifestResource, ManifestVersionChange } from '../manifest/manifest.js'
+import type { AccessOperation } from '../../runtime/contract/access-rule.js'
+import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
+import type {
+  ManifestAccessRule,
+  ManifestField,
+  ManifestResource,
+  ManifestVersionChange,
+} from '../manifest/manifest.js'
 
 /**
  * One breaking change a version declares relative to the version before it
@@ -21,6 +28,10 @@ export type VersionChange =
       readonly resource: string
       readonly field: string
       readonly was: ManifestField
+      /** Its operators in the older version's `filter:`, when that lists them; null otherwise. */
+      readonly filter: readonly FilterOperator[] | null
+      /** Whether the older version's `sort:` lists it. */
+      readonly sort: boolean
       readonly why: string
     }
   | {
@@ -39,6 +50,17 @@ export type VersionChange =
       readonly was: ManifestResource
       readonly why: string
     }
+  /** New in the newer version and left out of the older one, which is frozen. */
+  | { readonly kind: 'add_resource'; readonly resource: string; readonly why: string }
+  | {
+      readonly kind: 'change_access'
+      readonly resource: string
+      /** `all`: the older version had `was` for every operation. */
+      readonly operation: AccessOperation | 'all'
+      /** The older version's rule; the newer one's is the resource's `access:`. */
+      readonly was: ManifestAccessRule
+      readonly why: string
+    }
 
 export type VersionChangeKind = VersionChange['kind']
 /** The keys of a `changes` entry that name a change, in the order the checks list them. */
@@ -49,6 +71,8 @@ export const VERSION_CHANGE_KINDS: readonly VersionChangeKind[] = [
   'rename_resource',
   'reroot_resource',
   'remove_resource',
+  'add_resource',
+  'change_access',
 ]
 
 /**
@@ -62,7 +86,10 @@ export function parseVersionChanges(entries: readonly ManifestVersionChange[] | 
 function parseVersionChange(entry: ManifestVersionChange): VersionChange {
   const why = entry.why
   if (entry.rename_field) return { kind: 'rename_field', ...entry.rename_field, why }
-  if (entry.remove_field) return { kind: 'remove_field', ...entry.remove_field, why }
+  if (entry.remove_field) {
+    const { filter, sort, ...removed } = entry.remove_field
+    return { kind: 'remove_field', ...removed, filter: filter ?? null, sort: sort ?? false, why }
+  }
   if (entry.add_field) {
     const { resource, field, older_value: olderValue } = entry.add_field
     return { kind: 'add_field', resource, field, olderValue: olderValue ?? null, why }
@@ -73,5 +100,7 @@ function parseVersionChange(entry: ManifestVersionChange): VersionChange {
     return { kind: 'reroot_resource', resource, fromParent, why }
   }
   if (entry.remove_resource) return { kind: 'remove_resource', ...entry.remove_resource, why }
+  if (entry.add_resource) return { kind: 'add_resource', ...entry.add_resource, why }
+  if (entry.change_access) return { kind: 'change_access', ...entry.change_access, why }
   throw new Error('a version change without a kind passed validation')
 }

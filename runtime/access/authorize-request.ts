@@ -5,7 +5,7 @@ import type {
   ApiAuth,
   AuthScheme,
   OwnerRule,
-  ResourceAccess,
+  TableAccess,
 } from '../contract/access-rule.js'
 import { buildChallenge } from './auth-challenge.js'
 import type { Authenticate } from './authenticate-request.js'
@@ -53,13 +53,8 @@ export const PUBLIC_ACCESS: AccessControl = {
   dependsOnCaller: () => false,
 }
 
-interface TableRules {
-  readonly access: ResourceAccess
-  readonly owner: OwnerRule | null
-}
-
 export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): AccessControl {
-  const rulesOf = (table: string): TableRules | undefined => auth.resources[table]
+  const rulesOf = (table: string): TableAccess | undefined => auth.resources[table]
   return {
     enabled: true,
     credentialHeaders: [

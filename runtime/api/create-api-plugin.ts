@@ -56,28 +56,34 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
   return async (app, options) => {
     const cursors = createCursorCodec(options.cursorSecret ?? process.env.RESTMINT_CURSOR_SECRET)
     // Loaded only for an API with `auth:`: the others never pay for @fastify/jwt.
-    const access = api.auth
-      ? createAccessControl(
-          api.auth,
-          identifyCallers(
-            app,
-            await (
-              await import('../access/authenticate-request.js')
-            ).registerAuthentication(app, api.auth.schemes, options.env ?? process.env, options.jwksTimeoutMs),
-          ),
+    const authenticate = api.auth
+      ? identifyCallers(
+          app,
+          await (
+            await import('../access/authenticate-request.js')
+          ).registerAuthentication(app, api.auth.schemes, options.env ?? process.env, options.jwksTimeoutMs),
         )
-      : PUBLIC_ACCESS
-    authorizeRoutes(app, access)
-    const registerResource = createResourceRegistrar({
-      storage: options.storage,
-      limits: api.limits,
-      tables: new Map(api.tables.map((table) => [table.name, table])),
-      cursors,
-      access,
-    })
+      : null
+    const tables = new Map(api.tables.map((table) => [table.name, table]))
     for (const version of api.versions) {
+      // A version that kept older access rules (change_access) enforces them over the tables' own.
+      const access =
+        api.auth && authenticate
+          ? createAccessControl(
+              version.access ? { ...api.auth, resources: { ...api.auth.resources, ...version.access } } : api.auth,
+              authenticate,
+            )
+          : PUBLIC_ACCESS
+      const registerResource = createResourceRegistrar({
+        storage: options.storage,
+        limits: api.limits,
+        tables,
+        cursors,
+        access,
+      })
       await app.register(
         async (versionApp) => {
+          authorizeRoutes(versionApp, access)
           // Bodies are JSON only, in UTF-8 (RFC 8259), as sent: anything else (Fastify also parses
           // text/plain) is a 415, and bytes that are not UTF-8 are malformed, never replaced by U+FFFD.
           const parseJson = versionApp.getDefaultJsonParser('error', 'error')

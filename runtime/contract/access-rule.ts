@@ -57,8 +57,14 @@ export interface ApiKeyScheme {
 
 export type AuthScheme = JwtScheme | ApiKeyScheme
 
+/** One table's rules: who may do what, and its owner column. */
+export interface TableAccess {
+  readonly access: ResourceAccess
+  readonly owner: OwnerRule | null
+}
+
 /** The API's `auth:` with every resource's rules, keyed by table name. */
 export interface ApiAuth {
   readonly schemes: readonly AuthScheme[]
-  readonly resources: Readonly<Record<string, { readonly access: ResourceAccess; readonly owner: OwnerRule | null }>>
+  readonly resources: Readonly<Record<string, TableAccess>>
 }

@@ -1,4 +1,4 @@
-import type { ApiAuth } from './access-rule.js'
+import type { ApiAuth, TableAccess } from './access-rule.js'
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './api-limits.js'
 import type { ServiceRatePolicy } from './rate-policy.js'
@@ -19,6 +19,11 @@ export interface ApiVersion {
   readonly openapi: () => Promise<{ readonly default: object }>
   /** Present when the manifest declares the version deprecated. */
   readonly deprecation?: ApiDeprecation
+  /**
+   * The tables whose access rules this version keeps from before a newer
+   * version changed them (`change_access`), over `ApiDefinition.auth`'s.
+   */
+  readonly access?: Readonly<Record<string, TableAccess>>
 }
 
 /** A deprecated version's dates and links, as the manifest's `versions.<name>` gives them. */

@@ -61,6 +61,8 @@ describe('checkDeclaredChanges', () => {
       resource: 'posts',
       field: 'title',
       was: { type: 'string' },
+      filter: null,
+      sort: false,
       why: 'titles moved to the body',
     }
     const edit = (v2: ContractDocument) => {

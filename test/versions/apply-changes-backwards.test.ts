@@ -41,7 +41,15 @@ const CASES: readonly Case[] = [
     name: 'remove_field: the field comes back as it was',
     newer: { posts: { fields: { title: { type: 'string' } } } },
     changes: [
-      { kind: 'remove_field', resource: 'posts', field: 'price', was: { type: 'number', nullable: true }, why },
+      {
+        kind: 'remove_field',
+        resource: 'posts',
+        field: 'price',
+        was: { type: 'number', nullable: true },
+        filter: null,
+        sort: false,
+        why,
+      },
     ],
     older: { posts: { fields: { title: { type: 'string' }, price: { type: 'number', nullable: true } } } },
     origins: { 'resources/posts/fields/price': 0, 'resources/posts': 0 },
