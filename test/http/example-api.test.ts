@@ -126,7 +126,7 @@ for (const dialect of DIALECTS) {
           in: 'query',
           name: 'colour',
           detail:
-            'is not a known query parameter; allowed: page, per_page, cursor, sort, include, filter, id, name, email, created_at, updated_at',
+            'is not a known query parameter; allowed: page, per_page, cursor, count, sort, include, filter, id, name, email, created_at, updated_at',
         },
       ])
       for (const query of ['per_page=101', 'per_page=0', 'page=0', 'page=x', 'page=1e1', 'per_page=0x10']) {
