@@ -43,8 +43,10 @@ export function buildListQueryParameters(resource: QueryRules, limits: ApiLimits
         'How to count the matching records: `exact` (`meta.total`, `total_pages`, a `last` link), `estimated` ' +
         "(the database's estimate as `meta.total`, without `total_pages` or `last`; PostgreSQL's planner " +
         'estimate, while SQLite counts exactly) or `none` (no count; `next` still leads on while there is a ' +
-        `next page). \`meta.count\` says which the response carries. Default: \`${resource.count}\` on page ` +
-        'requests, `none` on cursor requests.',
+        'next page). `meta.count` says which the response carries. ' +
+        (resource.count === 'none'
+          ? 'Default: `none`.'
+          : `Default: \`${resource.count}\` on page requests, \`none\` on cursor requests.`),
     },
     {
       kind: 'sort',
