@@ -122,7 +122,7 @@ for (const dialect of DIALECTS) {
         expect(page.meta.count).toBe('none')
         expect(page.meta).not.toHaveProperty('total')
         seen.push(...page.data.map((row) => row.id))
-        url = page.links.next
+        url = page.links.next ?? null
         pages++
       }
       expect(seen).toEqual(authors)
