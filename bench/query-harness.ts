@@ -32,8 +32,8 @@ export const PATHS = {
   included: `/v2${LIST}&include=author,category`,
   /** d: the same request through v1, the deprecated version served through its generated translation. */
   includedThroughV1: `/v1${LIST}&include=author,category`,
-  /** c: the first page of the unfiltered walk. */
-  first: `/v2/posts?sort=-created_at&per_page=${PER_PAGE}`,
+  /** c: the first page of the unfiltered walk, counting nothing, as a cursor walk starts. */
+  first: `/v2/posts?sort=-created_at&per_page=${PER_PAGE}&count=none`,
   /** c: the unfiltered walk's offset page `page`. */
   offset: (page: number) => `/v2/posts?sort=-created_at&page=${page}&per_page=${PER_PAGE}`,
   /** c: the unfiltered walk continued from a cursor. */
