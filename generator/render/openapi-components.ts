@@ -179,7 +179,7 @@ function buildPageMeta(cutsArrays: boolean): JsonSchema {
       per_page: { description: 'Records per page.', type: 'integer', minimum: 1 },
       count: {
         description:
-          'What kind of `total` this response carries: `exact` (counted), `estimated` (the database planner\'s ' +
+          "What kind of `total` this response carries: `exact` (counted), `estimated` (the database planner's " +
           'estimate: may be off either way, never below the records already seen) or `none` (no `total`). ' +
           '`estimated` was asked but `exact` comes back where the count cost nothing more (the last page) or ' +
           'the database keeps no estimates (SQLite).',
@@ -250,8 +250,14 @@ const PAGE_LINKS: JsonSchema = {
     self: linkSchema('This page.', false),
     first: linkSchema('The first page.', false),
     prev: linkSchema('The previous page; null on the first page and on cursor requests.', true),
-    next: linkSchema('The next page (by `page`, or by `cursor` on cursor requests); null on the last page (known without a count: each page reads one record past its end).', true),
-    last: linkSchema('The last page; null on cursor requests and without an exact count (`meta.count` other than `exact`).', true),
+    next: linkSchema(
+      'The next page (by `page`, or by `cursor` on cursor requests); null on the last page (known without a count: each page reads one record past its end).',
+      true,
+    ),
+    last: linkSchema(
+      'The last page; null on cursor requests and without an exact count (`meta.count` other than `exact`).',
+      true,
+    ),
   },
   required: ['self', 'first', 'prev', 'next', 'last'],
   additionalProperties: false,
