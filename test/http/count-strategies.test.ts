@@ -5,6 +5,7 @@
  * (test/fixtures/shop-api, whose adjustments declare `count: none`).
  */
 import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +15,20 @@ import { buildServer } from '../fixtures/shop-api/generated/server.js'
 import { DIALECTS, POSTGRES_URL, type Dialect } from '../support/test-storage.js'
 
 const AUTHORS = 25
+
+/** The shop API's OpenAPI document, as generated and served. */
+const openapi = JSON.parse(
+  readFileSync(new URL('../fixtures/shop-api/generated/v1/openapi.json', import.meta.url), 'utf8'),
+) as {
+  paths: Record<string, { get: { parameters: { $ref: string }[] } }>
+  components: {
+    parameters: Record<string, { name: string; description: string; schema: unknown }>
+    schemas: Record<
+      string,
+      { required: string[]; properties: Record<string, { description: string; enum?: string[] }> }
+    >
+  }
+}
 
 interface Page {
   data: { id: number }[]
@@ -209,3 +224,26 @@ for (const dialect of DIALECTS) {
     })
   })
 }
+
+describe('the OpenAPI document on counting', () => {
+  const countParameter = (path: string) =>
+    openapi.paths[path]!.get.parameters.map(({ $ref }) => openapi.components.parameters[$ref.split('/').pop()!]!).find(
+      (parameter) => parameter.name === 'count',
+    )!
+
+  it('documents count= on every collection, with its choices and the default of each', () => {
+    const authors = countParameter('/v1/authors')
+    expect(authors.schema).toEqual({ type: 'string', enum: ['exact', 'estimated', 'none'] })
+    expect(authors.description).toMatch(/Default: `exact` on page requests, `none` on cursor requests\.$/)
+    expect(countParameter('/v1/items/{item_id}/adjustments').description).toMatch(/Default: `none`\.$/)
+  })
+
+  it('says in PageMeta which fields each count returns', () => {
+    const meta = openapi.components.schemas.PageMeta!
+    expect(meta.required).toContain('count')
+    expect(meta.properties.count!.enum).toEqual(['exact', 'estimated', 'none'])
+    expect(meta.properties.total!.description).toMatch(/Omitted when `count` is `none`/)
+    expect(meta.properties.total_pages!.description).toMatch(/Only when `count` is `exact`/)
+    expect(openapi.components.schemas.PageLinks!.properties.last!.description).toMatch(/without an exact count/)
+  })
+})
