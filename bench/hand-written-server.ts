@@ -65,7 +65,14 @@ export async function buildHandWrittenServer(database: HandWrittenDatabase): Pro
     reply.header('cache-control', 'no-cache').header('vary', 'Accept')
     return {
       data: rows,
-      meta: { page: list.page, per_page: list.perPage, total, total_pages: totalPages, next_cursor: nextCursor },
+      meta: {
+        page: list.page,
+        per_page: list.perPage,
+        count: 'exact',
+        total,
+        total_pages: totalPages,
+        next_cursor: nextCursor,
+      },
       links: pageLinks(request.url, list.page, list.perPage, totalPages),
     }
   })

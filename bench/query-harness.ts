@@ -8,8 +8,12 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 
-/** `generated-without-auth`: the generated API with its `auth:` left out, for the cost of verifying tokens. */
-export type ServerKind = 'generated' | 'generated-without-auth' | 'hand-written'
+/**
+ * `generated-without-auth`: the generated API with its `auth:` left out, for the cost of verifying tokens;
+ * `floor`: a bare Fastify route answering each benchmarked path with its response bytes, read from memory
+ * (what this machine's HTTP stack can do at all).
+ */
+export type ServerKind = 'generated' | 'generated-without-auth' | 'hand-written' | 'floor'
 
 /** The secret the benchmarked servers verify HS256 tokens with (`JWT_SECRET` of the example). */
 export const BENCH_JWT_SECRET = 'restmint benchmark jwt secret, 32 bytes or more'
@@ -22,12 +26,14 @@ const LIST = `/posts?filter[price][gte]=500&sort=-created_at&page=3&per_page=${P
 export const PATHS = {
   /** a: a filtered, sorted offset page. */
   filtered: `/v2${LIST}`,
+  /** a: the same page, its total the database's estimate. */
+  filteredEstimated: `/v2${LIST}&count=estimated`,
   /** b: the same page with both belongs-to relations embedded. */
   included: `/v2${LIST}&include=author,category`,
   /** d: the same request through v1, the deprecated version served through its generated translation. */
   includedThroughV1: `/v1${LIST}&include=author,category`,
-  /** c: the first page of the unfiltered walk. */
-  first: `/v2/posts?sort=-created_at&per_page=${PER_PAGE}`,
+  /** c: the first page of the unfiltered walk, counting nothing, as a cursor walk starts. */
+  first: `/v2/posts?sort=-created_at&per_page=${PER_PAGE}&count=none`,
   /** c: the unfiltered walk's offset page `page`. */
   offset: (page: number) => `/v2/posts?sort=-created_at&page=${page}&per_page=${PER_PAGE}`,
   /** c: the unfiltered walk continued from a cursor. */
@@ -39,12 +45,15 @@ export interface RunningServer {
   readonly origin: string
   /** CPU time (user + system, µs) the server process has used so far. */
   cpuTime(): Promise<number>
+  /** The server process's resident set size, bytes. */
+  rss(): Promise<number>
   stop(): Promise<void>
 }
 
 /**
  * Starts bench/query-server.ts in its own Node process (extra `nodeArgs`, e.g.
- * `--cpu-prof`) and resolves once it listens.
+ * `--cpu-prof`) and resolves once it listens. `url`: the database's, or for
+ * the floor a JSON file of `{ path: body }`.
  */
 export async function startServer(
   kind: ServerKind,
@@ -71,6 +80,11 @@ export async function startServer(
       new Promise<number>((resolve) => {
         child.once('message', (message: { cpu: NodeJS.CpuUsage }) => resolve(message.cpu.user + message.cpu.system))
         child.send('cpu')
+      }),
+    rss: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (message: { rss: number }) => resolve(message.rss))
+        child.send('rss')
       }),
     stop: () => stopChild(child, exited),
   }

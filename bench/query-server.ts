@@ -3,12 +3,14 @@
  * generator never shares its event loop:
  *
  *   node --import tsx bench/query-server.ts generated|generated-without-auth|hand-written <database URL> [postgres schema]
+ *   node --import tsx bench/query-server.ts floor <JSON file of { path: body }>
  *
  * Listens on a free port of 127.0.0.1, prints `listening <port>`, answers the
- * IPC message `cpu` with its process.cpuUsage(), and exits cleanly on SIGTERM
- * (so `--cpu-prof` gets to write its profile).
+ * IPC messages `cpu` with its process.cpuUsage() and `rss` with its resident
+ * set size, and exits cleanly on SIGTERM (so `--cpu-prof` gets to write its profile).
  */
-import type { FastifyInstance } from 'fastify'
+import { readFileSync } from 'node:fs'
+import Fastify, { type FastifyInstance } from 'fastify'
 import { buildApiServer, createStorage, type ServerOptions, type Storage } from 'restmint/runtime'
 import { allTables } from '../generated/schema.js'
 import { api } from '../generated/server.js'
@@ -16,9 +18,11 @@ import { BENCH_CURSOR_SECRET, buildHandWrittenServer } from './hand-written-serv
 import { BENCH_JWT_SECRET } from './query-harness.js'
 
 const [kind, url, schema] = process.argv.slice(2)
-if ((kind !== 'generated' && kind !== 'generated-without-auth' && kind !== 'hand-written') || url === undefined) {
+const KINDS = ['generated', 'generated-without-auth', 'hand-written', 'floor']
+if (kind === undefined || !KINDS.includes(kind) || url === undefined) {
   throw new Error(
-    'usage: query-server.ts generated|generated-without-auth|hand-written <database URL> [postgres schema]',
+    'usage: query-server.ts generated|generated-without-auth|hand-written <database URL> [postgres schema], ' +
+      'or floor <JSON file of { path: body }>',
   )
 }
 const served = kind === 'generated-without-auth' ? { ...api, auth: undefined } : api
@@ -26,11 +30,13 @@ const served = kind === 'generated-without-auth' ? { ...api, auth: undefined } :
 const buildServer = (options: ServerOptions) =>
   buildApiServer(served, { ...options, env: { JWT_SECRET: BENCH_JWT_SECRET } })
 const postgres = /^postgres(ql)?:\/\//.test(url)
-if (postgres && schema === undefined) throw new Error('a PostgreSQL URL needs a schema')
+if (postgres && schema === undefined && kind !== 'floor') throw new Error('a PostgreSQL URL needs a schema')
 
 let storage: Storage | undefined
 let app: FastifyInstance
-if (kind !== 'hand-written') {
+if (kind === 'floor') {
+  app = buildFloorServer(url)
+} else if (kind !== 'hand-written') {
   if (postgres) {
     // buildServer takes no schema; a storage opened with one is how an app picks its schema.
     storage = createStorage(url, allTables, { schema: schema! })
@@ -51,6 +57,7 @@ process.stdout.write(`listening ${address.port}\n`)
 // The benchmark asks for the process's CPU time around each run.
 process.on('message', (message) => {
   if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() })
+  if (message === 'rss') process.send?.({ rss: process.memoryUsage.rss() })
 })
 
 process.once('SIGTERM', () => {
@@ -60,3 +67,20 @@ process.once('SIGTERM', () => {
     process.exit(0)
   })()
 })
+
+/** One bare route answering every path of `file` with its bytes, and nothing else done per request. */
+function buildFloorServer(file: string): FastifyInstance {
+  const bodies = new Map(
+    Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>).map(([path, body]) => [
+      path,
+      Buffer.from(body),
+    ]),
+  )
+  const floor = Fastify({ logger: false })
+  floor.get('*', (request, reply) => {
+    const body = bodies.get(request.url)
+    if (body === undefined) return reply.code(404).send()
+    return reply.header('content-type', 'application/json; charset=utf-8').send(body)
+  })
+  return floor
+}

@@ -1,5 +1,6 @@
 import type { AccessOperation } from '../../runtime/contract/access-rule.js'
 import type { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
+import type { CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { OnDelete } from '../../runtime/contract/table-definition.js'
@@ -82,6 +83,8 @@ export interface ManifestResource {
   sort?: string[]
   filter?: Record<string, FilterOperator[]>
   cache?: ManifestCache
+  /** How page requests count without `count=`; default `limits.count`, then `exact`. */
+  count?: CountStrategy
   concurrency?: ManifestConcurrency
   rate?: ManifestRate
   /** `owner: { field, claim, scheme? }`: a server-managed string column set from the caller's claim on create. */
@@ -138,7 +141,7 @@ export interface ManifestVersionChange {
 export interface Manifest {
   restmint: 1
   service: { title: string; description?: string; base_url?: string }
-  limits?: { [key in keyof typeof DEFAULT_LIMITS]?: number } & { rate?: ManifestServiceRate }
+  limits?: { [key in keyof typeof DEFAULT_LIMITS]?: number } & { rate?: ManifestServiceRate; count?: CountStrategy }
   versions: Record<string, ManifestVersion>
   resources: Record<string, ManifestResource>
   /** `yaml: true` also writes `openapi.yaml`. */

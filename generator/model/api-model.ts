@@ -1,3 +1,4 @@
+import type { CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { ApiAuth, AuthScheme, OwnerRule, ResourceAccess, TableAccess } from '../../runtime/contract/access-rule.js'
 import type { ApiHttp } from '../../runtime/contract/define-api.js'
 import type { QueryRules } from '../../runtime/contract/query-rules.js'
@@ -192,6 +193,8 @@ export interface ResourceModel {
   readonly itemQuery: readonly QueryParameterModel[]
   /** `Cache-Control` of GET responses: `no-cache` or `max-age=<seconds>`. */
   readonly cacheControl: string
+  /** How page requests count without `count=`: the resource's `count`, else `limits.count`, else `exact`. */
+  readonly count: CountStrategy
   /** PUT, PATCH and DELETE require `If-Match` (428 without): `concurrency.require_if_match`, or the top-level one. */
   readonly requireIfMatch: boolean
   /** The resource's own rate limit, named after it, in place of ApiModel.rate; null when it has none. */
@@ -246,6 +249,7 @@ export interface RelationModel {
 export type QueryParameterModel = { readonly name: string; readonly description: string } & (
   | { readonly kind: 'page'; readonly maximum: number; readonly default: number }
   | { readonly kind: 'cursor' }
+  | { readonly kind: 'count' }
   | { readonly kind: 'sort'; readonly fields: readonly string[] }
   | { readonly kind: 'include'; readonly paths: readonly string[]; readonly maxItems: number }
   | {

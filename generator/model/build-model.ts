@@ -155,7 +155,7 @@ function buildResource(
       .map(([relationName, relation]) => relationKeyField(relationName, relation)),
     serverManaged: systemField,
   })
-  const rules = buildQueryRules(resource, fields, manifest.cache)
+  const rules = buildQueryRules(resource, fields, manifest.cache, manifest.limits?.count)
   return {
     name,
     singular: names.singular,

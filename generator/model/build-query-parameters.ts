@@ -3,7 +3,7 @@ import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import { maxPageNumber } from '../../runtime/contract/api-limits.js'
 import type { QueryParameterModel, ResourceModel } from './api-model.js'
 
-type QueryRules = Pick<ResourceModel, 'name' | 'sortable' | 'filters' | 'includes'>
+type QueryRules = Pick<ResourceModel, 'name' | 'sortable' | 'filters' | 'includes' | 'count'>
 
 /**
  * The query parameters of a resource's collection GET, in documentation
@@ -35,6 +35,18 @@ export function buildListQueryParameters(resource: QueryRules, limits: ApiLimits
       description:
         'Continues a cursor walk: `meta.next_cursor` of the previous page, unchanged, with the same `sort` ' +
         'and filters. Rows inserted or deleted meanwhile are never skipped or repeated. Not with `page`.',
+    },
+    {
+      kind: 'count',
+      name: 'count',
+      description:
+        'How to count the matching records: `exact` (`meta.total`, `total_pages`, a `last` link), `estimated` ' +
+        "(the database's estimate as `meta.total`, without `total_pages` or `last`; PostgreSQL's planner " +
+        'estimate, while SQLite counts exactly) or `none` (no count; `next` still leads on while there is a ' +
+        'next page). `meta.count` says which the response carries. ' +
+        (resource.count === 'none'
+          ? 'Default: `none`.'
+          : `Default: \`${resource.count}\` on page requests, \`none\` on cursor requests.`),
     },
     {
       kind: 'sort',

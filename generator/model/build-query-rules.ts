@@ -1,3 +1,4 @@
+import { DEFAULT_COUNT_STRATEGY, type CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { ManifestCache, ManifestResource } from '../manifest/manifest.js'
 import type { FieldModel, ResourceModel } from './api-model.js'
 import { defaultFilterOperators } from './default-filter-operators.js'
@@ -6,14 +7,16 @@ import { defaultFilterOperators } from './default-filter-operators.js'
  * What clients may do with a resource's query string, with the defaults
  * filled in: `sort:` (default every field but foreign keys; `id` always
  * added), `filter:` (default every field, see defaultFilterOperators),
- * `include:` (default none), and
- * `cache:` falling back to the manifest's top-level `cache`, then `no-cache`.
+ * `include:` (default none),
+ * `cache:` falling back to the manifest's top-level `cache`, then `no-cache`,
+ * and `count:` falling back to `limits.count`, then `exact`.
  */
 export function buildQueryRules(
   resource: ManifestResource,
   fields: readonly FieldModel[],
   serviceCache: ManifestCache | undefined,
-): Pick<ResourceModel, 'includes' | 'sortable' | 'filters' | 'cacheControl'> {
+  serviceCount: CountStrategy | undefined,
+): Pick<ResourceModel, 'includes' | 'sortable' | 'filters' | 'cacheControl' | 'count'> {
   const sortable =
     resource.sort ??
     fields.filter((field) => field.references === null && field.name !== 'id').map((field) => field.name)
@@ -29,5 +32,6 @@ export function buildQueryRules(
     sortable: sortable.includes('id') ? sortable : [...sortable, 'id'],
     filters,
     cacheControl: cache === undefined ? 'no-cache' : `max-age=${cache.max_age}`,
+    count: resource.count ?? serviceCount ?? DEFAULT_COUNT_STRATEGY,
   }
 }

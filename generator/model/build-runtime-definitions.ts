@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util'
+import { DEFAULT_COUNT_STRATEGY } from '../../runtime/contract/count-strategy.js'
 import type { ApiAuth, AuthScheme, TableAccess } from '../../runtime/contract/access-rule.js'
 import { MAX_INDEXED_TEXT_LENGTH } from '../../runtime/contract/max-indexed-text-bytes.js'
 import type { ApiHttp } from '../../runtime/contract/define-api.js'
@@ -115,13 +116,15 @@ export function buildRuntimeHttp({ trustProxy, cors }: HttpModel): ApiHttp | nul
 
 /** The runtime's QueryRules of a resource, as routes files declare them. */
 export function buildRuntimeRules(
-  resource: Pick<ResourceModel, 'sortable' | 'filters' | 'includes' | 'cacheControl'>,
+  resource: Pick<ResourceModel, 'sortable' | 'filters' | 'includes' | 'cacheControl' | 'count'>,
 ): QueryRules {
   return {
     sortable: resource.sortable,
     filters: Object.fromEntries(resource.filters.map((filter) => [filter.field, filter.operators])),
     includes: resource.includes,
     cacheControl: resource.cacheControl,
+    // Left out at the default, as the runtime assumes it: routes files say only what differs.
+    ...(resource.count === DEFAULT_COUNT_STRATEGY ? {} : { count: resource.count }),
   }
 }
 

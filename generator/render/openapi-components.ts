@@ -1,3 +1,4 @@
+import { COUNT_STRATEGIES } from '../../runtime/contract/count-strategy.js'
 import { buildAuthResponses, buildSecuritySchemes } from './openapi-security.js'
 import { type ApiModel, type ResourceModel, findResource } from '../model/api-model.js'
 import { listIncludedHasMany } from '../model/list-included-has-many.js'
@@ -164,8 +165,10 @@ export function truncatedSchema(): JsonSchema {
 function buildPageMeta(cutsArrays: boolean): JsonSchema {
   return {
     description:
-      'Where this page lies. Offset requests (`page`) get page, total and total_pages; cursor requests (`cursor`) ' +
-      'leave them out, since counting would cost what the cursor saves.',
+      'Where this page lies. Offset requests (`page`) get `page`; what else depends on `count`: `exact` gives ' +
+      '`total` and `total_pages`, `estimated` gives `total` alone, `none` neither. Cursor requests (`cursor`) ' +
+      'count only when they pass `count=`, since counting would cost what the cursor saves, and never get ' +
+      '`total_pages`.',
     type: 'object',
     properties: {
       page: {
@@ -174,13 +177,23 @@ function buildPageMeta(cutsArrays: boolean): JsonSchema {
         minimum: 1,
       },
       per_page: { description: 'Records per page.', type: 'integer', minimum: 1 },
+      count: {
+        description:
+          "What kind of `total` this response carries: `exact` (counted), `estimated` (the database planner's " +
+          'estimate: may be off either way, never below the records already seen) or `none` (no `total`). ' +
+          '`estimated` was asked but `exact` comes back where the count cost nothing more (the last page) or ' +
+          'the database keeps no estimates (SQLite).',
+        type: 'string',
+        enum: [...COUNT_STRATEGIES],
+      },
       total: {
-        description: 'Records matching the filters. Omitted on cursor requests.',
+        description: 'Records matching the filters, as `count` says. Omitted when `count` is `none`.',
         type: 'integer',
         minimum: 0,
       },
       total_pages: {
-        description: 'Pages of matching records; 0 when there are none. Omitted on cursor requests.',
+        description:
+          'Pages of matching records; 0 when there are none. Only when `count` is `exact` on offset requests.',
         type: 'integer',
         minimum: 0,
       },
@@ -191,7 +204,7 @@ function buildPageMeta(cutsArrays: boolean): JsonSchema {
       },
       ...(cutsArrays ? { truncated: truncatedSchema() } : {}),
     },
-    required: ['per_page', 'next_cursor'],
+    required: ['per_page', 'count', 'next_cursor'],
     additionalProperties: false,
   }
 }
@@ -237,8 +250,14 @@ const PAGE_LINKS: JsonSchema = {
     self: linkSchema('This page.', false),
     first: linkSchema('The first page.', false),
     prev: linkSchema('The previous page; null on the first page and on cursor requests.', true),
-    next: linkSchema('The next page (by `page`, or by `cursor` on cursor requests); null on the last page.', true),
-    last: linkSchema('The last page; null on cursor requests.', true),
+    next: linkSchema(
+      'The next page (by `page`, or by `cursor` on cursor requests); null on the last page (known without a count: each page reads one record past its end).',
+      true,
+    ),
+    last: linkSchema(
+      'The last page; null on cursor requests and without an exact count (`meta.count` other than `exact`).',
+      true,
+    ),
   },
   required: ['self', 'first', 'prev', 'next', 'last'],
   additionalProperties: false,

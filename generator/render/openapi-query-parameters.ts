@@ -1,3 +1,4 @@
+import { COUNT_STRATEGIES } from '../../runtime/contract/count-strategy.js'
 import { operandKindOf, type FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { FieldModel, QueryParameterModel, ResourceModel } from '../model/api-model.js'
 import { buildOperandSchema, type JsonSchema } from './json-schemas.js'
@@ -32,6 +33,8 @@ function buildParameter(resource: ResourceModel, query: QueryParameterModel): Op
       })
     case 'cursor':
       return parameter(name, description, { type: 'string' })
+    case 'count':
+      return parameter(name, description, { type: 'string', enum: [...COUNT_STRATEGIES] })
     case 'sort': {
       const keys = query.fields.flatMap((field) => [field, `-${field}`])
       return listParameter(name, description, { type: 'string', enum: keys }, { uniqueItems: true })

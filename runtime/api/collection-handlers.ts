@@ -31,7 +31,7 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
     // One row more than the page tells whether there is a next one.
     limit: parsed.perPage + 1,
     ...(parsed.after ? { after: parsed.after } : { offset: (parsed.page! - 1) * parsed.perPage }),
-    count: parsed.page !== null,
+    count: parsed.count,
   })
   const rows = result.rows.slice(0, parsed.perPage)
   const last = rows.at(-1)
@@ -58,26 +58,29 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
   setCacheHeaders(context, 'list', include)
   const path = routePath(request)
   const search = requestSearch(request.url)
+  // The kind of total the storage gave: `estimated` may come back counted exactly (see Storage.list).
+  const counted = result.total === null ? {} : { total: result.total }
   if (parsed.page === null) {
     return {
       data,
-      meta: { per_page: parsed.perPage, next_cursor: nextCursor, ...cut },
+      meta: { per_page: parsed.perPage, count: result.count, ...counted, next_cursor: nextCursor, ...cut },
       links: buildCursorLinks(path, search, nextCursor),
     }
   }
-  const total = result.total ?? 0
-  const totalPages = Math.ceil(total / parsed.perPage)
+  // Only an exact total tells the last page; otherwise the extra row tells whether a next one exists.
+  const totalPages = result.count === 'exact' ? Math.ceil(result.total! / parsed.perPage) : null
   return {
     data,
     meta: {
       page: parsed.page,
       per_page: parsed.perPage,
-      total,
-      total_pages: totalPages,
+      count: result.count,
+      ...counted,
+      ...(totalPages === null ? {} : { total_pages: totalPages }),
       next_cursor: nextCursor,
       ...cut,
     },
-    links: buildPageLinks(path, search, parsed.page, parsed.perPage, totalPages),
+    links: buildPageLinks(path, search, parsed.page, parsed.perPage, totalPages ?? { hasNext: nextCursor !== null }),
   }
 }
 

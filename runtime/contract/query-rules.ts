@@ -1,3 +1,4 @@
+import type { CountStrategy } from './count-strategy.js'
 import type { FilterOperator } from './filter-operator.js'
 
 /**
@@ -14,6 +15,12 @@ export interface QueryRules {
   readonly includes: readonly string[]
   /** The `Cache-Control` value of GET responses: `no-cache` or `max-age=60`. */
   readonly cacheControl: string
+  /**
+   * What page-number requests count without `count=` (the manifest's `count:`,
+   * else `limits.count`); absent for DEFAULT_COUNT_STRATEGY. Cursor requests
+   * count only when they ask.
+   */
+  readonly count?: CountStrategy
 }
 
 /**
@@ -21,4 +28,4 @@ export interface QueryRules {
  * (`?<field>=`): a field of one of these names could not be filtered that way,
  * so the manifest refuses it. In the order error messages list them.
  */
-export const RESERVED_QUERY_NAMES = ['page', 'per_page', 'cursor', 'sort', 'include', 'filter'] as const
+export const RESERVED_QUERY_NAMES = ['page', 'per_page', 'cursor', 'count', 'sort', 'include', 'filter'] as const

@@ -9,16 +9,17 @@ export interface PageLinks {
 /**
  * Links of an offset page as absolute-path references (`/v1/authors?page=2`)
  * to `path` (the route's, see routePath), keeping every other query parameter
- * of the request's `search`, so they work behind any host or proxy.
+ * of the request's `search`, so they work behind any host or proxy. With the
+ * number of pages, `last` leads to the last one; without (no exact count),
+ * `last` is null and `next` is there when the page found a row past its end.
  */
 export function buildPageLinks(
   path: string,
   search: string,
   page: number,
   perPage: number,
-  totalPages: number,
+  pages: number | { readonly hasNext: boolean },
 ): PageLinks {
-  const lastPage = Math.max(totalPages, 1)
   // Parsed once: `set` replaces `page` where it stands, so every link keeps the parameters' order.
   const params = new URLSearchParams(search)
   params.set('page', String(page))
@@ -27,6 +28,16 @@ export function buildPageLinks(
     params.set('page', String(target))
     return `${path}?${params.toString()}`
   }
+  if (typeof pages !== 'number') {
+    return {
+      self: at(page),
+      first: at(1),
+      prev: page > 1 ? at(page - 1) : null,
+      next: pages.hasNext ? at(page + 1) : null,
+      last: null,
+    }
+  }
+  const lastPage = Math.max(pages, 1)
   return {
     self: at(page),
     first: at(1),

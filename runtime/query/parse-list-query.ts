@@ -1,3 +1,4 @@
+import { COUNT_STRATEGIES, DEFAULT_COUNT_STRATEGY, type CountStrategy } from '../contract/count-strategy.js'
 import { operandKindOf, type FilterOperator } from '../contract/filter-operator.js'
 import { RESERVED_QUERY_NAMES } from '../contract/query-rules.js'
 import type { Filter, SortKey } from '../storage/storage.js'
@@ -11,6 +12,7 @@ export interface ListQueryParameters {
   readonly page?: number
   readonly per_page: number
   readonly cursor?: string
+  readonly count?: string
   readonly sort?: string
   readonly include?: string
   readonly filter?: Record<string, unknown>
@@ -23,6 +25,8 @@ export interface ParsedListQuery {
   readonly perPage: number
   readonly sort: SortKey[]
   readonly filters: Filter[]
+  /** How to count: `count=`, else the resource's default on page requests and `none` on cursor requests. */
+  readonly count: CountStrategy
   /** Keyset position from `cursor`, or null. */
   readonly after: ColumnValue[] | null
   /** Identifies the collection (route and parent), sort and filters: a cursor is only valid for the key it was made for. */
@@ -74,12 +78,24 @@ export function parseListQuery(
   return {
     page: query.cursor === undefined ? (query.page ?? 1) : null,
     perPage: query.per_page,
+    count: parseCount(query, rules, errors),
     sort,
     filters,
     after,
     cursorKey,
     errors,
   }
+}
+
+const STRATEGIES: ReadonlySet<string> = new Set(COUNT_STRATEGIES)
+
+/** `count=`; without it, cursor requests count nothing (what a cursor saves) and page requests count as the resource says. */
+function parseCount(query: ListQueryParameters, rules: QueryRules, errors: InvalidParam[]): CountStrategy {
+  const given = query.count
+  if (given === undefined) return query.cursor === undefined ? (rules.count ?? DEFAULT_COUNT_STRATEGY) : 'none'
+  if (STRATEGIES.has(given)) return given as CountStrategy
+  errors.push({ in: 'query', name: 'count', detail: `must be one of ${COUNT_STRATEGIES.join(', ')}` })
+  return 'none'
 }
 
 function parseExactFilters(

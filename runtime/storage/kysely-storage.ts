@@ -45,6 +45,7 @@ import {
   buildFindQuery,
   buildInsertQuery,
   buildListQuery,
+  buildMatchingQuery,
   buildLockQuery,
   buildRestrictCountQuery,
   buildUpdateQuery,
@@ -134,11 +135,12 @@ export class KyselyStorage implements Storage {
   }
 
   /**
-   * The page query and (unless `count` is false) the count query, each
-   * compiled once per shape: row filter columns, filter columns and operators (and
+   * The page query, then the count as `options.count` says, each compiled
+   * once per shape: row filter columns, filter columns and operators (and
    * IS NULL vs IS NOT NULL), sort keys and directions, offset vs keyset (and
    * which keyset values are NULL). An `in` list is one parameter whatever its
-   * length. Both statements are issued at once.
+   * length. One statement after the other, so a list never holds more than
+   * one connection: a pool of one serves it as it serves a single-row read.
    */
   async list(table: TableDefinition, options: ListOptions): Promise<ListResult> {
     const context = this.#context(table)
@@ -163,10 +165,6 @@ export class KyselyStorage implements Storage {
     const rowsQuery = this.#queries.get(`list|${base}|${sortKey(sort)}|${pagination}`, () =>
       buildListQuery(db, syntax, table, resolve()),
     )
-    const countQuery =
-      options.count === false
-        ? undefined
-        : this.#queries.get(`count|${base}`, () => buildCountQuery(db, syntax, table, resolve()))
 
     const args: Record<string, ColumnValue | readonly ColumnValue[]> = {}
     for (const name of rowFilterNames) args[rowFilterName(name)] = rowFilter[name]!
@@ -176,23 +174,33 @@ export class KyselyStorage implements Storage {
       args[filterName(index)] = isTextMatchOperator(operator) ? likePattern(value, operator) : value
     }
     args[LIMIT] = options.limit
-    if (after === undefined) args[OFFSET] = options.offset ?? 0
+    const offset = options.offset ?? 0
+    if (after === undefined) args[OFFSET] = offset
     else
       for (let index = 0; index < after.length; index++)
         if (after[index] !== null) args[afterName(index)] = after[index]!
 
     const driver = this.#dialect.driver
-    if (countQuery === undefined) {
-      const rows = await this.#run(driver, table, rowsQuery, args)
-      for (const row of rows) context.decode(row)
-      return { rows: rows as Row[], total: null }
-    }
-    const [rows, count] = await Promise.all([
-      this.#run(driver, table, rowsQuery, args),
-      this.#run(driver, table, countQuery, args),
-    ])
+    const rows = (await this.#run(driver, table, rowsQuery, args)) as Row[]
     for (const row of rows) context.decode(row)
-    return { rows: rows as Row[], total: Number(count[0]?.total ?? 0) }
+    const count = options.count ?? 'exact'
+    if (count === 'none') return { rows, total: null, count }
+    // An offset page short of its limit ends the collection: what it holds and skipped is the total.
+    if (after === undefined && rows.length < options.limit && (rows.length > 0 || offset === 0)) {
+      return { rows, total: offset + rows.length, count: 'exact' }
+    }
+    const estimateRows = this.#dialect.estimateRows
+    if (count === 'estimated' && estimateRows !== undefined) {
+      const matching = this.#queries.get(`matching|${base}`, () => buildMatchingQuery(db, syntax, table, resolve()))
+      const parameters = bindParameters(matching.parameters, args, this.#encoding, table.name)
+      const estimate = await estimateRows(driver, matching.sql, parameters)
+      // Never fewer than the rows seen: the planner may guess low, the page cannot.
+      const seen = (after === undefined ? offset : 0) + rows.length
+      return { rows, total: Math.max(estimate, seen), count }
+    }
+    const countQuery = this.#queries.get(`count|${base}`, () => buildCountQuery(db, syntax, table, resolve()))
+    const [counted] = await this.#run(driver, table, countQuery, args)
+    return { rows, total: Number(counted?.total ?? 0), count: 'exact' }
   }
 
   async findWhereIn(

@@ -167,6 +167,13 @@ export interface StorageDialect {
   runScript(executor: ScriptExecutor, sql: string): Promise<void>
   /** Base tables (no views) that exist in the storage's namespace, with their columns, uniques and foreign keys. */
   readExistingTables(executor: SqlExecutor): Promise<readonly ExistingTable[]>
+  /**
+   * The database's estimate of how many rows `sql` returns, without running
+   * it (PostgreSQL: the planner's `Plan Rows` of `EXPLAIN (FORMAT JSON)`);
+   * absent when the database keeps no such estimate (SQLite), and the storage
+   * counts exactly instead.
+   */
+  readonly estimateRows?: (executor: SqlExecutor, sql: string, parameters: unknown[]) => Promise<number>
   /** Recognises unique and foreign-key violations and refused values; undefined for any other error. */
   classifyError(error: unknown): ConstraintFailure | undefined
   /** Releases the connection(s); the dialect is unusable afterwards. */

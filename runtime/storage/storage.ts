@@ -1,3 +1,4 @@
+import type { CountStrategy } from '../contract/count-strategy.js'
 import type { FilterOperator } from '../contract/filter-operator.js'
 import type { ColumnValue, Row, TableDefinition } from '../contract/table-definition.js'
 
@@ -51,14 +52,20 @@ export interface ListOptions {
    * seen, then its id. Rows strictly after that position are returned.
    */
   readonly after?: readonly ColumnValue[]
-  /** Count the rows matching the row filter and filters (default true; cursor pages skip it). */
-  readonly count?: boolean
+  /**
+   * How to count the rows matching the row filter and filters (default
+   * `exact`; see count-strategy.ts). The page and the count run one after the
+   * other, so a list holds at most one connection at a time.
+   */
+  readonly count?: CountStrategy
 }
 
 export interface ListResult {
   readonly rows: Row[]
-  /** Rows matching the row filter and filters; null when `count` was false. */
+  /** Rows matching the row filter and filters, counted as `count` says; null when `count` is `none`. */
   readonly total: number | null
+  /** What kind of total this is: `estimated` only where the database gave an estimate (else counted exactly). */
+  readonly count: CountStrategy
 }
 
 /**

@@ -88,6 +88,19 @@ export function buildCountQuery(db: Kysely<any>, syntax: DialectSyntax, table: T
 }
 
 /**
+ * The rows within the row filter and filters, unordered: the statement whose
+ * row estimate (StorageDialect.estimateRows) stands for `total` under
+ * `count=estimated`.
+ */
+export function buildMatchingQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
+  const conditions = listConditions(syntax, shape)
+  return db
+    .selectFrom(table.name)
+    .select(ID)
+    .$if(conditions.length > 0, (query) => query.where((eb) => eb.and(conditions)))
+}
+
+/**
  * Rows whose `column` holds one of the `values` list placeholder, by id: one
  * statement for any number. `capped` keeps only the first `per-value` rows (by
  * id) of each value, numbered by a window function (SQLite ≥ 3.25 and

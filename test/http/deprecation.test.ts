@@ -53,6 +53,7 @@ for (const dialect of DIALECTS) {
       expect(response.body.meta).toEqual({
         page: 1,
         per_page: 5,
+        count: 'exact',
         total: 1,
         total_pages: 1,
         next_cursor: null,

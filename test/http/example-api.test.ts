@@ -33,7 +33,7 @@ for (const dialect of DIALECTS) {
       expect(response.status).toBe(200)
       expect(response.body).toEqual({
         data: [],
-        meta: { page: 1, per_page: 20, total: 0, total_pages: 0, next_cursor: null },
+        meta: { page: 1, per_page: 20, count: 'exact', total: 0, total_pages: 0, next_cursor: null },
         links: {
           self: '/v1/categories?page=1&per_page=20',
           first: '/v1/categories?page=1&per_page=20',
@@ -126,7 +126,7 @@ for (const dialect of DIALECTS) {
           in: 'query',
           name: 'colour',
           detail:
-            'is not a known query parameter; allowed: page, per_page, cursor, sort, include, filter, id, name, email, created_at, updated_at',
+            'is not a known query parameter; allowed: page, per_page, cursor, count, sort, include, filter, id, name, email, created_at, updated_at',
         },
       ])
       for (const query of ['per_page=101', 'per_page=0', 'page=0', 'page=x', 'page=1e1', 'per_page=0x10']) {
@@ -148,7 +148,14 @@ for (const dialect of DIALECTS) {
       expect(page.body.data.map((row: { name: string }) => row.name)).toEqual(
         [20, 21, 22, 23, 24].map((index) => `category ${index}`),
       )
-      expect(page.body.meta).toEqual({ page: 3, per_page: 10, total: 25, total_pages: 3, next_cursor: null })
+      expect(page.body.meta).toEqual({
+        page: 3,
+        per_page: 10,
+        count: 'exact',
+        total: 25,
+        total_pages: 3,
+        next_cursor: null,
+      })
       expect(page.body.links).toMatchObject({
         prev: '/v1/categories?page=2&per_page=10',
         next: null,

@@ -148,7 +148,7 @@ describe.skipIf(POSTGRES_OFF)('postgres: readiness and the connection pool', () 
       try {
         await holder.query('BEGIN')
         await holder.query(`LOCK TABLE "${schema}".authors IN ACCESS EXCLUSIVE MODE`)
-        // One statement (a list would run two at once): it takes the pool's only connection and keeps it waiting.
+        // It takes the pool's only connection and keeps it waiting.
         const waiting = app.inject(author)
         await waitForLockWaiter(holder, `"${schema}".authors`)
         const refused = await app.inject(author)
@@ -156,6 +156,29 @@ describe.skipIf(POSTGRES_OFF)('postgres: readiness and the connection pool', () 
         expect(refused.headers['retry-after']).toBe('1')
         await holder.query('COMMIT')
         expect((await waiting).statusCode).toBe(200)
+      } finally {
+        await holder.end()
+      }
+    })
+  })
+
+  it('holds one connection for a list: with a pool of one, a list waits for a locked table as a single GET does', async () => {
+    await withPostgresServer(POSTGRES_URL, { pool: { size: 1, timeoutMs: 100 } }, async (app, schema) => {
+      for (const name of ['Ada', 'Grace']) await app.inject({ method: 'POST', url: '/v1/authors', payload: { name } })
+      const holder = new pg.Client(POSTGRES_URL)
+      await holder.connect()
+      try {
+        await holder.query('BEGIN')
+        await holder.query(`LOCK TABLE "${schema}".authors IN ACCESS EXCLUSIVE MODE`)
+        // A full page, so the list counts too: the page, then the count, never both at once.
+        const exact = app.inject('/v1/authors?per_page=1')
+        await waitForLockWaiter(holder, `"${schema}".authors`)
+        // Refused after the pool timeout, which a second statement of the list, queued before it, would have met first.
+        expectUnavailable(await app.inject('/v1/authors/1'), /^Every database connection is busy/)
+        await holder.query('COMMIT')
+        const listed = await exact
+        expect(listed.statusCode, listed.body).toBe(200)
+        expect(listed.json()).toMatchObject({ meta: { count: 'exact', total: 2 } })
       } finally {
         await holder.end()
       }

@@ -143,10 +143,10 @@ for (const dialect of DIALECTS) {
         await get(url)
         return storage.statements() - before
       }
-      // The page, the count, and one per included relation, cut or not.
+      // The page, the count, and one per included relation, cut or not; a short page needs no count.
       expect(await count('/v1/posts?include=comments&per_page=1')).toBe(3)
-      expect(await count('/v1/posts?include=comments&per_page=100')).toBe(3)
-      expect(await count('/v1/posts?include=comments,author,category&per_page=100')).toBe(5)
+      expect(await count('/v1/posts?include=comments&per_page=100')).toBe(2)
+      expect(await count('/v1/posts?include=comments,author,category&per_page=100')).toBe(4)
     })
 
     it("cuts at a relation's own maxItems rather than the API-wide limit", async () => {

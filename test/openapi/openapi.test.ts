@@ -233,6 +233,7 @@ describe('OpenAPI document: query parameters and caching', () => {
       'page',
       'per_page',
       'cursor',
+      'count',
       'sort',
       'include',
       'status',
@@ -456,13 +457,14 @@ describe('OpenAPI document: components', () => {
     })
   })
 
-  it('describes cursor pagination in PageMeta: next_cursor always, totals only on offset requests', () => {
+  it('describes pagination in PageMeta: next_cursor and count always, totals as count says', () => {
     const meta = document.components.schemas.PageMeta!
-    expect(meta.required).toEqual(['per_page', 'next_cursor'])
+    expect(meta.required).toEqual(['per_page', 'count', 'next_cursor'])
     expect(meta.properties!.next_cursor).toMatchObject({ type: ['string', 'null'] })
     expect(Object.keys(meta.properties!)).toEqual([
       'page',
       'per_page',
+      'count',
       'total',
       'total_pages',
       'next_cursor',

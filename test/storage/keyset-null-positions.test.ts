@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
     afterAll(() => storage.dispose())
 
     const list = (sort: SortKey[], after: ColumnValue[]) =>
-      storage.storage.list(postsTable, { rowFilter: {}, sort, after, limit: 10, count: false })
+      storage.storage.list(postsTable, { rowFilter: {}, sort, after, limit: 10, count: 'none' })
 
     it('answers an empty page when every descending key is NULL', async () => {
       expect((await list([{ column: 'id', direction: 'desc' }], [null, null])).rows).toEqual([])
@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
           rowFilter: {},
           sort: [{ column: 'price', direction: 'desc' }],
           limit: 10,
-          count: false,
+          count: 'none',
         })
       ).rows
       expect(all.map((row) => row.price)).toEqual([2, 1, null, null])

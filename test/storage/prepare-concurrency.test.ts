@@ -51,7 +51,7 @@ async function expectPrepared(database: TestDatabase): Promise<void> {
   const storage = database.open(allTables)
   await storage.prepare()
   for (const table of allTables)
-    expect(await storage.list(table, { rowFilter: {}, limit: 1 })).toEqual({ rows: [], total: 0 })
+    expect(await storage.list(table, { rowFilter: {}, limit: 1 })).toEqual({ rows: [], total: 0, count: 'exact' })
 }
 
 for (const dialect of DIALECTS) {

@@ -4,6 +4,7 @@ import formatsModule from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
+import { COUNT_STRATEGIES, DEFAULT_COUNT_STRATEGY } from '../../runtime/contract/count-strategy.js'
 import { FIELD_TYPES, STRING_FORMATS } from '../../runtime/contract/field-type.js'
 import { FILTER_OPERATORS } from '../../runtime/contract/filter-operator.js'
 import { ON_DELETE_ACTIONS } from '../../runtime/contract/table-definition.js'
@@ -118,7 +119,7 @@ describe('manifest.schema.json', () => {
     const defaults = Object.fromEntries(
       Object.entries(limits?.properties ?? {}).map(([key, value]) => [key, value.default]),
     )
-    expect(defaults).toEqual(DEFAULT_LIMITS)
+    expect(defaults).toEqual({ ...DEFAULT_LIMITS, count: DEFAULT_COUNT_STRATEGY })
   })
 
   it('lists the enums of the runtime contract, in its order', () => {
@@ -129,6 +130,8 @@ describe('manifest.schema.json', () => {
     expect(at('definitions/resource/properties/filter/additionalProperties/items/enum')).toEqual(FILTER_OPERATORS)
     expect(at('definitions/resource/properties/on_delete/enum')).toEqual(ON_DELETE_ACTIONS)
     expect(at('definitions/relation/properties/on_delete/enum')).toEqual(ON_DELETE_ACTIONS)
+    expect(at('definitions/resource/properties/count/enum')).toEqual(COUNT_STRATEGIES)
+    expect(at('properties/limits/properties/count/enum')).toEqual(COUNT_STRATEGIES)
   })
 })
 

@@ -85,6 +85,12 @@ export function createPostgresDialect(
       await executor.executeScript(script)
     },
     readExistingTables: (executor) => readPostgresTables(executor, base, schema),
+    estimateRows: async (executor, text, parameters) => {
+      // Planned with the request's values (a custom plan), so the estimate fits them; never executed.
+      const [row] = await executor.execute(`explain (format json) ${text}`, parameters)
+      const plan = row?.['QUERY PLAN'] as readonly { readonly Plan: { readonly 'Plan Rows': number } }[]
+      return Math.round(plan[0]!.Plan['Plan Rows'])
+    },
     classifyError: classifyPostgresError,
     close: async () => {
       // Kysely ends the pool only if it ever used it.

@@ -151,7 +151,7 @@ export const omitsTable: TableDefinition = {
       enum: ["it's", 'say "hi"', '*/ done', 'a | b'],
     },
     {
-      name: 'count',
+      name: 'tally',
       type: 'integer',
       nullable: true,
       unique: false,
@@ -196,7 +196,7 @@ export const omitsTable: TableDefinition = {
   relations: [],
   indexes: [
     { columns: ['record', 'id'] },
-    { columns: ['count', 'id'] },
+    { columns: ['tally', 'id'] },
     { columns: ['total', 'id'] },
     { columns: ['created_at', 'id'] },
     { columns: ['updated_at', 'id'] },

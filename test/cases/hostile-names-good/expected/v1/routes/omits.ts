@@ -13,11 +13,11 @@ export function registerOmitRoutes(app: FastifyInstance, registerResource: Regis
   registerResource(app, {
     table: tables.omitsTable,
     rules: {
-      sortable: ['record', 'count', 'total', 'created_at', 'updated_at', 'id'],
+      sortable: ['record', 'tally', 'total', 'created_at', 'updated_at', 'id'],
       filters: {
         id: ['eq', 'in'],
         record: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with'],
-        count: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+        tally: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
         total: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
         partial_id: ['eq', 'ne', 'in'],
         created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
