@@ -1,0 +1,147 @@
+import { performance } from 'node:perf_hooks'
+import { resolve } from 'node:path'
+import { inspect } from 'node:util'
+import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
+import { UserError } from '../diagnostics/diagnostic.js'
+import { loadProject } from '../load-project.js'
+import type { CliIo } from './cli-io.js'
+import { findFreePort } from './find-free-port.js'
+import type { MigrationOptions } from './migration-options.js'
+import { reportDiagnostics } from './report-diagnostics.js'
+import { applyMigrationsLogged } from './run-migrate-apply.js'
+import { runGenerate } from './run-generate.js'
+import { runMigrateCreate } from './run-migrate-create.js'
+import { startServeProcess, type ServeProcess } from './serve-process.js'
+import { watchFiles } from './watch-files.js'
+
+export interface DevOptions extends MigrationOptions {
+  readonly manifest: string
+  readonly out: string
+  readonly port: string
+  readonly host: string
+}
+
+/**
+ * `restmint dev`: serves the API and follows the manifest. On start and on
+ * every save it validates the manifest (a bad one is reported and the last
+ * good server keeps running), writes the next migration when the storage
+ * model changed (a change that would lose data or needs a value stops there,
+ * naming the flag), regenerates, applies pending migrations to the
+ * development database and restarts the server, a `restmint serve` process of
+ * its own. Runs until SIGINT or SIGTERM.
+ */
+export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
+  // Port 0 picks one port for the whole session: every restart listens where the first did.
+  const port = options.port === '0' ? String(await findFreePort(options.host)) : options.port
+  const serveArgs = [
+    ...['--manifest', options.manifest, '--out', options.out, '--migrations', options.migrations],
+    ...['--db', options.db, '--schema', options.schema, '--port', port, '--host', options.host],
+    // A restart need not wait for slow requests.
+    ...['--shutdown-timeout', '1'],
+  ]
+  const manifestFile = resolve(io.cwd, options.manifest)
+  let server: ServeProcess | null = null
+
+  /** One pass over the project as it is now; false when it stopped at a problem it printed. */
+  const update = async (): Promise<boolean> => {
+    const project = await loadProject(io.cwd, options.manifest)
+    const validated = await project.validated()
+    if (
+      reportDiagnostics(
+        { diagnostics: validated.diagnostics, sources: project.sources, files: null },
+        options.manifest,
+        io,
+      )
+    ) {
+      return false
+    }
+    // Quiet unless it wrote a migration or refused to.
+    const migrateOutput = collectOutput(io)
+    const created = await runMigrateCreate({ ...options, backfill: [] }, migrateOutput.io)
+    if (created !== 0) {
+      io.stderr(migrateOutput.stderr())
+      io.stderr(
+        `restmint dev: to accept it, run restmint migrate create with the flag above, then save ${options.manifest} again.\n`,
+      )
+      return false
+    }
+    if (migrateOutput.stdout().startsWith('Created')) io.stdout(migrateOutput.stdout())
+    const generateOutput = collectOutput(io)
+    await runGenerate(options.manifest, options.out, generateOutput.io)
+    io.stdout(generateOutput.stdout().split('\n')[0]! + '\n')
+    await applyMigrationsLogged(options, io)
+    await server?.stop()
+    server = startServeProcess(serveArgs, io)
+    if ((await server.listening) !== null) return true
+    server = null
+    io.stderr('restmint dev: the server stopped (above)\n')
+    return false
+  }
+
+  const watcher = watchFiles(() => void changed())
+  watcher.watchFiles([manifestFile])
+  let running: Promise<void> | null = null
+  let again = false
+  /** Runs one update at a time; saves during one make one more after it. */
+  const changed = async (): Promise<void> => {
+    if (running !== null) {
+      again = true
+      return
+    }
+    const started = performance.now()
+    running = update().then(
+      (ok) => {
+        const ms = Math.round(performance.now() - started)
+        if (ok) io.stdout(`restmint dev: up to date with ${options.manifest} (${ms} ms); watching for changes\n`)
+        else io.stderr(`restmint dev: ${describeKept(server !== null)}; fix it and save again\n`)
+      },
+      (error: unknown) => {
+        io.stderr(describeError(error))
+        io.stderr(`restmint dev: ${describeKept(server !== null)}; fix it and save again\n`)
+      },
+    )
+    await running
+    running = null
+    if (again) {
+      again = false
+      await changed()
+    }
+  }
+  await changed()
+
+  await new Promise<void>((done) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      io.stdout(`restmint dev: ${signal} received, stopping\n`)
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      watcher.close()
+      done()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+  await running
+  await (server as ServeProcess | null)?.stop()
+  return 0
+}
+
+function describeKept(serving: boolean): string {
+  return serving ? 'nothing changed, the last good server is still running' : 'no server is running yet'
+}
+
+/** A user error as the CLI prints it; anything else in full, for a report. */
+function describeError(error: unknown): string {
+  if (error instanceof UserError) return `restmint: ${redactCredentials(error.message)}\n`
+  return `restmint: unexpected error, please report it:\n${redactCredentials(inspect(error))}\n`
+}
+
+/** An io that keeps what a command prints, to show only what matters in a dev session. */
+function collectOutput(io: CliIo): { io: CliIo; stdout(): string; stderr(): string } {
+  let stdout = ''
+  let stderr = ''
+  return {
+    io: { ...io, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) },
+    stdout: () => stdout,
+    stderr: () => stderr,
+  }
+}
