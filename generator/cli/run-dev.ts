@@ -4,8 +4,10 @@ import { inspect } from 'node:util'
 import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { loadProject } from '../load-project.js'
+import { resolveAppModule } from '../validate/check-app-module.js'
 import type { CliIo } from './cli-io.js'
 import { findFreePort } from './find-free-port.js'
+import { listModuleInputs } from './list-module-inputs.js'
 import type { MigrationOptions } from './migration-options.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 import { applyMigrationsLogged } from './run-migrate-apply.js'
@@ -22,8 +24,9 @@ export interface DevOptions extends MigrationOptions {
 }
 
 /**
- * `restmint dev`: serves the API and follows the manifest. On start and on
- * every save it validates the manifest (a bad one is reported and the last
+ * `restmint dev`: serves the API and follows the manifest and the app module
+ * (with every file of the project it imports). On start and on every save it
+ * validates the manifest and builds the module (a bad one is reported and the last
  * good server keeps running), writes the next migration when the storage
  * model changed (a change that would lose data or needs a value stops there,
  * naming the flag), regenerates, applies pending migrations to the
@@ -41,6 +44,10 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
   ]
   const manifestFile = resolve(io.cwd, options.manifest)
   let server: ServeProcess | null = null
+  const watcher = watchFiles(() => void changed())
+  // The app module's files as last built: a manifest or module that does not build keeps them watched.
+  let moduleFiles: readonly string[] = []
+  watcher.watchFiles([manifestFile])
 
   /** One pass over the project as it is now; false when it stopped at a problem it printed. */
   const update = async (): Promise<boolean> => {
@@ -55,6 +62,18 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     ) {
       return false
     }
+    const appModule = validated.manifest?.app
+    if (appModule !== undefined) {
+      const entry = resolveAppModule(io.cwd, options.manifest, appModule)
+      const inputs = await listModuleInputs(entry, io.cwd, resolve(io.cwd, options.out))
+      if (!inputs.ok) {
+        watcher.watchFiles([manifestFile, entry, ...moduleFiles])
+        io.stderr(inputs.errors)
+        return false
+      }
+      moduleFiles = inputs.files
+    }
+    watcher.watchFiles([manifestFile, ...moduleFiles])
     // Quiet unless it wrote a migration or refused to.
     const migrateOutput = collectOutput(io)
     const created = await runMigrateCreate({ ...options, backfill: [] }, migrateOutput.io)
@@ -78,8 +97,6 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     return false
   }
 
-  const watcher = watchFiles(() => void changed())
-  watcher.watchFiles([manifestFile])
   let running: Promise<void> | null = null
   let again = false
   /** Runs one update at a time; saves during one make one more after it. */

@@ -1,0 +1,106 @@
+/**
+ * `restmint dev` (issue 16, section 5), one process through a session: it
+ * serves the manifest, follows a save that adds a field (writing the
+ * migration and applying it), restarts on a change to a file the app module
+ * imports, and keeps the last good server when the manifest breaks.
+ */
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { spawnCli, type CliProcess } from '../support/spawn-cli.js'
+
+const MANIFEST = `restmint: 1
+service:
+  title: Dev API
+versions:
+  v1: {}
+app: ./src/app.ts
+resources:
+  authors:
+    fields:
+      name: { type: string, required: true }
+`
+
+// The module says which greeting it was built with when the server loads it.
+const APP_MODULE = `import { defineApp } from 'restmint/runtime'
+import { greeting } from './greeting.js'
+
+console.log(greeting)
+export default defineApp({})
+`
+
+/** Polls `probe` until it returns a value (not undefined); fails with `describe()` after `ms`. */
+async function eventually<T>(probe: () => Promise<T | undefined>, describe: () => string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await probe().catch(() => undefined)
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms\n${describe()}`)
+    await new Promise((next) => setTimeout(next, 50))
+  }
+}
+
+describe('restmint dev', () => {
+  let project = ''
+  let dev: CliProcess | undefined
+  afterEach(async () => {
+    await dev?.stop()
+    await rm(project, { recursive: true, force: true })
+  })
+
+  it('follows saves of the manifest and the module, and keeps the last good server on a bad manifest', async () => {
+    project = await mkdtemp(join(tmpdir(), 'restmint-dev-'))
+    await mkdir(join(project, 'src'))
+    await writeFile(join(project, 'resources.yaml'), MANIFEST)
+    await writeFile(join(project, 'src/app.ts'), APP_MODULE)
+    await writeFile(join(project, 'src/greeting.ts'), `export const greeting = 'app module: first'\n`)
+    const cli = (dev = spawnCli(project, ['dev', '--port', '0']))
+    const output = () => `--- stdout\n${cli.output().stdout}\n--- stderr\n${cli.output().stderr}`
+
+    const started = await cli.waitForStdout(/up to date with resources\.yaml/)
+    expect(started).toContain('Created migrations/0001_init/')
+    expect(started).toContain('app module: first')
+    const base = /serving \S+ at (http:\/\/\S+)/.exec(started)![1]!
+    const created = await fetch(`${base}/v1/authors`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada' }),
+    })
+    expect(created.status).toBe(201)
+
+    // A new field: migrated, applied to data/restmint.db, served.
+    await writeFile(
+      join(project, 'resources.yaml'),
+      MANIFEST.replace('      name: { type: string, required: true }\n', '$&      email: { type: string }\n'),
+    )
+    const author = await eventually(async () => {
+      const body = (await (await fetch(`${base}/v1/authors/1`)).json()) as { data: Record<string, unknown> }
+      return 'email' in body.data ? body.data : undefined
+    }, output)
+    expect(author).toMatchObject({ id: 1, name: 'Ada', email: null })
+    expect(cli.output().stdout).toContain('Created migrations/0002_add_authors_email/')
+    const migration = await readFile(join(project, 'migrations/0002_add_authors_email/sqlite.sql'), 'utf8')
+    expect(migration).toContain('email')
+
+    // A file the module imports: the server restarts with it.
+    await writeFile(join(project, 'src/greeting.ts'), `export const greeting = 'app module: second'\n`)
+    await cli.waitForStdout(/app module: second/)
+
+    // A broken manifest: its diagnostics, and the last good server still answers.
+    const broken = (await readFile(join(project, 'resources.yaml'), 'utf8')).replace('  authors:', '  author:')
+    await writeFile(join(project, 'resources.yaml'), broken)
+    await eventually(
+      async () => (/the last good server is still running/.test(cli.output().stderr) ? true : undefined),
+      output,
+    )
+    expect(cli.output().stderr).toContain('resources.yaml:8:3: error NAMING_PLURAL')
+    const still = await fetch(`${base}/v1/authors/1`)
+    expect(still.status).toBe(200)
+    expect(((await still.json()) as { data: object }).data).toMatchObject({ email: null })
+    expect(existsSync(join(project, 'migrations/0003_init'))).toBe(false)
+
+    expect(await cli.stop()).toEqual({ code: 0, signal: null })
+  }, 90_000)
+})
