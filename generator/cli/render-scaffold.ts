@@ -24,23 +24,23 @@ export interface ScaffoldView {
 const RENAMED: Readonly<Record<string, string>> = { gitignore: '.gitignore' }
 
 /**
- * The project `restmint init` writes: every templates/init/**\/*.hbs rendered
- * with the view, at its path without `.hbs`. HTML escaping is off (nothing is
- * HTML); values that land in JSON or YAML go through `{{json}}`, and a field a
- * template reads but the view lacks is an error (`strict`).
+ * The project `restmint init` writes, by path in sorted order: every
+ * templates/init/**\/*.hbs rendered with the view, at its path without
+ * `.hbs`. HTML escaping is off (nothing is HTML); values that land in JSON or
+ * YAML go through `{{json}}`, and a field a template reads but the view lacks
+ * is an error (`strict`).
  */
 export function renderScaffold(view: ScaffoldView): Map<string, string> {
   const directory = join(findTemplatesDirectory(), 'init')
   const handlebars = Handlebars.create()
   handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value))
-  const files = new Map<string, string>()
   const templates = readdirSync(directory, { recursive: true, encoding: 'utf8' }).filter((path) =>
     path.endsWith('.hbs'),
   )
-  for (const template of templates.sort()) {
+  const files = templates.map((template): [string, string] => {
     const source = readFileSync(join(directory, template), 'utf8')
     const path = template.replace(/\.hbs$/, '')
-    files.set(RENAMED[path] ?? path, handlebars.compile(source, { noEscape: true, strict: true })(view))
-  }
-  return files
+    return [RENAMED[path] ?? path, handlebars.compile(source, { noEscape: true, strict: true })(view)]
+  })
+  return new Map(files.sort(([a], [b]) => (a < b ? -1 : 1)))
 }
