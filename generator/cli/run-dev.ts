@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { inspect } from 'node:util'
 import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
+import { generateFiles } from '../generate.js'
 import { loadProject } from '../load-project.js'
 import { resolveAppModule } from '../validate/check-app-module.js'
 import type { CliIo } from './cli-io.js'
@@ -52,16 +53,10 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
   /** One pass over the project as it is now; false when it stopped at a problem it printed. */
   const update = async (): Promise<boolean> => {
     const project = await loadProject(io.cwd, options.manifest)
+    // Everything generate would report (the manifest's rules, the app module's file), nothing written yet;
+    // the rendered result is cached, so the generate below only writes it.
+    if (reportDiagnostics(await generateFiles(project, { out: options.out }), options.manifest, io)) return false
     const validated = await project.validated()
-    if (
-      reportDiagnostics(
-        { diagnostics: validated.diagnostics, sources: project.sources, files: null },
-        options.manifest,
-        io,
-      )
-    ) {
-      return false
-    }
     const appModule = validated.manifest?.app
     if (appModule !== undefined) {
       const entry = resolveAppModule(io.cwd, options.manifest, appModule)
@@ -86,8 +81,11 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     }
     if (migrateOutput.stdout().startsWith('Created')) io.stdout(migrateOutput.stdout())
     const generateOutput = collectOutput(io)
-    await runGenerate(options.manifest, options.out, generateOutput.io)
-    io.stdout(generateOutput.stdout().split('\n')[0]! + '\n')
+    if ((await runGenerate(options.manifest, options.out, generateOutput.io)) !== 0) {
+      io.stderr(generateOutput.stderr())
+      return false
+    }
+    io.stdout(`${generateOutput.stdout().split('\n')[0]!}\n`)
     await applyMigrationsLogged(options, io)
     await server?.stop()
     server = startServeProcess(serveArgs, io)

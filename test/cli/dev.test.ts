@@ -2,10 +2,10 @@
  * `restmint dev` (issue 16, section 5), one process through a session: it
  * serves the manifest, follows a save that adds a field (writing the
  * migration and applying it), restarts on a change to a file the app module
- * imports, and keeps the last good server when the manifest breaks.
+ * imports, and keeps the last good server when the manifest breaks or a save
+ * would lose data.
  */
-import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -50,7 +50,7 @@ describe('restmint dev', () => {
     await rm(project, { recursive: true, force: true })
   })
 
-  it('follows saves of the manifest and the module, and keeps the last good server on a bad manifest', async () => {
+  it('follows saves of the manifest and the module; keeps the last good server on a bad or lossy manifest', async () => {
     project = await mkdtemp(join(tmpdir(), 'restmint-dev-'))
     await mkdir(join(project, 'src'))
     await writeFile(join(project, 'resources.yaml'), MANIFEST)
@@ -99,7 +99,17 @@ describe('restmint dev', () => {
     const still = await fetch(`${base}/v1/authors/1`)
     expect(still.status).toBe(200)
     expect(((await still.json()) as { data: object }).data).toMatchObject({ email: null })
-    expect(existsSync(join(project, 'migrations/0003_init'))).toBe(false)
+
+    // A change that would lose data: refused with the flag that accepts it; nothing migrated, the server unchanged.
+    await writeFile(join(project, 'resources.yaml'), MANIFEST)
+    await eventually(
+      async () => (/MIGRATION_DATA_LOSS[\s\S]*still running/.test(cli.output().stderr) ? true : undefined),
+      output,
+    )
+    expect(cli.output().stderr).toContain('pass --allow-data-loss to accept the loss')
+    expect(cli.output().stderr).toContain('restmint dev: to accept it, run restmint migrate create with the flag above')
+    expect((await readdir(join(project, 'migrations'))).sort()).toEqual(['0001_init', '0002_add_authors_email'])
+    expect((await fetch(`${base}/v1/authors/1`)).status).toBe(200)
 
     expect(await cli.stop()).toEqual({ code: 0, signal: null })
   }, 90_000)
