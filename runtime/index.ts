@@ -5,7 +5,6 @@
 export { ajvRuntime } from './contract/validator.js'
 export {
   defineApp,
-  HOOK_NAMES,
   type AfterCommitEvent,
   type ApiShape,
   type AppDb,
@@ -13,11 +12,11 @@ export {
   type ComputeFields,
   type HookCaller,
   type HookContext,
-  type HookName,
   type ResourceDb,
   type ResourceHooks,
   type ResourceShape,
 } from './app/define-app.js'
+export { HOOK_NAMES, type HookName } from './contract/hook-name.js'
 export type { OperationHandler, OperationHandlers } from './app/operation-handler.js'
 export { AppProblemError, problem, type ProblemOptions } from './app/problem.js'
 export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './api/build-api-server.js'

@@ -229,6 +229,7 @@ function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
       }
     }),
     appImport: model.appModule === null ? null : appModuleImport(model.appModule, outFromManifest),
+    hooks: Object.keys(model.hooks).length > 0 ? model.hooks : null,
   }
 }
 

@@ -101,6 +101,8 @@ export interface ServerView extends HeaderView {
   }[]
   /** The app module's specifier from server.ts (`../src/app.js`); null without `app:` in the manifest. */
   readonly appImport: string | null
+  /** The runtime's `hooks`: what each resource declares; null (and left out) when none does. */
+  readonly hooks: Readonly<Record<string, readonly string[]>> | null
 }
 
 /** `<version>/index.ts`: registers every resource's routes of one version. */

@@ -10,6 +10,9 @@ import { declaredCharset, MERGE_PATCH } from '../http/media-types.js'
 import { createCursorCodec } from '../query/page-cursor.js'
 import { ProblemError, validationFailed } from '../problems/problem-error.js'
 import { createResourceRegistrar } from './register-resource.js'
+import { AppRuntime } from '../app/app-runtime.js'
+import { checkAppModule } from '../app/check-app-module.js'
+import type { RegisterResource } from '../contract/resource-routes.js'
 import type { Storage } from '../storage/storage.js'
 
 export interface ApiPluginOptions {
@@ -72,14 +75,26 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
         )
       : PUBLIC_ACCESS
     authorizeRoutes(app, access)
+    const tables = new Map(api.tables.map((table) => [table.name, table]))
+    const appRuntime = options.app ? new AppRuntime(checkAppModule(api, options.app), options.storage, tables) : null
     const registerResource = createResourceRegistrar({
       storage: options.storage,
       limits: api.limits,
-      tables: new Map(api.tables.map((table) => [table.name, table])),
+      tables,
       cursors,
       access,
+      app: appRuntime,
     })
+    const newest = api.versions.at(-1)
     for (const version of api.versions) {
+      // Hooks speak the newest version's names: its resources are recorded as they register.
+      const register: RegisterResource =
+        appRuntime && version === newest
+          ? (versionApp, resource) => {
+              appRuntime.recordNewest(resource)
+              registerResource(versionApp, resource)
+            }
+          : registerResource
       await app.register(
         async (versionApp) => {
           // Bodies are JSON only, in UTF-8 (RFC 8259), as sent: anything else (Fastify also parses
@@ -105,7 +120,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
           )
           if (version.deprecation) announceDeprecation(versionApp, version.prefix, version.deprecation)
           handleErrors(versionApp, api.limits)
-          version.register(versionApp, registerResource)
+          version.register(versionApp, register)
         },
         { prefix: version.prefix },
       )
