@@ -10,6 +10,7 @@ import type { CliIo } from './cli-io.js'
 import { findFreePort } from './find-free-port.js'
 import { listModuleInputs } from './list-module-inputs.js'
 import type { MigrationOptions } from './migration-options.js'
+import { reportAppModule } from './report-app-module.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 import { applyMigrationsLogged } from './run-migrate-apply.js'
 import { runGenerate } from './run-generate.js'
@@ -69,6 +70,8 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
       moduleFiles = inputs.files
     }
     watcher.watchFiles([manifestFile, ...moduleFiles])
+    // Hooks the module exports against the manifest's lists, as serve would refuse them: before the server stops.
+    if ((await reportAppModule(project, io)) !== 0) return false
     // Quiet unless it wrote a migration or refused to.
     const migrateOutput = collectOutput(io)
     const created = await runMigrateCreate({ ...options, backfill: [] }, migrateOutput.io)

@@ -21,18 +21,20 @@ resources:
   authors:
     fields:
       name: { type: string, required: true }
+    hooks: [beforeCreate]
 `
 
-// The module says which greeting it was built with when the server loads it.
+// The hook adds the suffix of the module's own import to every new author's name.
 const APP_MODULE = `import { defineApp } from 'restmint/runtime'
-import { greeting } from './greeting.js'
+import { suffix } from './suffix.js'
 
-console.log(greeting)
-export default defineApp({})
+export default defineApp({
+  hooks: { authors: { beforeCreate: async ({ body }) => ({ ...body, name: body.name + suffix }) } },
+})
 `
 
 /** Polls `probe` until it returns a value (not undefined); fails with `describe()` after `ms`. */
-async function eventually<T>(probe: () => Promise<T | undefined>, describe: () => string, ms = 20_000): Promise<T> {
+async function eventually<T>(probe: () => Promise<T | undefined>, describe: () => string, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms
   for (;;) {
     const value = await probe().catch(() => undefined)
@@ -55,13 +57,12 @@ describe('restmint dev', () => {
     await mkdir(join(project, 'src'))
     await writeFile(join(project, 'resources.yaml'), MANIFEST)
     await writeFile(join(project, 'src/app.ts'), APP_MODULE)
-    await writeFile(join(project, 'src/greeting.ts'), `export const greeting = 'app module: first'\n`)
+    await writeFile(join(project, 'src/suffix.ts'), `export const suffix = ' (first)'\n`)
     const cli = (dev = spawnCli(project, ['dev', '--port', '0']))
     const output = () => `--- stdout\n${cli.output().stdout}\n--- stderr\n${cli.output().stderr}`
 
-    const started = await cli.waitForStdout(/up to date with resources\.yaml/)
+    const started = await cli.waitForStdout(/up to date with resources\.yaml/, 60_000)
     expect(started).toContain('Created migrations/0001_init/')
-    expect(started).toContain('app module: first')
     const base = /serving \S+ at (http:\/\/\S+)/.exec(started)![1]!
     const created = await fetch(`${base}/v1/authors`, {
       method: 'POST',
@@ -69,6 +70,7 @@ describe('restmint dev', () => {
       body: JSON.stringify({ name: 'Ada' }),
     })
     expect(created.status).toBe(201)
+    expect(((await created.json()) as { data: object }).data).toMatchObject({ name: 'Ada (first)' })
 
     // A new field: migrated, applied to data/restmint.db, served.
     await writeFile(
@@ -79,14 +81,22 @@ describe('restmint dev', () => {
       const body = (await (await fetch(`${base}/v1/authors/1`)).json()) as { data: Record<string, unknown> }
       return 'email' in body.data ? body.data : undefined
     }, output)
-    expect(author).toMatchObject({ id: 1, name: 'Ada', email: null })
+    expect(author).toMatchObject({ id: 1, name: 'Ada (first)', email: null })
     expect(cli.output().stdout).toContain('Created migrations/0002_add_authors_email/')
     const migration = await readFile(join(project, 'migrations/0002_add_authors_email/sqlite.sql'), 'utf8')
     expect(migration).toContain('email')
 
     // A file the module imports: the server restarts with it.
-    await writeFile(join(project, 'src/greeting.ts'), `export const greeting = 'app module: second'\n`)
-    await cli.waitForStdout(/app module: second/)
+    await writeFile(join(project, 'src/suffix.ts'), `export const suffix = ' (second)'\n`)
+    await eventually(async () => {
+      const response = await fetch(`${base}/v1/authors`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Grace', email: 'grace@example.com' }),
+      })
+      const { data } = (await response.json()) as { data: { name: string } }
+      return data.name === 'Grace (second)' ? true : undefined
+    }, output)
 
     // A broken manifest: its diagnostics, and the last good server still answers.
     const broken = (await readFile(join(project, 'resources.yaml'), 'utf8')).replace('  authors:', '  author:')
@@ -112,5 +122,5 @@ describe('restmint dev', () => {
     expect((await fetch(`${base}/v1/authors/1`)).status).toBe(200)
 
     expect(await cli.stop()).toEqual({ code: 0, signal: null })
-  }, 90_000)
+  }, 240_000)
 })
