@@ -108,7 +108,10 @@ try {
   const cases = [
     {
       name: 'example (8 resources)',
-      write: (dir: string) => copyFileSync(join(root, 'resources.yaml'), join(dir, 'resources.yaml')),
+      write: (dir: string) => {
+        copyFileSync(join(root, 'resources.yaml'), join(dir, 'resources.yaml'))
+        cpSync(join(root, 'src'), join(dir, 'src'), { recursive: true }) // the manifest's app: module
+      },
       first: '/v1/authors',
     },
     {
