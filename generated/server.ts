@@ -8,7 +8,17 @@ import {
   type ApiPluginOptions,
   type ServerOptions,
 } from 'restmint/runtime'
+import appModule from '../src/app.js'
 import { allTables } from './schema.js'
+import type * as authorsTypes from './v2/types/authors.js'
+import type * as productsTypes from './v2/types/products.js'
+import type * as ordersTypes from './v2/types/orders.js'
+import type * as itemsTypes from './v2/types/items.js'
+import type * as adjustmentsTypes from './v2/types/adjustments.js'
+import type * as auditsTypes from './v2/types/audits.js'
+import type * as categoriesTypes from './v2/types/categories.js'
+import type * as postsTypes from './v2/types/posts.js'
+import type * as commentsTypes from './v2/types/comments.js'
 import { registerVersionV1 } from './v1/index.js'
 import { registerVersionV2 } from './v2/index.js'
 
@@ -89,6 +99,16 @@ export const api = defineApi({
         },
         owner: null,
       },
+      audits: {
+        access: {
+          list: [{ scopes: ['audits:admin'], scheme: null }],
+          read: [{ scopes: ['audits:admin'], scheme: null }],
+          create: [{ scopes: ['audits:admin'], scheme: null }],
+          update: [{ scopes: ['audits:admin'], scheme: null }],
+          delete: [{ scopes: ['audits:admin'], scheme: null }],
+        },
+        owner: null,
+      },
       categories: {
         access: {
           list: ['public'],
@@ -146,15 +166,71 @@ export const api = defineApi({
     },
   ],
   guides: [{ path: '/docs/migrate-v1-to-v2', page: () => import('./docs/migrate-v1-to-v2.js') }],
+  hooks: { items: ['beforeCreate', 'afterCreate'] },
+  computed: { posts: ['word_count'] },
 })
 
 /**
- * Fastify plugin serving every version of the API; register it in your own
- * app with `app.register(restmintApi, { storage })`.
+ * Every resource in v2's names: its record, and the bodies of a create and an update.
+ * The app module's `defineApp<Api>({...})` types its hooks with it.
  */
-export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = createApiPlugin(api)
-
-/** A ready Fastify instance serving the API (and its reference page at /docs). */
-export function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
-  return buildApiServer(api, options)
+export type Api = {
+  authors: {
+    record: authorsTypes.Author
+    create: authorsTypes.AuthorCreate
+    update: authorsTypes.AuthorUpdate
+  }
+  products: {
+    record: productsTypes.Product
+    create: productsTypes.ProductCreate
+    update: productsTypes.ProductUpdate
+  }
+  orders: {
+    record: ordersTypes.Order
+    create: ordersTypes.OrderCreate
+    update: ordersTypes.OrderUpdate
+  }
+  items: { record: itemsTypes.Item; create: itemsTypes.ItemCreate; update: itemsTypes.ItemUpdate }
+  adjustments: {
+    record: adjustmentsTypes.Adjustment
+    create: adjustmentsTypes.AdjustmentCreate
+    update: adjustmentsTypes.AdjustmentUpdate
+  }
+  audits: {
+    record: auditsTypes.Audit
+    create: auditsTypes.AuditCreate
+    update: auditsTypes.AuditUpdate
+  }
+  categories: {
+    record: categoriesTypes.Category
+    create: categoriesTypes.CategoryCreate
+    update: categoriesTypes.CategoryUpdate
+  }
+  posts: { record: postsTypes.Post; create: postsTypes.PostCreate; update: postsTypes.PostUpdate }
+  comments: {
+    record: commentsTypes.Comment
+    create: commentsTypes.CommentCreate
+    update: commentsTypes.CommentUpdate
+  }
 }
+
+const plugin = createApiPlugin(api)
+
+/**
+ * Fastify plugin serving every version of the API, with the app module
+ * (../src/app.js) in it; register it in your own app with
+ * `app.register(restmintApi, { storage })`.
+ */
+export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = (instance, options) =>
+  plugin(instance, { app: appModule, ...options })
+
+/**
+ * The API's Fastify server, with the app module (../src/app.js) in it, not yet
+ * listening: add routes of your own, then `listen`. Its `close()` drains.
+ */
+export function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
+  return buildApiServer(api, { app: appModule, ...options })
+}
+
+/** The app module's default export, as server.ts serves it (`restmint serve` checks it against the manifest). */
+export { appModule }

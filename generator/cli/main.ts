@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { inspect } from 'node:util'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { MIGRATION_DIRECTORY } from '../../runtime/migrations/migration-files.js'
@@ -7,7 +5,10 @@ import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { normalizeMigrationName } from '../migrate/describe-changes.js'
 import { processIo, type CliIo } from './cli-io.js'
+import type { DevOptions } from './run-dev.js'
+import type { InitOptions } from './run-init.js'
 import type { MigrationOptions } from './migration-options.js'
+import { readOwnPackage } from './read-own-package.js'
 import type { MigrateBaselineOptions } from './run-migrate-baseline.js'
 import type { MigrateCreateOptions } from './run-migrate-create.js'
 import type { PublishOptions } from './run-publish.js'
@@ -41,10 +42,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     new Option('--published <dir>', 'the published contracts directory').default('published')
   const program = new Command('restmint')
     .description('Generate a Fastify API, JSON Schema validators and OpenAPI documents from resources.yaml.')
-    .version(packageVersion(), '-V, --version', 'print the restmint version')
+    .version(readOwnPackage().version, '-V, --version', 'print the restmint version')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run restmint --help for usage)')
+  program
+    .command('init')
+    .description('Write a new project that uses restmint: package.json, resources.yaml, src/app.ts, a test, and more.')
+    .argument('[dir]', 'the directory to write it in (created when missing)', '.')
+    .option('--from <spec>', 'the restmint dependency to install: a tarball path or a git URL (default: this version)')
+    .option('--force', 'write into a directory that is not empty (the files of the project are replaced)')
+    .action(async (directory: string, options: Omit<InitOptions, 'directory'>) => {
+      exitCode = (await import('./run-init.js')).runInit({ ...options, directory }, io)
+    })
   program
     .command('validate')
     .description('Check the manifest; exit 0 when valid, 1 when not (every problem is listed).')
@@ -169,6 +179,21 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .action(async (options: Parameters<typeof runServe>[0]) => {
       exitCode = await (await import('./run-serve.js')).runServe(options, io)
     })
+  program
+    .command('dev')
+    .description(
+      'Serve the API and follow every save of the manifest: validate, migrate the development database, regenerate, restart.',
+    )
+    .addOption(manifestOption())
+    .addOption(outOption())
+    .addOption(dbOption())
+    .addOption(schemaOption())
+    .addOption(migrationsOption())
+    .addOption(new Option('-p, --port <port>', 'port to listen on (0: any free one)').default('3000').env('PORT'))
+    .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
+    .action(async (options: DevOptions) => {
+      exitCode = await (await import('./run-dev.js')).runDev(options, io)
+    })
   migrate
     .command('apply')
     .description('Apply pending migrations in order, each in one transaction; exit 0 when the database is up to date.')
@@ -207,10 +232,4 @@ function parseSlug(value: string): string {
   const slug = normalizeMigrationName(value)
   if (MIGRATION_DIRECTORY.test(`0000_${slug}`)) return slug
   throw new InvalidArgumentError('name it with letters or digits, e.g. add-posts-summary (written add_posts_summary).')
-}
-
-/** The version in restmint's own package.json, found through the package's self-reference. */
-function packageVersion(): string {
-  const path = createRequire(import.meta.url).resolve('restmint/package.json')
-  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version
 }

@@ -13,6 +13,7 @@ import type { CliIo } from './cli-io.js'
 import { compareWithLatestMigration, describeMissingMigration } from '../migrate/compare-with-latest-migration.js'
 import { describeLineCounts, diffFile } from './diff-file.js'
 import { reportDiagnostics } from './report-diagnostics.js'
+import { reportAppModule } from './report-app-module.js'
 
 export interface CheckOptions {
   readonly migrationsDir: string
@@ -40,7 +41,7 @@ export async function runCheck(
 ): Promise<number> {
   // Read once: every check below takes the same manifest, validated and modelled at most once.
   const project = await loadProject(io.cwd, manifestFile)
-  const result = await generateFiles(project)
+  const result = await generateFiles(project, { out: outDir })
   if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
   // The checks below print findings on stderr and successes on stdout: one stream keeps them in order.
   const report: CliIo = { ...io, stderr: io.stdout }
@@ -57,7 +58,8 @@ export async function runCheck(
   const removals = await checkPublishedWas(project, options.publishedDir, result.files, report)
   const versions = await checkDeclaredVersionChanges(project, result.files, report)
   const migrations = await checkMigrations(project, options.migrationsDir, io)
-  return Math.max(output, contracts, removals, versions, migrations)
+  const appModule = await reportAppModule(project, report)
+  return Math.max(output, contracts, removals, versions, migrations, appModule)
 }
 
 /** The versions declared `frozen`; only an older version can be, so one version needs no manifest stage loaded. */

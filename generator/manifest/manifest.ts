@@ -4,6 +4,7 @@ import type { CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { OnDelete } from '../../runtime/contract/table-definition.js'
+import type { HookName } from '../../runtime/contract/hook-name.js'
 
 /**
  * The manifest as written in resources.yaml (format 1), after schema
@@ -91,6 +92,10 @@ export interface ManifestResource {
   owner?: { field: string; claim: string; scheme?: string }
   /** Who may do what; operations without a rule take `auth.default`. */
   access?: Partial<Record<AccessOperation | 'all', ManifestAccessRule>>
+  /** The hooks the app module exports for this resource (checked against the module by check and serve). */
+  hooks?: HookName[]
+  /** Read-only fields the app module's `compute.<resource>` returns; never stored. */
+  computed?: Record<string, { type: FieldType; nullable?: boolean }>
 }
 
 /** One access rule as written: a keyword, a scope requirement, or a list meaning any of them. */
@@ -153,4 +158,6 @@ export interface Manifest {
   /** Service-wide default of `resources.<name>.concurrency`. */
   concurrency?: ManifestConcurrency
   http?: ManifestHttp
+  /** The app module's path, relative to the manifest: hooks, computed fields, operations. */
+  app?: string
 }

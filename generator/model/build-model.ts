@@ -56,6 +56,17 @@ export function buildModel(
     rate: buildServiceRatePolicy(manifest.limits?.rate),
     http,
     openapiYaml: manifest.openapi?.yaml ?? false,
+    appModule: manifest.app ?? null,
+    computed: Object.fromEntries(
+      Object.entries(manifest.resources).flatMap(([name, resource]) =>
+        resource.computed ? [[name, Object.keys(resource.computed)]] : [],
+      ),
+    ),
+    hooks: Object.fromEntries(
+      Object.entries(manifest.resources).flatMap(([name, resource]) =>
+        resource.hooks?.length ? [[name, resource.hooks]] : [],
+      ),
+    ),
     versions: withSuccessorRoutes(
       Object.keys(manifest.versions).map((name) => {
         const { changes, derivedFrom, toNewer, toStorage, ...version } = derived.find((each) => each.name === name)!
@@ -175,6 +186,11 @@ function buildResource(
     routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources),
     access: buildResourceAccess(resource, manifest),
     owner: resource.owner ? { ...resource.owner, scheme: ownerScheme(resource.owner, manifest) } : null,
+    computed: Object.entries(resource.computed ?? {}).map(([fieldName, field]) => ({
+      name: fieldName,
+      type: field.type,
+      nullable: field.nullable ?? false,
+    })),
   }
 }
 

@@ -1,3 +1,4 @@
+import { posix } from 'node:path'
 import { stringify as stringifyYaml } from 'yaml'
 import {
   type ApiModel,
@@ -38,6 +39,14 @@ import { buildTranslateView } from './build-translate-view.js'
 import { buildMigrationGuideView } from './build-migration-guide-view.js'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
 
+/** What rendering needs besides the model. */
+export interface RenderOptions {
+  /** The output directory relative to the manifest's (`generated`): server.ts imports the app module from it. */
+  readonly outFromManifest?: string
+}
+
+const DEFAULT_OUT = 'generated'
+
 /** Where renderers put each file they render. */
 interface RenderedFiles {
   set(path: string, contents: string): void
@@ -52,6 +61,7 @@ export function renderProject(
   model: ApiModel,
   cache: ContentCache,
   onFile?: (path: string, contents: string) => void,
+  options: RenderOptions = {},
 ): Map<string, string> {
   const render = loadTemplates()
   const rendered = new Map<string, string>()
@@ -64,7 +74,7 @@ export function renderProject(
   const schema = buildSchemaView(model)
   const storageTables = new Map(schema.tables.map((table) => [table.resource, table]))
   files.set('schema.ts', render('schema.ts', schema))
-  files.set('server.ts', render('server.ts', buildServerView(model)))
+  files.set('server.ts', render('server.ts', buildServerView(model, options.outFromManifest ?? DEFAULT_OUT)))
   for (const version of model.versions) {
     const versionModel = { ...model, resources: version.resources }
     if (version.storage) renderVersion(versionModel, version, version.storage, storageTables, render, cache, files)
@@ -182,7 +192,8 @@ function buildSchemaView(model: ApiModel): SchemaView {
   }
 }
 
-function buildServerView(model: ApiModel): ServerView {
+function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
+  const newest = model.versions.at(-1)!
   return {
     ...headerView(model),
     manifestFile: model.manifestFile,
@@ -206,7 +217,33 @@ function buildServerView(model: ApiModel): ServerView {
       return { path: `/docs/${name}`, fileName: name }
     }),
     auth: model.runtime.auth,
+    newestVersion: newest.name,
+    apiTypes: newest.resources.map((resource) => {
+      const types = nameResourceComponents(resource.typeName)
+      return {
+        resource: resource.name,
+        namespace: `${resource.identifier}Types`,
+        fileName: resource.name,
+        record: types.record,
+        create: types.create,
+        update: types.update,
+      }
+    }),
+    appImport: model.appModule === null ? null : appModuleImport(model.appModule, outFromManifest),
+    hooks: Object.keys(model.hooks).length > 0 ? model.hooks : null,
+    computed: Object.keys(model.computed).length > 0 ? model.computed : null,
   }
+}
+
+/**
+ * The app module's specifier as server.ts imports it: relative to the output
+ * directory, with TypeScript's extension swapped for the one it compiles to
+ * (TypeScript and esbuild resolve `./app.js` to `./app.ts`).
+ */
+function appModuleImport(appModule: string, outFromManifest: string): string {
+  const path = posix.relative(posix.normalize(outFromManifest), posix.normalize(appModule))
+  const specifier = path.startsWith('.') ? path : `./${path}`
+  return specifier.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs')
 }
 
 function buildVersionIndexView(model: ApiModel, version: VersionModel): VersionIndexView {
@@ -303,7 +340,17 @@ function buildTypesView(model: ApiModel, resource: ResourceModel): TypesView {
     ...headerView(model),
     resource: resource.name,
     types: nameResourceComponents(resource.typeName),
-    record: resource.fields.map((field) => member(field, false, field.storedNullable)),
+    record: [
+      ...resource.fields.map((field) => member(field, false, field.storedNullable)),
+      ...resource.computed.map((field) => ({
+        name: field.name,
+        readOnly: true,
+        optional: false,
+        primitive: PRIMITIVES[field.type],
+        enumValues: null,
+        nullable: field.nullable,
+      })),
+    ],
     create: create(writable),
     update: update(writable),
     nested: parent && {

@@ -87,6 +87,26 @@ export interface ServerView extends HeaderView {
   readonly guides: readonly { readonly path: string; readonly fileName: string }[]
   /** The runtime's ApiAuth: schemes and every table's rules; null (and left out of server.ts) without `auth:`. */
   readonly auth: ApiAuth | null
+  /** The newest version, whose names the `Api` type (and the app module's hooks) use. */
+  readonly newestVersion: string
+  /** One entry of the `Api` type per resource of the newest version. */
+  readonly apiTypes: readonly {
+    /** The resource name: the key. */
+    readonly resource: string
+    /** The namespace its types module is imported as: `ordersTypes`. */
+    readonly namespace: string
+    /** `./v2/types/orders.js` */
+    readonly fileName: string
+    readonly record: string
+    readonly create: string
+    readonly update: string
+  }[]
+  /** The app module's specifier from server.ts (`../src/app.js`); null without `app:` in the manifest. */
+  readonly appImport: string | null
+  /** The runtime's `hooks`: what each resource declares; null (and left out) when none does. */
+  readonly hooks: Readonly<Record<string, readonly string[]>> | null
+  /** The runtime's `computed`: each resource's computed fields; null (and left out) when none has any. */
+  readonly computed: Readonly<Record<string, readonly string[]>> | null
 }
 
 /** `<version>/index.ts`: registers every resource's routes of one version. */
@@ -146,6 +166,8 @@ export interface TranslateView extends HeaderView {
   readonly writable: readonly FieldColumn[]
   /** Every field of the version's records, in order, and its column. */
   readonly record: readonly FieldColumn[]
+  /** Computed fields: the app module's values, copied onto the record under the same name. */
+  readonly computed: readonly string[]
   /** Columns the version lacks, and what its creates write there. */
   readonly olderValues: readonly { readonly column: string; readonly value: ColumnValue }[]
   /**

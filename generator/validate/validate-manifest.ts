@@ -12,6 +12,7 @@ import { deriveVersions, type DerivedVersions } from '../versions/derive-version
 import { RESOURCE_CHECKS } from './resource-checks.js'
 import { checkDeprecation } from './check-deprecation.js'
 import { checkAccess, checkAuth } from './check-auth.js'
+import { checkComputedNames, checkHooksWithoutApp } from './check-app-module.js'
 
 /**
  * Runs every check on a loaded manifest and returns all problems, the loader's
@@ -39,6 +40,8 @@ export function validateManifest(loaded: LoadedManifest): ValidatedManifest {
       ...RESOURCE_CHECKS,
       checkAuth,
       checkAccess,
+      checkHooksWithoutApp,
+      checkComputedNames,
     ]) {
       check(context, loaded.data)
     }

@@ -16,6 +16,8 @@ import { ProblemError } from '../problems/problem-error.js'
 
 /** What one request may touch, once its caller passed the operation's rule. */
 export interface AccessGrant {
+  /** Who the request is from; null without credentials (or without `auth:`). */
+  readonly caller: Caller | null
   /** Conditions every row the operation reads or writes must also meet: the owner's, or none. */
   readonly rows: RowFilter
   /** Columns stamped on create: the owner field from the caller's claim, when the table has one. */
@@ -44,7 +46,13 @@ export interface AccessControl {
   readonly credentialHeaders: readonly string[]
 }
 
-export const OPEN_GRANT: AccessGrant = { rows: {}, stamp: {}, scopeAlternatives: [], readableRowsOf: () => ({}) }
+export const OPEN_GRANT: AccessGrant = {
+  caller: null,
+  rows: {},
+  stamp: {},
+  scopeAlternatives: [],
+  readableRowsOf: () => ({}),
+}
 
 export const PUBLIC_ACCESS: AccessControl = {
   enabled: false,
@@ -64,10 +72,11 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
     async authorize(request, table, operation) {
       const caller = await authenticate(request)
       const rules = rulesOf(table)
-      if (rules === undefined) return OPEN_GRANT
+      if (rules === undefined) return caller === null ? OPEN_GRANT : { ...OPEN_GRANT, caller }
       const rows = evaluate(rules.access[operation], rules.owner, caller)
       if (rows === null) throw refuse(auth, rules.access[operation], caller)
       return {
+        caller,
         rows,
         stamp: ownerStamp(rules.owner, caller),
         scopeAlternatives: rules.access[operation].flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),

@@ -12,6 +12,8 @@ import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
 import { requestSearch, routePath } from '../http/request-path.js'
 import { openRequest, type RouteContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
+import { openWriteHooks } from './open-write-hooks.js'
+import { computeFields } from './compute-fields.js'
 
 /** GET on a collection: a page of records (by page number or cursor), with includes, in the version's names. */
 export const listRecords: RouteHandler = async (route, request, reply) => {
@@ -39,20 +41,15 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
     result.rows.length > parsed.perPage && last
       ? api.cursors.encode(parsed.cursorKey, [...sort.map((key) => last[key.column]!), last.id!])
       : null
-  const truncated = await includeRelations(
-    api.storage,
-    api.tables,
-    route.table,
-    rows,
-    include.map(translation.includeOf),
-    {
-      pointers: rows.map((_, index) => `/data/${index}`),
-      itemsMax: api.limits.includeItemsMax,
-      prefix: route.prefix,
-      readableRowsOf: context.grant.readableRowsOf,
-      names: route.includeNames,
-    },
-  )
+  const storageIncludes = include.map(translation.includeOf)
+  const truncated = await includeRelations(api.storage, api.tables, route.table, rows, storageIncludes, {
+    pointers: rows.map((_, index) => `/data/${index}`),
+    itemsMax: api.limits.includeItemsMax,
+    prefix: route.prefix,
+    readableRowsOf: context.grant.readableRowsOf,
+    names: route.includeNames,
+  })
+  await computeFields(context, rows, storageIncludes)
   const data = rows.map(translation.rowToVersion)
   const cut = truncated.length > 0 ? { truncated } : {}
   setCacheHeaders(context, 'list', include)
@@ -92,11 +89,15 @@ export const createRecord: RouteHandler = async (route, request, reply) => {
   const { api, table, translation } = route
   const body = readBody(route, route.bodies.create, request.body)
   const parent = await resolveParent(context)
-  const values = { ...withDefaults(table, translation.bodyToStorage(body, true)), ...parent, ...context.grant.stamp }
+  const hooks = openWriteHooks(context)
+  let values = { ...withDefaults(table, translation.bodyToStorage(body, true)), ...parent, ...context.grant.stamp }
+  if (hooks) values = { ...(await hooks.beforeCreate(values)), ...parent, ...context.grant.stamp }
   const row = await mapWriteErrors(route, async () => {
     try {
       await ensureReadableReferences(api.storage, api.tables, table, values, context.grant)
-      return await api.storage.insert(table, values)
+      return await (hooks
+        ? hooks.create((storage) => storage.insert(table, values))
+        : api.storage.insert(table, values))
     } catch (error) {
       // The parent was deleted since resolveParent found it (before the readable-reference check or the
       // insert): looking again answers its 404, not a 400 on a parent key the client never sent.
@@ -106,6 +107,7 @@ export const createRecord: RouteHandler = async (route, request, reply) => {
       throw error
     }
   })
+  await computeFields(context, [row], [])
   return reply
     .code(201)
     .header('location', `${routePath(request)}/${row.id}`)

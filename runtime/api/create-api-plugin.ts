@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ApiDefinition } from '../contract/define-api.js'
+import type { AppDefinition } from '../app/define-app.js'
 import { identifyCallers } from '../access/identify-callers.js'
 import { announceDeprecation } from '../ops/announce-deprecation.js'
 import { createAccessControl, PUBLIC_ACCESS } from '../access/authorize-request.js'
@@ -9,6 +10,9 @@ import { declaredCharset, MERGE_PATCH } from '../http/media-types.js'
 import { createCursorCodec } from '../query/page-cursor.js'
 import { ProblemError, validationFailed } from '../problems/problem-error.js'
 import { createResourceRegistrar } from './register-resource.js'
+import { AppRuntime } from '../app/app-runtime.js'
+import { checkAppModule } from '../app/check-app-module.js'
+import type { RegisterResource } from '../contract/resource-routes.js'
 import type { Storage } from '../storage/storage.js'
 
 export interface ApiPluginOptions {
@@ -25,6 +29,9 @@ export interface ApiPluginOptions {
   readonly env?: Readonly<Record<string, string | undefined>>
   /** How long a JWKS request may take before the requests waiting on it answer 503 (default 5,000 ms). */
   readonly jwksTimeoutMs?: number
+  /** The manifest's `app:` module (its default export): hooks, computed fields, operations. */
+  // Any Api: the module is typed by its own generated `Api`, which the runtime does not know.
+  readonly app?: AppDefinition<any>
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
@@ -65,6 +72,10 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
         )
       : null
     const tables = new Map(api.tables.map((table) => [table.name, table]))
+    const appRuntime = options.app
+      ? new AppRuntime(checkAppModule(api, options.app), options.storage, tables, api.computed ?? {})
+      : null
+    const newest = api.versions.at(-1)
     for (const version of api.versions) {
       // A version that kept older access rules (change_access) enforces them over the tables' own.
       const access =
@@ -80,7 +91,16 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
         tables,
         cursors,
         access,
+        app: appRuntime,
       })
+      // Hooks speak the newest version's names: its resources are recorded as they register.
+      const register: RegisterResource =
+        appRuntime && version === newest
+          ? (versionApp, resource) => {
+              appRuntime.recordNewest(resource)
+              registerResource(versionApp, resource)
+            }
+          : registerResource
       await app.register(
         async (versionApp) => {
           authorizeRoutes(versionApp, access)
@@ -107,7 +127,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
           )
           if (version.deprecation) announceDeprecation(versionApp, version.prefix, version.deprecation)
           handleErrors(versionApp, api.limits)
-          version.register(versionApp, registerResource)
+          version.register(versionApp, register)
         },
         { prefix: version.prefix },
       )

@@ -12,6 +12,8 @@ import { explainMissing, findRecordOrFail, resolveParent } from './find-record.j
 import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
 import { openRequest, recordIdOf, type RequestContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
+import { openWriteHooks } from './open-write-hooks.js'
+import { computeFields } from './compute-fields.js'
 
 /** GET on an item: the record with its includes and `ETag`, or 304 when `If-None-Match` matches. */
 export const readRecord: RouteHandler = async (route, request, reply) => {
@@ -26,20 +28,15 @@ export const readRecord: RouteHandler = async (route, request, reply) => {
   // The tag is the stored row's, whatever `include` embeds (so it serves a later If-Match); the embedded
   // rows change without changing it, so an answer that embeds them is never a 304.
   if (ifNoneMatch && include.length === 0 && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
-  const truncated = await includeRelations(
-    api.storage,
-    api.tables,
-    route.table,
-    [row],
-    include.map(translation.includeOf),
-    {
-      pointers: ['/data'],
-      itemsMax: api.limits.includeItemsMax,
-      prefix: route.prefix,
-      readableRowsOf: context.grant.readableRowsOf,
-      names: route.includeNames,
-    },
-  )
+  const storageIncludes = include.map(translation.includeOf)
+  const truncated = await includeRelations(api.storage, api.tables, route.table, [row], storageIncludes, {
+    pointers: ['/data'],
+    itemsMax: api.limits.includeItemsMax,
+    prefix: route.prefix,
+    readableRowsOf: context.grant.readableRowsOf,
+    names: route.includeNames,
+  })
+  await computeFields(context, [row], storageIncludes)
   const data = translation.rowToVersion(row)
   return truncated.length > 0 ? { data, meta: { truncated } } : { data }
 }
@@ -55,6 +52,7 @@ export const replaceRecord: RouteHandler = async (route, request, reply) => {
   const values = translation.bodyToStorage(withDefaults(translation.view, body, route.parentLink?.param), false)
   const row = await updateOrFail(context, values, precondition)
   reply.header('etag', entityTagOf(route.table, row))
+  await computeFields(context, [row], [])
   return { data: translation.rowToVersion(row) }
 }
 
@@ -73,6 +71,7 @@ export const updateRecord: RouteHandler = async (route, request, reply) => {
     if (precondition && !precondition(row)) throw preconditionFailed(route.table, row)
   }
   reply.header('etag', entityTagOf(route.table, row))
+  await computeFields(context, [row], [])
   return { data: route.translation.rowToVersion(row) }
 }
 
@@ -84,9 +83,14 @@ export const removeRecord: RouteHandler = async (route, request, reply) => {
   const precondition = readIfMatch(request, table, route.requireIfMatch)
   const parent = await resolveParent(context)
   const id = recordIdOf(context)
+  const rows = { ...parent, ...context.grant.rows }
+  const hooks = openWriteHooks(context)
+  if (hooks) await hooks.beforeDelete(await findRecordOrFail(context))
   let deleted: boolean
   try {
-    deleted = await api.storage.delete(table, id, { ...parent, ...context.grant.rows }, precondition)
+    deleted = await (hooks
+      ? hooks.delete((storage, capture) => storage.delete(table, id, rows, capture), precondition)
+      : api.storage.delete(table, id, rows, precondition))
   } catch (error) {
     if (error instanceof PreconditionFailedError) throw preconditionFailed(table, error.current)
     if (!(error instanceof RowReferencedError)) throw error
@@ -104,9 +108,15 @@ async function updateOrFail(
   const { route, grant } = context
   const { api, table } = route
   const parent = await resolveParent(context)
+  const id = recordIdOf(context)
+  const rows = { ...parent, ...grant.rows }
+  const hooks = openWriteHooks(context)
+  const written = hooks ? await hooks.beforeUpdate(values, await findRecordOrFail(context)) : values
   const row = await mapWriteErrors(route, async () => {
-    await ensureReadableReferences(api.storage, api.tables, table, values, grant)
-    return api.storage.update(table, recordIdOf(context), values, { ...parent, ...grant.rows }, precondition)
+    await ensureReadableReferences(api.storage, api.tables, table, written, grant)
+    return hooks
+      ? hooks.update((storage, capture) => storage.update(table, id, written, rows, capture), precondition)
+      : api.storage.update(table, id, written, rows, precondition)
   })
   if (!row) throw await explainMissing(context, parent)
   return row

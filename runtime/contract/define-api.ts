@@ -1,4 +1,5 @@
 import type { ApiAuth, TableAccess } from './access-rule.js'
+import type { HookName } from './hook-name.js'
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './api-limits.js'
 import type { ServiceRatePolicy } from './rate-policy.js'
@@ -68,6 +69,10 @@ export interface ApiDefinition {
   readonly rate?: ServiceRatePolicy
   /** The manifest's `http:`. */
   readonly http?: ApiHttp
+  /** The hooks each resource's `hooks:` declares, by the newest version's resource name; the app module must export exactly these. */
+  readonly hooks?: Readonly<Record<string, readonly HookName[]>>
+  /** Each resource's computed fields, by the newest version's resource name; its `compute` function returns them. */
+  readonly computed?: Readonly<Record<string, readonly string[]>>
 }
 
 /** How the server meets the network: proxies in front of it, browsers on other origins. */

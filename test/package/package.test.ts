@@ -1,6 +1,6 @@
 /**
- * Packaging test: pack a copy of this checkout (as a fresh clone has it), install
- * the tarball into an empty project outside it, and there run `restmint
+ * Packaging test: install the tarball packed from a copy of this checkout (as a
+ * fresh clone has it; test/support/package-global-setup.ts) into an empty project outside it, and there run `restmint
  * generate`, `check` and `serve` the way a user would. This is what proves that
  * `files`, `exports`, `bin` and `prepack` in package.json are enough for the
  * published package to work.
@@ -10,42 +10,20 @@
  * allowed to run) finds the native addon this checkout already built as a
  * local prebuild, instead of compiling it again for a minute.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { promisify } from 'node:util'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { copyCheckout, REPO } from '../support/copy-checkout.js'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { REPO } from '../support/copy-checkout.js'
 import { cleanEnv, expectSuccess, runCommand } from '../support/run-command.js'
 
 const INSTALL_TIMEOUT_MS = 300_000
 
 const run = (command: string, args: readonly string[], cwd: string, timeout = INSTALL_TIMEOUT_MS) =>
   runCommand(command, args, cwd, { timeout })
-
-/**
- * Packs the better-sqlite3 addon this checkout built into a directory, under the
- * name its install script (prebuild-install) looks for, and returns the
- * environment that points the script there. When npm resolves another version
- * than this checkout's, the name does not match and the script compiles as usual.
- */
-async function betterSqlitePrebuild(directory: string): Promise<NodeJS.ProcessEnv> {
-  const installed = join(REPO, 'node_modules/better-sqlite3')
-  const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { version: string }
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`
-  await mkdir(directory, { recursive: true })
-  await promisify(execFile)('tar', [
-    '-czf',
-    join(directory, name),
-    '-C',
-    installed,
-    'build/Release/better_sqlite3.node',
-  ])
-  return { npm_config_better_sqlite3_local_prebuilds: directory }
-}
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -91,37 +69,12 @@ resources:
 `
 
 describe('the npm package', () => {
-  let checkout = ''
-  let packDir = ''
+  const { tarball, files: packedFiles, readme: readmeAtPackTime, installEnv } = inject('packedPackage')
   let project = ''
-  let tarball = ''
-  let packedFiles: string[] = []
-  let readmeAtPackTime = false
   let server: ChildProcess | undefined
 
   beforeAll(async () => {
-    packDir = await mkdtemp(join(tmpdir(), 'restmint-pack-'))
     project = await mkdtemp(join(tmpdir(), 'restmint-consumer-'))
-    let prebuildEnv: NodeJS.ProcessEnv = {}
-    ;[checkout, prebuildEnv] = await Promise.all([copyCheckout(), betterSqlitePrebuild(join(packDir, 'prebuilds'))])
-
-    // A file no source compiles to any more: `prepack` must start dist/ afresh, so it is not packed.
-    await mkdir(join(checkout, 'dist/generator'), { recursive: true })
-    await writeFile(join(checkout, 'dist/generator/deleted-source.js'), 'export {}\n')
-
-    // `prepack` rebuilds dist/ before packing; --json lists what went in.
-    readmeAtPackTime = existsSync(join(checkout, 'README.md'))
-    const pack = await run('npm', ['pack', '--json', '--pack-destination', packDir], checkout)
-    expectSuccess(pack, 'npm pack')
-    const report = JSON.parse(pack.stdout.slice(pack.stdout.search(/^\[/m))) as {
-      filename: string
-      files: { path: string }[]
-    }[]
-    const packed = report[0]
-    if (packed === undefined) throw new Error(`npm pack reported nothing:\n${pack.stdout}`)
-    tarball = join(packDir, packed.filename)
-    packedFiles = packed.files.map((file) => file.path).sort()
-
     // An empty ESM project that, like this repository, lets exactly these two
     // dependencies run their install scripts (npm 11 blocks the rest).
     await writeFile(
@@ -144,7 +97,7 @@ describe('the npm package', () => {
       project,
       {
         timeout: INSTALL_TIMEOUT_MS,
-        env: prebuildEnv,
+        env: installEnv,
       },
     )
     expectSuccess(install, 'npm install <tarball>')
@@ -159,9 +112,7 @@ describe('the npm package', () => {
 
   afterAll(async () => {
     if (server !== undefined && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL')
-    for (const dir of [packDir, project, checkout === '' ? '' : dirname(checkout)]) {
-      if (dir !== '') await rm(dir, { recursive: true, force: true })
-    }
+    if (project !== '') await rm(project, { recursive: true, force: true })
   })
 
   it('packs the CLI, the runtime, the templates and the manifest schema, and nothing else', () => {

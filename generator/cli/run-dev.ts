@@ -1,0 +1,165 @@
+import { performance } from 'node:perf_hooks'
+import { resolve } from 'node:path'
+import { inspect } from 'node:util'
+import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
+import { UserError } from '../diagnostics/diagnostic.js'
+import { generateFiles } from '../generate.js'
+import { loadProject } from '../load-project.js'
+import { resolveAppModule } from '../validate/check-app-module.js'
+import type { CliIo } from './cli-io.js'
+import { findFreePort } from './find-free-port.js'
+import { listModuleInputs } from './list-module-inputs.js'
+import type { MigrationOptions } from './migration-options.js'
+import { reportAppModule } from './report-app-module.js'
+import { reportDiagnostics } from './report-diagnostics.js'
+import { applyMigrationsLogged } from './run-migrate-apply.js'
+import { runGenerate } from './run-generate.js'
+import { runMigrateCreate } from './run-migrate-create.js'
+import { startServeProcess, type ServeProcess } from './serve-process.js'
+import { watchFiles } from './watch-files.js'
+
+export interface DevOptions extends MigrationOptions {
+  readonly manifest: string
+  readonly out: string
+  readonly port: string
+  readonly host: string
+}
+
+/**
+ * `restmint dev`: serves the API and follows the manifest and the app module
+ * (with every file of the project it imports). On start and on every save it
+ * validates the manifest and builds the module (a bad one is reported and the last
+ * good server keeps running), writes the next migration when the storage
+ * model changed (a change that would lose data or needs a value stops there,
+ * naming the flag), regenerates, applies pending migrations to the
+ * development database and restarts the server, a `restmint serve` process of
+ * its own. Runs until SIGINT or SIGTERM.
+ */
+export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
+  // Port 0 picks one port for the whole session: every restart listens where the first did.
+  const port = options.port === '0' ? String(await findFreePort(options.host)) : options.port
+  const serveArgs = [
+    ...['--manifest', options.manifest, '--out', options.out, '--migrations', options.migrations],
+    ...['--db', options.db, '--schema', options.schema, '--port', port, '--host', options.host],
+    // A restart need not wait for slow requests.
+    ...['--shutdown-timeout', '1'],
+  ]
+  const manifestFile = resolve(io.cwd, options.manifest)
+  let server: ServeProcess | null = null
+  const watcher = watchFiles(() => void changed())
+  // The app module's files as last built: a manifest or module that does not build keeps them watched.
+  let moduleFiles: readonly string[] = []
+  watcher.watchFiles([manifestFile])
+
+  /** One pass over the project as it is now; false when it stopped at a problem it printed. */
+  const update = async (): Promise<boolean> => {
+    const project = await loadProject(io.cwd, options.manifest)
+    // Everything generate would report (the manifest's rules, the app module's file), nothing written yet;
+    // the rendered result is cached, so the generate below only writes it.
+    if (reportDiagnostics(await generateFiles(project, { out: options.out }), options.manifest, io)) return false
+    const validated = await project.validated()
+    const appModule = validated.manifest?.app
+    if (appModule !== undefined) {
+      const entry = resolveAppModule(io.cwd, options.manifest, appModule)
+      const inputs = await listModuleInputs(entry, io.cwd, resolve(io.cwd, options.out))
+      if (!inputs.ok) {
+        watcher.watchFiles([manifestFile, entry, ...moduleFiles])
+        io.stderr(inputs.errors)
+        return false
+      }
+      moduleFiles = inputs.files
+    }
+    watcher.watchFiles([manifestFile, ...moduleFiles])
+    // Hooks the module exports against the manifest's lists, as serve would refuse them: before the server stops.
+    if ((await reportAppModule(project, io)) !== 0) return false
+    // Quiet unless it wrote a migration or refused to.
+    const migrateOutput = collectOutput(io)
+    const created = await runMigrateCreate({ ...options, backfill: [] }, migrateOutput.io)
+    if (created !== 0) {
+      io.stderr(migrateOutput.stderr())
+      io.stderr(
+        `restmint dev: to accept it, run restmint migrate create with the flag above, then save ${options.manifest} again.\n`,
+      )
+      return false
+    }
+    if (migrateOutput.stdout().startsWith('Created')) io.stdout(migrateOutput.stdout())
+    const generateOutput = collectOutput(io)
+    if ((await runGenerate(options.manifest, options.out, generateOutput.io)) !== 0) {
+      io.stderr(generateOutput.stderr())
+      return false
+    }
+    io.stdout(`${generateOutput.stdout().split('\n')[0]!}\n`)
+    await applyMigrationsLogged(options, io)
+    await server?.stop()
+    server = startServeProcess(serveArgs, io)
+    if ((await server.listening) !== null) return true
+    server = null
+    io.stderr('restmint dev: the server stopped (above)\n')
+    return false
+  }
+
+  let running: Promise<void> | null = null
+  let again = false
+  /** Runs one update at a time; saves during one make one more after it. */
+  const changed = async (): Promise<void> => {
+    if (running !== null) {
+      again = true
+      return
+    }
+    const started = performance.now()
+    running = update().then(
+      (ok) => {
+        const ms = Math.round(performance.now() - started)
+        if (ok) io.stdout(`restmint dev: up to date with ${options.manifest} (${ms} ms); watching for changes\n`)
+        else io.stderr(`restmint dev: ${describeKept(server !== null)}; fix it and save again\n`)
+      },
+      (error: unknown) => {
+        io.stderr(describeError(error))
+        io.stderr(`restmint dev: ${describeKept(server !== null)}; fix it and save again\n`)
+      },
+    )
+    await running
+    running = null
+    if (again) {
+      again = false
+      await changed()
+    }
+  }
+  await changed()
+
+  await new Promise<void>((done) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      io.stdout(`restmint dev: ${signal} received, stopping\n`)
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      watcher.close()
+      done()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+  await running
+  await (server as ServeProcess | null)?.stop()
+  return 0
+}
+
+function describeKept(serving: boolean): string {
+  return serving ? 'nothing changed, the last good server is still running' : 'no server is running yet'
+}
+
+/** A user error as the CLI prints it; anything else in full, for a report. */
+function describeError(error: unknown): string {
+  if (error instanceof UserError) return `restmint: ${redactCredentials(error.message)}\n`
+  return `restmint: unexpected error, please report it:\n${redactCredentials(inspect(error))}\n`
+}
+
+/** An io that keeps what a command prints, to show only what matters in a dev session. */
+function collectOutput(io: CliIo): { io: CliIo; stdout(): string; stderr(): string } {
+  let stdout = ''
+  let stderr = ''
+  return {
+    io: { ...io, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) },
+    stdout: () => stdout,
+    stderr: () => stderr,
+  }
+}
