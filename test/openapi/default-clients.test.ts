@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { createClient as generateHeyApiClient } from '@hey-api/openapi-ts'
-import openapiTS, { astToString } from 'openapi-typescript'
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compareContracts } from '../../generator/contract/compare-contracts.js'
@@ -50,10 +50,10 @@ describe('typed clients generated from the committed OpenAPI document without fl
   beforeAll(async () => {
     // Inside the repo (gitignored, and out of the repo typecheck) so that the clients' packages resolve from node_modules.
     directory = mkdtempSync(join(root, 'test/openapi/tmp-default-clients-'))
-    const document = JSON.parse(readFileSync(documentPath, 'utf8')) as Record<string, unknown>
+    const document = JSON.parse(readFileSync(documentPath, 'utf8')) as OpenAPI3
     writeFileSync(join(directory, 'openapi-types.ts'), astToString(await openapiTS(document)))
     writeFileSync(join(directory, 'openapi-fetch-client.ts'), OPENAPI_FETCH_CLIENT)
-    await generateHeyApiClient({ input: document, output: join(directory, 'hey-api'), logs: { level: 'silent' } })
+    await generateHeyApiClient({ input: documentPath, output: join(directory, 'hey-api'), logs: { level: 'silent' } })
     writeFileSync(join(directory, 'hey-api-client.ts'), HEY_API_CLIENT)
   }, 60_000)
   afterAll(() => rmSync(directory, { recursive: true, force: true }))
