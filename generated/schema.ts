@@ -16,6 +16,7 @@ export const authorsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      maxLength: 200,
     },
     {
       name: 'email',
@@ -82,6 +83,7 @@ export const productsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 0,
     },
     {
       name: 'in_stock',
@@ -191,6 +193,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
     },
     { name: 'note', type: 'string', nullable: true, unique: false, readOnly: false, default: null },
     {
@@ -200,6 +203,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'orders', onDelete: 'restrict' },
     },
     {
@@ -209,6 +213,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'products', onDelete: 'restrict' },
     },
     {
@@ -253,6 +258,7 @@ export const adjustmentsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      maxLength: 500,
     },
     {
       name: 'amount',
@@ -269,6 +275,7 @@ export const adjustmentsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'items', onDelete: 'cascade' },
     },
     {
@@ -344,6 +351,8 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minLength: 1,
+      maxLength: 300,
     },
     {
       name: 'content',
@@ -360,6 +369,7 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 0,
     },
     {
       name: 'status',
@@ -394,6 +404,7 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'authors', onDelete: 'restrict' },
     },
     {
@@ -403,6 +414,7 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'categories', onDelete: 'restrict' },
     },
     {
@@ -476,6 +488,7 @@ export const commentsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'posts', onDelete: 'cascade' },
     },
     {
