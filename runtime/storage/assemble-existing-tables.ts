@@ -1,4 +1,10 @@
-import type { ExistingForeignKey, ExistingTable, ExistingUnique, ForeignKeyAction } from './storage-dialect.js'
+import type {
+  ExistingCheck,
+  ExistingForeignKey,
+  ExistingTable,
+  ExistingUnique,
+  ForeignKeyAction,
+} from './storage-dialect.js'
 
 /** One column of an existing table, as a dialect's introspection reads it. */
 export interface ColumnRow {
@@ -27,14 +33,20 @@ export interface ForeignKeyRow {
   readonly onDelete: ForeignKeyAction
 }
 
+/** One CHECK constraint of a table. */
+export interface CheckRow extends ExistingCheck {
+  readonly table: string
+}
+
 /**
  * Groups introspection rows into tables, in the order their columns come;
- * uniques and foreign keys of tables without columns rows are dropped.
+ * uniques, foreign keys and checks of tables without columns rows are dropped.
  */
 export function assembleExistingTables(
   columns: readonly ColumnRow[],
   uniques: readonly UniqueRow[],
   foreignKeys: readonly ForeignKeyRow[],
+  checks: readonly CheckRow[],
 ): ExistingTable[] {
   const tables = new Map<
     string,
@@ -89,5 +101,8 @@ export function assembleExistingTables(
     columns: table.columns,
     uniques: [...table.uniques.values()] satisfies ExistingUnique[],
     foreignKeys: [...table.foreignKeys.values()] satisfies ExistingForeignKey[],
+    checks: checks
+      .filter((check) => check.table === table.name)
+      .map(({ name, expression }): ExistingCheck => ({ name, expression })),
   }))
 }

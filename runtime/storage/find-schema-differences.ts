@@ -17,7 +17,7 @@ type ComparedColumn = Pick<ColumnDefinition, 'name' | 'type' | 'nullable' | 'uni
  * undeclared UNIQUE, a missing or undeclared foreign key, one pointing at
  * another table, or one with another ON DELETE action, then UNIQUE indexes
  * and foreign keys over several columns, expressions or part of the rows,
- * which no manifest declares. Empty when they agree.
+ * which no manifest declares, and CHECK constraints. Empty when they agree.
  *
  * Constraints are compared by what they enforce, not by name: any
  * single-column, non-partial UNIQUE constraint or unique index makes a column
@@ -80,6 +80,14 @@ export function findSchemaDifferences(
     differences.push(
       `table "${table.name}": the database has a foreign key on ${describeKey(foreignKey.columns)} ` +
         `referencing ${describeTarget(foreignKey)}, which the manifest cannot declare; drop it`,
+    )
+  }
+  // restmint creates no CHECK: the server's validators hold the manifest's rules, and a write one refuses would fail.
+  for (const check of existing.checks) {
+    differences.push(
+      `table "${table.name}": the database has a CHECK constraint ${check.name === null ? '' : `"${check.name}" `}` +
+        `(${check.expression}), which the manifest cannot declare; drop it ` +
+        `(declare the rule on the field instead: enum, minimum, maximum, min_length, max_length, pattern)`,
     )
   }
   return differences

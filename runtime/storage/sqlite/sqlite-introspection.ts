@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { runRawQuery } from '../run-raw-query.js'
+import { findCheckConstraints } from '../find-check-constraints.js'
 import {
   assembleExistingTables,
   type ColumnRow,
@@ -11,8 +12,9 @@ import type { ExistingTable, ForeignKeyAction, SqlExecutor } from '../storage-di
 /**
  * The database's base tables with their columns (PRAGMA table_info), UNIQUE
  * constraints and unique indexes (PRAGMA index_list / index_info, the primary
- * key left out) and foreign keys (PRAGMA foreign_key_list), in three
- * statements through the pragma table-valued functions, run by `executor`.
+ * key left out) and foreign keys (PRAGMA foreign_key_list), through the
+ * pragma table-valued functions, and CHECK constraints, which no pragma
+ * lists, from each table's CREATE TABLE statement; run by `executor`.
  */
 export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): Promise<ExistingTable[]> {
   const columns = await runRawQuery(
@@ -50,6 +52,13 @@ export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): 
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
     order by m.name, fk.id, fk.seq`,
   )
+  const definitions = await runRawQuery(
+    executor,
+    db,
+    sql<{ table: string; sql: string }>`
+    select name as "table", sql from sqlite_master
+    where type = 'table' and name not like 'sqlite\\_%' escape '\\'`,
+  )
   return assembleExistingTables(
     columns.map((row): ColumnRow => ({
       table: row.table,
@@ -71,6 +80,7 @@ export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): 
       referencedColumn: row.referenced_column,
       onDelete: readAction(row.on_delete),
     })),
+    definitions.flatMap((row) => findCheckConstraints(row.sql).map((check) => ({ table: row.table, ...check }))),
   )
 }
 
