@@ -12,6 +12,7 @@ export interface ColumnRow {
   readonly column: string
   readonly type: string
   readonly nullable: boolean
+  readonly default: string | null
 }
 
 /** One key column of a UNIQUE constraint or unique index; rows of one come in key order. */
@@ -72,7 +73,7 @@ export function assembleExistingTables(
       table = { name: row.table, columns: [], uniques: new Map(), foreignKeys: new Map() }
       tables.set(row.table, table)
     }
-    table.columns.push({ name: row.column, dataType: row.type, isNullable: row.nullable })
+    table.columns.push({ name: row.column, dataType: row.type, isNullable: row.nullable, default: row.default })
   }
   for (const row of uniques) {
     const table = tables.get(row.table)

@@ -114,6 +114,8 @@ export interface ExistingColumn {
   /** As introspection reports it (compared lower-cased with ColumnTypeMapping.introspectedTypes). */
   readonly dataType: string
   readonly isNullable: boolean
+  /** The column's DEFAULT expression as the database shows it (`'draft'::text`, `1`); null when it has none. */
+  readonly default: string | null
 }
 
 export interface ExistingUnique {

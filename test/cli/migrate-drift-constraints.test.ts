@@ -26,13 +26,17 @@ async function addCheck(database: MigrationDatabase, table: string, name: string
     await database.query(`alter table ${table} add constraint ${name} check (${condition})`)
     return
   }
+  await rebuildSqliteTable(database, table, (sql) =>
+    sql.replace(/\)\s*$/, `, constraint ${name} check (${condition}))`),
+  )
+}
+
+/** Rebuilds an SQLite table from its CREATE TABLE statement edited by `edit`, as SQLite's ALTER TABLE cannot. */
+async function rebuildSqliteTable(database: MigrationDatabase, table: string, edit: (sql: string) => string) {
   const [{ sql }] = (await database.query<{ sql: string }>(
     `select sql from sqlite_master where type = 'table' and name = '${table}'`,
   )) as [{ sql: string }]
-  const rebuilt = sql
-    .replace(/^CREATE TABLE "?\w+"?/i, `create table "${table}_rebuilt"`)
-    .replace(/\)\s*$/, `, constraint ${name} check (${condition}))`)
-  await database.query(rebuilt)
+  await database.query(edit(sql).replace(/^CREATE TABLE "?\w+"?/i, `create table "${table}_rebuilt"`))
   await database.query(`insert into "${table}_rebuilt" select * from "${table}"`)
   await database.query(`drop table "${table}"`)
   await database.query(`alter table "${table}_rebuilt" rename to "${table}"`)
@@ -94,6 +98,35 @@ describe.each(DIALECTS)('%s: a CHECK constraint added by hand', (dialect) => {
     expect(replaced.body.code).toBe('constraint_violation')
     const list = await injectJson(app, { method: 'GET', url: '/v1/authors' })
     expect(list.body.data.map((author: { name: string }) => author.name)).toEqual(['Grace'])
+  })
+})
+
+const TAGS =
+  '  tags:\n    fields:\n      label: { type: string, default: blue }\n      weight: { type: number, default: 2.5 }\n'
+
+describe.each(DIALECTS)('%s: a default changed by hand', (dialect) => {
+  let database: MigrationDatabase
+  afterEach(() => database.dispose())
+
+  it('is drift, while the defaults migrations write are not', async () => {
+    database = createMigrationDatabase(dialect)
+    const cli = (...args: string[]) => runCli(database.directory, ...args)
+    writeFileSync(join(database.directory, 'resources.yaml'), manifestOf(TAGS))
+    expect((await cli('generate')).exitCode).toBe(0)
+    expect((await cli('migrate', 'create')).exitCode).toBe(0)
+    expect((await cli('migrate', 'apply', ...database.args)).exitCode).toBe(0)
+    expect((await cli('migrate', 'status', ...database.args)).exitCode).toBe(0)
+    if (dialect === 'postgres') await database.query(`alter table tags alter column label set default 'red'`)
+    else {
+      await rebuildSqliteTable(database, 'tags', (sql) => sql.replace("'blue'", "'red'"))
+    }
+
+    const status = await cli('migrate', 'status', ...database.args)
+    expect(status.exitCode).toBe(1)
+    expect(status.stderr).toContain(
+      `table "tags": column "label" has DEFAULT ${dialect === 'postgres' ? "'red'::text" : "'red'"} in the database, ` +
+        `but the manifest declares default: "blue"; restore the column's default, or change the manifest`,
+    )
   })
 })
 

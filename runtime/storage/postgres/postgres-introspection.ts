@@ -26,9 +26,11 @@ export async function readPostgresTables(
   const columns = await runRawQuery(
     executor,
     db,
-    sql<{ table: string; column: string; type: string; not_null: boolean }>`
-    select c.relname as "table", a.attname as "column", t.typname as "type", a.attnotnull as "not_null"
+    sql<{ table: string; column: string; type: string; not_null: boolean; default: string | null }>`
+    select c.relname as "table", a.attname as "column", t.typname as "type", a.attnotnull as "not_null",
+      pg_catalog.pg_get_expr(d.adbin, d.adrelid) as "default"
     from pg_catalog.pg_attribute a
+    left join pg_catalog.pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
     join pg_catalog.pg_class c on a.attrelid = c.oid
     join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
     join pg_catalog.pg_type t on a.atttypid = t.oid
@@ -92,6 +94,7 @@ export async function readPostgresTables(
       column: row.column,
       type: row.type,
       nullable: !row.not_null,
+      default: row.default,
     })),
     uniques,
     foreignKeys.map((row): ForeignKeyRow => ({

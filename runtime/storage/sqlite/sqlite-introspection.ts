@@ -20,8 +20,9 @@ export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): 
   const columns = await runRawQuery(
     executor,
     db,
-    sql<{ table: string; column: string; type: string; not_null: number }>`
-    select m.name as "table", c.name as "column", c.type as "type", c."notnull" as "not_null"
+    sql<{ table: string; column: string; type: string; not_null: number; default: string | null }>`
+    select m.name as "table", c.name as "column", c.type as "type", c."notnull" as "not_null",
+      c.dflt_value as "default"
     from sqlite_master m join pragma_table_info(m.name) c
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
     order by m.name, c.cid`,
@@ -65,6 +66,7 @@ export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): 
       column: row.column,
       type: row.type,
       nullable: !row.not_null,
+      default: row.default,
     })),
     uniques.map((row): UniqueRow => ({
       table: row.table,
