@@ -13,7 +13,7 @@ const NUMBER = /^[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/i
  */
 export function readSqlLiteral(expression: string): ColumnValue | undefined {
   let text = expression.trim()
-  for (let previous = ''; previous !== text; ) {
+  for (let previous = ''; previous !== text;) {
     previous = text
     text = text.replace(CAST, '').trim()
     if (text.startsWith('(') && text.endsWith(')')) text = text.slice(1, -1).trim()
