@@ -16,6 +16,7 @@ export const authorsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      maxLength: 200,
     },
     {
       name: 'email',
@@ -82,6 +83,7 @@ export const productsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 0,
     },
     {
       name: 'in_stock',
@@ -193,6 +195,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
     },
     { name: 'note', type: 'string', nullable: true, unique: false, readOnly: false, default: null },
     {
@@ -210,6 +213,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'orders', onDelete: 'restrict' },
     },
     {
@@ -219,6 +223,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'products', onDelete: 'restrict' },
     },
     {
@@ -264,6 +269,7 @@ export const adjustmentsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      maxLength: 500,
     },
     {
       name: 'amount',
@@ -280,6 +286,7 @@ export const adjustmentsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'items', onDelete: 'cascade' },
     },
     {
@@ -420,6 +427,8 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minLength: 1,
+      maxLength: 300,
     },
     {
       name: 'content',
@@ -436,6 +445,7 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 0,
     },
     {
       name: 'status',
@@ -470,6 +480,7 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'authors', onDelete: 'restrict' },
     },
     {
@@ -479,6 +490,7 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'categories', onDelete: 'restrict' },
     },
     {
@@ -552,6 +564,7 @@ export const commentsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'posts', onDelete: 'cascade' },
     },
     {

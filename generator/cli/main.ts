@@ -163,7 +163,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     )
     .addOption(new Option('-p, --port <port>', 'port to listen on').default('3000').env('PORT'))
     .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
-    .addOption(new Option('--seed', 'insert a few sample rows into empty tables'))
+    .addOption(
+      new Option(
+        '--seed',
+        'insert a few sample rows (values the manifest accepts) when the database is empty; a database with any row is left as it is',
+      ),
+    )
     .addOption(
       new Option(
         '--shutdown-timeout <seconds>',

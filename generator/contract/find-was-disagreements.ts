@@ -82,10 +82,19 @@ interface SchemaObject {
   readonly required?: readonly string[]
 }
 
+interface Components {
+  readonly schemas?: Record<string, SchemaObject>
+  readonly requestBodies?: Record<string, { content?: Record<string, { schema?: SchemaObject }> }>
+}
+
 function componentsOf(document: unknown, typeName: string): ResourceSchemas {
-  const schemas = (document as { components?: { schemas?: Record<string, SchemaObject> } }).components?.schemas
+  const components = (document as { components?: Components }).components
   const names = nameResourceComponents(typeName)
-  return { record: schemas?.[names.record], create: schemas?.[names.create] }
+  // Documents generated before create bodies became request bodies (openapi-components.ts) have them as schemas.
+  const create =
+    components?.requestBodies?.[names.create]?.content?.['application/json']?.schema ??
+    components?.schemas?.[names.create]
+  return { record: components?.schemas?.[names.record], create }
 }
 
 function unionOfFields(...schemas: ResourceSchemas[]): string[] {

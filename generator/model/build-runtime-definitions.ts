@@ -41,6 +41,12 @@ export function buildTableDefinition(
     default: field.default,
     ...(field.enum ? { enum: field.enum } : {}),
     ...(field.format ? { format: field.format } : {}),
+    // What the body validators also check: sample rows (--seed) are made to satisfy it.
+    ...(field.minimum !== null ? { minimum: field.minimum } : {}),
+    ...(field.maximum !== null ? { maximum: field.maximum } : {}),
+    ...(field.minLength !== null ? { minLength: field.minLength } : {}),
+    ...(field.maxLength !== null ? { maxLength: field.maxLength } : {}),
+    ...(field.pattern !== null ? { pattern: field.pattern } : {}),
     ...(field.references
       ? { references: { table: tableOf(field.references.resource), onDelete: field.references.onDelete } }
       : {}),

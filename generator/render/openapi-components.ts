@@ -9,7 +9,13 @@ import {
 } from '../names/generated-names.js'
 import type { JsonSchema, ResourceSchemas } from './json-schemas.js'
 import { buildConditionalComponents } from './openapi-conditional-requests.js'
-import type { OpenApiComponents, OpenApiHeader, OpenApiReference, OpenApiResponse } from './openapi-objects.js'
+import type {
+  OpenApiComponents,
+  OpenApiHeader,
+  OpenApiReference,
+  OpenApiRequestBody,
+  OpenApiResponse,
+} from './openapi-objects.js'
 
 export type { ResourceComponentNames } from '../names/generated-names.js'
 
@@ -25,6 +31,10 @@ export function refSchema(name: string): JsonSchema {
   return { $ref: `#/components/schemas/${name}` }
 }
 
+export function refRequestBody(name: string): OpenApiReference {
+  return { $ref: `#/components/requestBodies/${name}` }
+}
+
 export function refResponse(name: ErrorResponseName): OpenApiReference {
   return { $ref: `#/components/responses/${name}` }
 }
@@ -36,7 +46,15 @@ export function refHeader(name: 'Location' | 'Vary'): OpenApiReference {
 /**
  * Every component the paths refer to: each resource's record, bodies and page
  * envelope (reusing the request-validator schemas verbatim), then the shared
- * pagination and problem schemas, error responses and headers. Only
+ * pagination and problem schemas, error responses and headers.
+ *
+ * Create and replace bodies are request bodies (`components.requestBodies`),
+ * not schemas: their optional fields carry the `default` the server writes
+ * when they are omitted, and openapi-typescript, run without flags, makes
+ * every property with a `default` required unless its schema sits under a
+ * request body; there, `{ title }` compiles as a create body, as the server
+ * accepts it. Update bodies have no defaults and serve two media types, so
+ * they stay one schema both refer to. Only
  * referenced components are emitted (Spectral's `oas3-unused-component`):
  * `Conflict` exists only when some resource has a unique field or restricting
  * children.
@@ -48,16 +66,19 @@ export function buildComponents(
   usesConflict: boolean,
 ): OpenApiComponents {
   const schemas: Record<string, JsonSchema> = {}
+  const requestBodies: Record<string, OpenApiRequestBody> = {}
+  const addRequestBody = (name: string, schema: JsonSchema, owner: ResourceModel) =>
+    addComponent(requestBodies, name, { required: true, content: { 'application/json': { schema } } }, owner)
   for (const resource of model.resources) {
     const names = nameResourceComponents(resource)
     const resourceSchemas = schemasOf(resource)
     addComponent(schemas, names.record, buildRecordSchema(resourceSchemas.record, resource, model), resource)
-    addComponent(schemas, names.create, resourceSchemas.createBody, resource)
-    addComponent(schemas, names.replace, resourceSchemas.replaceBody, resource)
+    addRequestBody(names.create, resourceSchemas.createBody, resource)
+    addRequestBody(names.replace, resourceSchemas.replaceBody, resource)
     addComponent(schemas, names.update, resourceSchemas.updateBody, resource)
     if (resourceSchemas.nestedCreateBody && resourceSchemas.nestedReplaceBody && resourceSchemas.nestedUpdateBody) {
-      addComponent(schemas, names.nestedCreate, resourceSchemas.nestedCreateBody, resource)
-      addComponent(schemas, names.nestedReplace, resourceSchemas.nestedReplaceBody, resource)
+      addRequestBody(names.nestedCreate, resourceSchemas.nestedCreateBody, resource)
+      addRequestBody(names.nestedReplace, resourceSchemas.nestedReplaceBody, resource)
       addComponent(schemas, names.nestedUpdate, resourceSchemas.nestedUpdateBody, resource)
     }
     addComponent(schemas, names.page, buildPageSchema(resource, names.record), resource)
@@ -70,6 +91,7 @@ export function buildComponents(
   const conditional = buildConditionalComponents(model.resources)
   return {
     schemas,
+    requestBodies,
     responses: { ...buildErrorResponses(model, usesConflict), ...conditional.responses },
     headers: { Location: LOCATION, Vary: buildVary(model.http.cors !== null), ...conditional.headers },
     ...(model.authSchemes.length > 0 ? { securitySchemes: buildSecuritySchemes(model.authSchemes) } : {}),
@@ -82,17 +104,17 @@ export function buildComponents(
  * another schema. Manifest validation rejects those (NAME_COLLISION, from the
  * same names/generated-names.ts), so reaching the throw is a generator bug.
  */
-function addComponent(
-  schemas: Record<string, JsonSchema>,
+function addComponent<Component>(
+  components: Record<string, Component>,
   name: string,
-  schema: JsonSchema,
+  component: Component,
   owner: ResourceModel | null,
 ): void {
-  if (Object.hasOwn(schemas, name)) {
+  if (Object.hasOwn(components, name)) {
     const by = owner ? `resource "${owner.name}"` : 'restmint'
-    throw new Error(`internal error: OpenAPI schema name "${name}" (from ${by}) is already taken by another schema`)
+    throw new Error(`internal error: OpenAPI component name "${name}" (from ${by}) is already taken by another one`)
   }
-  schemas[name] = schema
+  components[name] = component
 }
 
 /**

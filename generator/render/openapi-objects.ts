@@ -17,6 +17,8 @@ export interface OpenApiDocument {
 // https://spec.openapis.org/oas/v3.1.0#components-object
 export interface OpenApiComponents {
   readonly schemas: { readonly [name: string]: JsonSchema }
+  /** Create and replace bodies, whose omitted fields take their default (openapi-components.ts says why here). */
+  readonly requestBodies: { readonly [name: string]: OpenApiRequestBody }
   readonly responses: { readonly [name: string]: OpenApiResponse }
   readonly headers: { readonly [name: string]: OpenApiHeader }
   readonly securitySchemes?: { readonly [name: string]: object }
@@ -37,7 +39,7 @@ export interface OpenApiOperation {
   readonly summary: string
   readonly description: string
   readonly parameters?: readonly OpenApiParameter[]
-  readonly requestBody?: OpenApiRequestBody
+  readonly requestBody?: OpenApiRequestBody | OpenApiReference
   /** Every operation of a deprecated version. */
   readonly deprecated?: true
   readonly responses: { readonly [status: string]: OpenApiResponse | OpenApiReference }

@@ -15,6 +15,7 @@ import { ACCESS_OPERATION_OF, readDependsOnCaller, secureOperation } from './ope
 import {
   nameResourceComponents,
   refHeader,
+  refRequestBody,
   refResponse,
   refSchema,
   truncatedSchema,
@@ -141,7 +142,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
         'Omitted optional fields take their default, or null.' +
         describeParentKey(context) +
         describeRelationKeys(resource),
-      requestBody: { required: true, content: json(refSchema(parent ? names.nestedCreate : names.create)) },
+      requestBody: refRequestBody(parent ? names.nestedCreate : names.create),
       responses: {
         201: {
           description: `The created ${words(resource.singular)}.`,
@@ -180,10 +181,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
     description:
       `Replaces ${describeRecord(context)} with the body, which holds the full representation: ` +
       'required fields must be present; omitted optional fields are reset to their default, or null.',
-    requestBody: {
-      required: true,
-      content: json(refSchema(context.parent ? context.names.nestedReplace : context.names.replace)),
-    },
+    requestBody: refRequestBody(context.parent ? context.names.nestedReplace : context.names.replace),
     responses: { 200: updatedResponse(context), ...writeErrors(context) },
   }),
   update: (context) => {

@@ -1,5 +1,6 @@
 import { ProblemError, summarize } from '../problems/problem-error.js'
 import {
+  ConstraintViolationError,
   InvalidValueError,
   MissingReferenceError,
   PreconditionFailedError,
@@ -31,6 +32,12 @@ function toWriteProblem(route: RouteContext, error: unknown): unknown {
     })
   }
   if (error instanceof PreconditionFailedError) return preconditionFailed(route.table, error.current)
+  if (error instanceof ConstraintViolationError) {
+    return new ProblemError(
+      'constraint_violation',
+      `The database refused this write: ${error.constraint} failed, a rule the API does not declare. Nothing was written.`,
+    )
+  }
   if (error instanceof MissingReferenceError) {
     const field = translation.fieldOf(error.column)
     const named = translation.view.columns.find((column) => column.name === field)?.references?.table

@@ -27,6 +27,14 @@ export interface ColumnDefinition {
   readonly enum?: readonly (string | number)[]
   /** String format, when declared: `email`, `uri` or `uuid`. */
   readonly format?: StringFormat
+  /** Inclusive bounds of a number or integer field, when declared. */
+  readonly minimum?: number
+  readonly maximum?: number
+  /** Length bounds of a string field in code points, when declared. */
+  readonly minLength?: number
+  readonly maxLength?: number
+  /** The ECMAScript pattern (`u` flag, unanchored) a string field matches, when declared. */
+  readonly pattern?: string
   /** Foreign key to another table's `id`. */
   readonly references?: { readonly table: string; readonly onDelete: OnDelete }
 }

@@ -1,5 +1,5 @@
 import type { FieldType } from '../contract/field-type.js'
-import { ajvRuntime } from '../contract/validator.js'
+import { matchesFormat } from '../contract/matches-format.js'
 import { checkDate, normalizeDatetime } from '../storage/normalize-datetime.js'
 import { RejectedValue } from '../storage/rejected-value.js'
 import type { ColumnDefinition, ColumnValue } from '../contract/table-definition.js'
@@ -24,14 +24,6 @@ export function parseQueryValue(
   }
   if (column.format && !matchesFormat(column.format, raw)) return { problem: `must be a valid ${column.format}` }
   return parsed
-}
-
-/** The generated validators' own format checks (ajv-formats), so filters and bodies agree. */
-function matchesFormat(format: NonNullable<ColumnDefinition['format']>, value: string): boolean {
-  const check = ajvRuntime.formats[format]
-  if (check instanceof RegExp) return check.test(value)
-  if (typeof check === 'function') return (check as (data: string) => boolean)(value)
-  throw new Error(`internal error: no check for format ${format}`)
 }
 
 function parseByType(raw: string, type: FieldType): { value: ColumnValue } | { problem: string } {

@@ -1,4 +1,10 @@
-import type { ExistingForeignKey, ExistingTable, ExistingUnique, ForeignKeyAction } from './storage-dialect.js'
+import type {
+  ExistingCheck,
+  ExistingForeignKey,
+  ExistingTable,
+  ExistingUnique,
+  ForeignKeyAction,
+} from './storage-dialect.js'
 
 /** One column of an existing table, as a dialect's introspection reads it. */
 export interface ColumnRow {
@@ -6,6 +12,7 @@ export interface ColumnRow {
   readonly column: string
   readonly type: string
   readonly nullable: boolean
+  readonly default: string | null
 }
 
 /** One key column of a UNIQUE constraint or unique index; rows of one come in key order. */
@@ -27,14 +34,20 @@ export interface ForeignKeyRow {
   readonly onDelete: ForeignKeyAction
 }
 
+/** One CHECK constraint of a table. */
+export interface CheckRow extends ExistingCheck {
+  readonly table: string
+}
+
 /**
  * Groups introspection rows into tables, in the order their columns come;
- * uniques and foreign keys of tables without columns rows are dropped.
+ * uniques, foreign keys and checks of tables without columns rows are dropped.
  */
 export function assembleExistingTables(
   columns: readonly ColumnRow[],
   uniques: readonly UniqueRow[],
   foreignKeys: readonly ForeignKeyRow[],
+  checks: readonly CheckRow[],
 ): ExistingTable[] {
   const tables = new Map<
     string,
@@ -60,7 +73,7 @@ export function assembleExistingTables(
       table = { name: row.table, columns: [], uniques: new Map(), foreignKeys: new Map() }
       tables.set(row.table, table)
     }
-    table.columns.push({ name: row.column, dataType: row.type, isNullable: row.nullable })
+    table.columns.push({ name: row.column, dataType: row.type, isNullable: row.nullable, default: row.default })
   }
   for (const row of uniques) {
     const table = tables.get(row.table)
@@ -89,5 +102,8 @@ export function assembleExistingTables(
     columns: table.columns,
     uniques: [...table.uniques.values()] satisfies ExistingUnique[],
     foreignKeys: [...table.foreignKeys.values()] satisfies ExistingForeignKey[],
+    checks: checks
+      .filter((check) => check.table === table.name)
+      .map(({ name, expression }): ExistingCheck => ({ name, expression })),
   }))
 }

@@ -1,5 +1,7 @@
 import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
+import { readSqlLiteral } from './read-sql-literal.js'
+import { createValueEncoder } from './value-codec.js'
 import type { ExistingForeignKey, ExistingTable, ExistingUnique } from './storage-dialect.js'
 
 /** What the comparison reads of a table: a TableDefinition, or a migration snapshot's table. */
@@ -8,7 +10,7 @@ export interface ComparedTable {
   readonly columns: readonly ComparedColumn[]
 }
 
-type ComparedColumn = Pick<ColumnDefinition, 'name' | 'type' | 'nullable' | 'unique' | 'references'>
+type ComparedColumn = Pick<ColumnDefinition, 'name' | 'type' | 'nullable' | 'unique' | 'default' | 'references'>
 
 /**
  * Compares an existing table with its definition and returns one human line
@@ -17,7 +19,7 @@ type ComparedColumn = Pick<ColumnDefinition, 'name' | 'type' | 'nullable' | 'uni
  * undeclared UNIQUE, a missing or undeclared foreign key, one pointing at
  * another table, or one with another ON DELETE action, then UNIQUE indexes
  * and foreign keys over several columns, expressions or part of the rows,
- * which no manifest declares. Empty when they agree.
+ * which no manifest declares, and CHECK constraints. Empty when they agree.
  *
  * Constraints are compared by what they enforce, not by name: any
  * single-column, non-partial UNIQUE constraint or unique index makes a column
@@ -33,6 +35,7 @@ export function findSchemaDifferences(
   const existingColumns = new Map(existing.columns.map((column) => [column.name, column]))
   const differences: string[] = []
   const compared: ComparedColumn[] = []
+  const encode = createValueEncoder(types)
 
   for (const column of table.columns) {
     const found = existingColumns.get(column.name)
@@ -53,6 +56,15 @@ export function findSchemaDifferences(
       differences.push(
         `${prefix} "${column.name}" is ${describeNullability(found.isNullable)} in the database, ` +
           `but the manifest makes it ${describeNullability(column.nullable)}`,
+      )
+    }
+    // `id` takes its values from the database's own sequence, whatever its default says.
+    if (column.name !== 'id' && !sameDefault(encode(column.type, column.default), found.default)) {
+      differences.push(
+        `${prefix} "${column.name}" has ${found.default === null ? 'no default' : `DEFAULT ${found.default}`} ` +
+          `in the database, but the manifest declares ` +
+          `${column.default === null ? 'none' : `default: ${JSON.stringify(column.default)}`}; ` +
+          `restore the column's default, or change the manifest`,
       )
     }
   }
@@ -80,6 +92,14 @@ export function findSchemaDifferences(
     differences.push(
       `table "${table.name}": the database has a foreign key on ${describeKey(foreignKey.columns)} ` +
         `referencing ${describeTarget(foreignKey)}, which the manifest cannot declare; drop it`,
+    )
+  }
+  // restmint creates no CHECK: the server's validators hold the manifest's rules, and a write one refuses would fail.
+  for (const check of existing.checks) {
+    differences.push(
+      `table "${table.name}": the database has a CHECK constraint ${check.name === null ? '' : `"${check.name}" `}` +
+        `(${check.expression}), which the manifest cannot declare; drop it ` +
+        `(declare the rule on the field instead: enum, minimum, maximum, min_length, max_length, pattern)`,
     )
   }
   return differences
@@ -183,4 +203,12 @@ function describeKey(columns: readonly (string | null)[]): string {
 
 function describeNullability(nullable: boolean): string {
   return nullable ? 'nullable' : 'NOT NULL'
+}
+
+/** Whether a DEFAULT expression stores `expected` (encoded for the dialect): one of another value, or not a literal, does not. */
+function sameDefault(expected: unknown, found: string | null): boolean {
+  const value = found === null ? null : readSqlLiteral(found)
+  if (value === undefined) return false
+  if (expected === null || value === null) return expected === value
+  return typeof expected === 'number' ? Number(value) === expected : String(value) === String(expected)
 }

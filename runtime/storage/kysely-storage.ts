@@ -32,6 +32,7 @@ import type {
 import type { SqlDriver, SqlExecutor, SqlRow, StorageDialect } from './storage-dialect.js'
 import {
   InvalidValueError,
+  ConstraintViolationError,
   MissingReferenceError,
   PreconditionFailedError,
   RowReferencedError,
@@ -527,16 +528,25 @@ export class KyselyStorage implements Storage {
   async #translateWriteError(error: unknown, table: TableDefinition, values: Row): Promise<unknown> {
     const failure = this.#dialect.classifyError(error)
     if (failure === undefined) return error
+    if (failure.kind === 'other') return new ConstraintViolationError(table.name, failure.description)
     const constrained = failure.constraint === undefined ? undefined : this.#constraints.get(failure.constraint)
+    // A unique or foreign key no column of the manifest's is traced to was made by hand: named as the database names it.
+    const untraced = () =>
+      new ConstraintViolationError(
+        table.name,
+        failure.constraint === undefined
+          ? `a ${failure.kind === 'unique' ? 'UNIQUE' : 'FOREIGN KEY'} constraint`
+          : `constraint "${failure.constraint}"`,
+      )
     if (failure.kind === 'unique') {
       const column = constrained?.column.name ?? failure.column
-      return column === undefined ? error : new UniqueViolationError(table.name, column)
+      return column === undefined ? untraced() : new UniqueViolationError(table.name, column)
     }
     if (failure.kind !== 'foreign-key') return error
     const named = failure.column === undefined ? undefined : this.#context(table).columns.get(failure.column)
     const column = constrained?.column ?? named ?? (await this.#findMissingReference(table, values))
     return column?.references === undefined
-      ? error
+      ? untraced()
       : new MissingReferenceError(table.name, column.name, column.references.table)
   }
 

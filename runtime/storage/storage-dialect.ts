@@ -87,6 +87,8 @@ export type ConstraintFailure =
   | { readonly kind: 'unique'; readonly column?: string; readonly constraint?: string }
   | { readonly kind: 'foreign-key'; readonly column?: string; readonly constraint?: string }
   | { readonly kind: 'invalid-value'; readonly column?: string; readonly constraint?: string; readonly reason: string }
+  /** Any other constraint the database enforces (a CHECK, NOT NULL…): `description` names it, as the driver does. */
+  | { readonly kind: 'other'; readonly description: string }
 
 /** A base table as it exists in the database, as far as prepare() compares it with its definition. */
 export interface ExistingTable {
@@ -96,6 +98,15 @@ export interface ExistingTable {
   /** UNIQUE constraints and unique indexes, the primary key excluded. */
   readonly uniques: readonly ExistingUnique[]
   readonly foreignKeys: readonly ExistingForeignKey[]
+  /** CHECK constraints, which restmint never creates: each one was made by hand. */
+  readonly checks: readonly ExistingCheck[]
+}
+
+export interface ExistingCheck {
+  /** The constraint's name; null for an unnamed one (SQLite). */
+  readonly name: string | null
+  /** Its condition, as the database shows it. */
+  readonly expression: string
 }
 
 export interface ExistingColumn {
@@ -103,6 +114,8 @@ export interface ExistingColumn {
   /** As introspection reports it (compared lower-cased with ColumnTypeMapping.introspectedTypes). */
   readonly dataType: string
   readonly isNullable: boolean
+  /** The column's DEFAULT expression as the database shows it (`'draft'::text`, `1`); null when it has none. */
+  readonly default: string | null
 }
 
 export interface ExistingUnique {

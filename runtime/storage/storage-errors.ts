@@ -45,6 +45,22 @@ export class InvalidValueError extends Error {
   }
 }
 
+/**
+ * The database refused a write for a constraint the manifest does not declare
+ * (a CHECK added by hand, say) or one no column could be traced to.
+ * `constraint` names it as the database does (`CHECK constraint "tags_color_check"`).
+ * HTTP: 409 constraint_violation, naming it.
+ */
+export class ConstraintViolationError extends Error {
+  constructor(
+    readonly table: string,
+    readonly constraint: string,
+  ) {
+    super(`the database refused a write to ${table}: ${constraint} failed`)
+    this.name = 'ConstraintViolationError'
+  }
+}
+
 /** DELETE of a row that `restrict` references still point at. HTTP: 409. */
 export class RowReferencedError extends Error {
   constructor(

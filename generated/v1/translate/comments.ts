@@ -33,6 +33,7 @@ export const view: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'posts', onDelete: 'cascade' },
     },
     {

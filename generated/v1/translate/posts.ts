@@ -19,6 +19,8 @@ export const view: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minLength: 1,
+      maxLength: 300,
     },
     { name: 'body', type: 'string', nullable: true, unique: false, readOnly: false, default: null },
     {
@@ -28,6 +30,7 @@ export const view: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 0,
     },
     {
       name: 'status',
@@ -62,6 +65,7 @@ export const view: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'authors', onDelete: 'restrict' },
     },
     {
@@ -71,6 +75,7 @@ export const view: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'categories', onDelete: 'restrict' },
     },
     {

@@ -3,6 +3,8 @@ import { isDatabaseError } from './postgres-driver.js'
 
 const UNIQUE_VIOLATION = '23505'
 const FOREIGN_KEY_VIOLATION = '23503'
+/** SQLSTATE class 23, integrity constraint violation: also NOT NULL (23502), CHECK (23514), EXCLUDE (23P01). */
+const INTEGRITY_CONSTRAINT_CLASS = '23'
 /** SQLSTATE class 22, data exception: a value the type cannot hold (22003, 22021 NUL in text, 22P02, 22008…). */
 const DATA_EXCEPTION_CLASS = '22'
 /** Among others, "index row size … exceeds btree … maximum … for index": a value too long to be indexed. */
@@ -30,6 +32,7 @@ export function classifyPostgresError(error: unknown): ConstraintFailure | undef
         ? undefined
         : { kind: 'invalid-value', constraint: error.constraint, reason: 'is too long to be indexed' }
     default:
+      if (code.startsWith(INTEGRITY_CONSTRAINT_CLASS)) return { kind: 'other', description: describe(error) }
       return code.startsWith(DATA_EXCEPTION_CLASS)
         ? {
             kind: 'invalid-value',
@@ -38,6 +41,14 @@ export function classifyPostgresError(error: unknown): ConstraintFailure | undef
           }
         : undefined
   }
+}
+
+/** `CHECK constraint "tags_color_check"`, `NOT NULL constraint on column "color"`, else the driver's message. */
+function describe(error: { code?: string; constraint?: string; column?: string; message: string }): string {
+  const kind = error.code === '23514' ? 'CHECK' : error.code === '23502' ? 'NOT NULL' : 'the'
+  if (error.constraint !== undefined) return `${kind} constraint "${error.constraint}"`
+  if (error.column !== undefined) return `${kind} constraint on column "${error.column}"`
+  return `a constraint (${error.message})`
 }
 
 function keyColumn(detail: string | undefined): string | undefined {

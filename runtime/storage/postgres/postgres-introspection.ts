@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely'
 import { runRawQuery } from '../run-raw-query.js'
 import {
   assembleExistingTables,
+  type CheckRow,
   type ColumnRow,
   type ForeignKeyRow,
   type UniqueRow,
@@ -11,8 +12,8 @@ import type { ExistingTable, ForeignKeyAction, SqlExecutor } from '../storage-di
 /**
  * The base tables of `schema` with their columns (type as pg_type.typname),
  * UNIQUE constraints and unique indexes (pg_index, the primary key left out;
- * a UNIQUE constraint is backed by one) and foreign keys (pg_constraint,
- * contype 'f'). Kysely's introspector reads every schema of the database and
+ * a UNIQUE constraint is backed by one), foreign keys (pg_constraint,
+ * contype 'f') and CHECK constraints (contype 'c'). Kysely's introspector reads every schema of the database and
  * calls has_schema_privilege() on each by name, which fails when another
  * client drops a schema meanwhile (parallel test runs do); this reads only ours,
  * through `executor` (prepare's transaction, see StorageDialect.lockNamespace).
@@ -25,9 +26,11 @@ export async function readPostgresTables(
   const columns = await runRawQuery(
     executor,
     db,
-    sql<{ table: string; column: string; type: string; not_null: boolean }>`
-    select c.relname as "table", a.attname as "column", t.typname as "type", a.attnotnull as "not_null"
+    sql<{ table: string; column: string; type: string; not_null: boolean; default: string | null }>`
+    select c.relname as "table", a.attname as "column", t.typname as "type", a.attnotnull as "not_null",
+      pg_catalog.pg_get_expr(d.adbin, d.adrelid) as "default"
     from pg_catalog.pg_attribute a
+    left join pg_catalog.pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
     join pg_catalog.pg_class c on a.attrelid = c.oid
     join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
     join pg_catalog.pg_type t on a.atttypid = t.oid
@@ -74,12 +77,24 @@ export async function readPostgresTables(
     where ns.nspname = ${schema} and con.contype = 'f'
     order by c.relname, con.conname, k.position`,
   )
+  const checks = await runRawQuery(
+    executor,
+    db,
+    sql<CheckRow>`
+    select c.relname as "table", con.conname as "name", pg_catalog.pg_get_constraintdef(con.oid) as "expression"
+    from pg_catalog.pg_constraint con
+    join pg_catalog.pg_class c on con.conrelid = c.oid
+    join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
+    where ns.nspname = ${schema} and con.contype = 'c'
+    order by c.relname, con.conname`,
+  )
   return assembleExistingTables(
     columns.map((row): ColumnRow => ({
       table: row.table,
       column: row.column,
       type: row.type,
       nullable: !row.not_null,
+      default: row.default,
     })),
     uniques,
     foreignKeys.map((row): ForeignKeyRow => ({
@@ -90,6 +105,7 @@ export async function readPostgresTables(
       referencedColumn: row.referenced_column,
       onDelete: readAction(row.on_delete),
     })),
+    checks,
   )
 }
 

@@ -3,10 +3,13 @@ import type { ConstraintFailure } from '../storage-dialect.js'
 
 /** `UNIQUE constraint failed: authors.email` names the column; foreign-key failures name nothing. */
 const UNIQUE_COLUMN = /UNIQUE constraint failed: [^.\s]+\.(\w+)/
+/** `CHECK constraint failed: tags_color_check`, `NOT NULL constraint failed: tags.color`. */
+const FAILED_CONSTRAINT = /^(\w+(?: \w+)?) constraint failed: (.+)$/
 
 /**
- * Recognises better-sqlite3's unique and foreign-key constraint errors, and
- * SQLITE_TOOBIG (a string or blob over SQLite's length limit), which names nothing.
+ * Recognises better-sqlite3's unique and foreign-key constraint errors,
+ * SQLITE_TOOBIG (a string or blob over SQLite's length limit), which names
+ * nothing, and any other constraint failure.
  */
 export function classifySqliteError(error: unknown): ConstraintFailure | undefined {
   if (!(error instanceof Database.SqliteError)) return undefined
@@ -17,7 +20,15 @@ export function classifySqliteError(error: unknown): ConstraintFailure | undefin
       return { kind: 'foreign-key' }
     case 'SQLITE_TOOBIG':
       return { kind: 'invalid-value', reason: 'is too large for the database' }
-    default:
-      return undefined
+    default: {
+      // Every other SQLITE_CONSTRAINT_* (CHECK, NOT NULL, TRIGGER…): a constraint the manifest does not declare.
+      if (!error.code.startsWith('SQLITE_CONSTRAINT')) return undefined
+      const failed = FAILED_CONSTRAINT.exec(error.message)
+      if (failed) return { kind: 'other', description: `${failed[1]} constraint "${failed[2]}"` }
+      return {
+        kind: 'other',
+        description: `a ${error.code === 'SQLITE_CONSTRAINT_TRIGGER' ? 'trigger' : 'constraint'} (${error.message})`,
+      }
+    }
   }
 }

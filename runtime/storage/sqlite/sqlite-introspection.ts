@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import { runRawQuery } from '../run-raw-query.js'
+import { findCheckConstraints } from '../find-check-constraints.js'
 import {
   assembleExistingTables,
   type ColumnRow,
@@ -11,15 +12,17 @@ import type { ExistingTable, ForeignKeyAction, SqlExecutor } from '../storage-di
 /**
  * The database's base tables with their columns (PRAGMA table_info), UNIQUE
  * constraints and unique indexes (PRAGMA index_list / index_info, the primary
- * key left out) and foreign keys (PRAGMA foreign_key_list), in three
- * statements through the pragma table-valued functions, run by `executor`.
+ * key left out) and foreign keys (PRAGMA foreign_key_list), through the
+ * pragma table-valued functions, and CHECK constraints, which no pragma
+ * lists, from each table's CREATE TABLE statement; run by `executor`.
  */
 export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): Promise<ExistingTable[]> {
   const columns = await runRawQuery(
     executor,
     db,
-    sql<{ table: string; column: string; type: string; not_null: number }>`
-    select m.name as "table", c.name as "column", c.type as "type", c."notnull" as "not_null"
+    sql<{ table: string; column: string; type: string; not_null: number; default: string | null }>`
+    select m.name as "table", c.name as "column", c.type as "type", c."notnull" as "not_null",
+      c.dflt_value as "default"
     from sqlite_master m join pragma_table_info(m.name) c
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
     order by m.name, c.cid`,
@@ -50,12 +53,20 @@ export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): 
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
     order by m.name, fk.id, fk.seq`,
   )
+  const definitions = await runRawQuery(
+    executor,
+    db,
+    sql<{ table: string; sql: string }>`
+    select name as "table", sql from sqlite_master
+    where type = 'table' and name not like 'sqlite\\_%' escape '\\'`,
+  )
   return assembleExistingTables(
     columns.map((row): ColumnRow => ({
       table: row.table,
       column: row.column,
       type: row.type,
       nullable: !row.not_null,
+      default: row.default,
     })),
     uniques.map((row): UniqueRow => ({
       table: row.table,
@@ -71,6 +82,7 @@ export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): 
       referencedColumn: row.referenced_column,
       onDelete: readAction(row.on_delete),
     })),
+    definitions.flatMap((row) => findCheckConstraints(row.sql).map((check) => ({ table: row.table, ...check }))),
   )
 }
 

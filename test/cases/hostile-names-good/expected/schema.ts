@@ -157,6 +157,8 @@ export const omitsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: -100000000000000000000,
+      maximum: 10,
     },
     {
       name: 'total',
@@ -173,6 +175,7 @@ export const omitsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'partials', onDelete: 'restrict' },
     },
     {
@@ -225,6 +228,7 @@ export const recordsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'promises', onDelete: 'restrict' },
     },
     {
@@ -450,6 +454,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
     },
     {
       name: 'order_id',
@@ -458,6 +463,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'orders', onDelete: 'restrict' },
     },
     {
@@ -533,6 +539,7 @@ export const notesTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'order_id_items', onDelete: 'restrict' },
     },
     {

@@ -58,6 +58,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
     },
     {
       name: 'order_id',
@@ -66,6 +67,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'orders', onDelete: 'restrict' },
     },
     {
@@ -118,6 +120,7 @@ export const adjustmentsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'items', onDelete: 'cascade' },
     },
     {

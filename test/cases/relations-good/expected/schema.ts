@@ -16,6 +16,7 @@ export const authorsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      maxLength: 100,
     },
     {
       name: 'mentor_id',
@@ -24,6 +25,7 @@ export const authorsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'authors', onDelete: 'restrict' },
     },
     {
@@ -104,6 +106,7 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      maxLength: 200,
     },
     {
       name: 'price',
@@ -128,6 +131,7 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'authors', onDelete: 'cascade' },
     },
     {
@@ -137,6 +141,7 @@ export const postsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'categories', onDelete: 'restrict' },
     },
     {
@@ -200,6 +205,7 @@ export const commentsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: null,
+      minimum: 1,
       references: { table: 'posts', onDelete: 'cascade' },
     },
     {
