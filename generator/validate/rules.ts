@@ -104,6 +104,14 @@ export const RULES = {
   ACCESS_OWNER_UNDECLARED: 'The `owner` access rule belongs to resources that declare `owner:`.',
   OWNER_FIELD:
     '`owner.field` is a new lower_snake_case name: not a field the resource already has (declared or generated) nor a query parameter name.',
+  OPERATION_PATH_CLASH:
+    "A custom operation's path is its own: not the nested route of a child resource (`/orders/{order_id}/items`).",
+  OPERATION_BODY_METHOD: 'GET and DELETE operations take no body: their input is the path and `query:`.',
+  OPERATION_RESPONDS_UNKNOWN:
+    "An operation's `responds:` names a resource with records (not a `collection_only` one), or gives `{ fields }`.",
+  OPERATION_STATUS: "An operation's `status` 204 has no body, so no `responds:`; any other status sends `responds:`.",
+  COLLECTION_ONLY:
+    'A `collection_only` resource has no table: it declares operations and nothing stored (fields, relations, parent, owner, access…), and no parent or relation points at it.',
 } as const satisfies Readonly<Record<string, string>>
 
 export type RuleId = keyof typeof RULES
