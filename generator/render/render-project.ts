@@ -36,6 +36,7 @@ import type {
 import { isIdentityMapping } from '../model/map-version-storage.js'
 import { buildTranslateView } from './build-translate-view.js'
 import { buildMigrationGuideView } from './build-migration-guide-view.js'
+import { renderOperations } from './render-operations.js'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
 
 /** Where renderers put each file they render. */
@@ -69,6 +70,9 @@ export function renderProject(
     const versionModel = { ...model, resources: version.resources }
     if (version.storage) renderVersion(versionModel, version, version.storage, storageTables, render, cache, files)
     else renderVersionDocuments(versionModel, version, render, cache, files)
+    const translated = version.storage !== null && !isIdentityMapping(version.storage, version)
+    const target = { header: headerView(model), version, mappings: version.storage, translated, member }
+    renderOperations(versionModel, target, render, cache, files)
   }
   for (const [older, newer] of listVersionPairs(model)) renderMigrationGuide(model, older, newer, render, files)
   return new Map([...rendered].sort(([a], [b]) => (a < b ? -1 : 1)))
@@ -198,6 +202,7 @@ function buildServerView(model: ApiModel): ServerView {
         prefix: version.prefix,
         functionName: versionFunctionName(version.name),
         deprecation: version.deprecation,
+        operations: version.operations.length > 0 ? `operations${version.name.toUpperCase()}` : null,
       })),
     unserved: model.versions.filter((version) => version.storage === null).map((version) => version.name),
     guides: listVersionPairs(model).map(([older, newer]) => {

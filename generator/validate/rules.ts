@@ -45,7 +45,7 @@ export const RULES = {
   NAMING_HYPHENS: 'Multi-word resource names are separated by single hyphens, never underscores, spaces or camelCase.',
   NAMING_NO_VERBS: 'Resource names contain no verbs: the HTTP method carries the action (see ACTION_VERBS).',
   NAMING_PLURAL:
-    'Resource names are plural nouns (the last hyphen-separated word is checked), unless `singular:` is declared.',
+    'Resource and operation names are plural nouns (the last hyphen-separated word is checked, or the word before `by` or `per`: `sales-by-month`), unless `singular:` is declared.',
   SINGULAR_COLLISION: 'No two resources share a singular: it names their TypeScript type and their foreign keys.',
   NAME_COLLISION:
     'No two resources, and no resource and restmint itself, generate the same name: OpenAPI schemas (record, bodies, page envelope; Problem, PageMeta, PageLinks), operationIds, table constants and route functions.',

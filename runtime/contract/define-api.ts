@@ -1,6 +1,7 @@
 import type { ApiAuth } from './access-rule.js'
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './api-limits.js'
+import type { OperationRoute } from './operation-route.js'
 import type { RatePolicy } from './rate-policy.js'
 import type { RegisterResource } from './resource-routes.js'
 import type { TableDefinition } from './table-definition.js'
@@ -19,6 +20,8 @@ export interface ApiVersion {
   readonly openapi: () => Promise<{ readonly default: object }>
   /** Present when the manifest declares the version deprecated. */
   readonly deprecation?: ApiDeprecation
+  /** The version's custom operations (the manifest's `operations:`); their handlers are the app module's. */
+  readonly operations?: readonly OperationRoute[]
 }
 
 /** A deprecated version's dates and links, as the manifest's `versions.<name>` gives them. */

@@ -32,12 +32,8 @@ export interface OperationRoute {
   readonly url: string
   /** The success status. */
   readonly status: number
-  /** On one record: its table, the path parameter naming it, and the version's translation when it has one. */
-  readonly target?: {
-    readonly table: TableDefinition
-    readonly param: string
-    readonly translation?: VersionTranslation
-  }
+  /** On one record: its table and the path parameter naming it (404 when no such record, or hidden from the caller). */
+  readonly target?: { readonly table: TableDefinition; readonly param: string }
   /** The body's validator; absent: the operation takes no body (one sent is a 400). */
   readonly body?: Validator<object>
   /** Query parameters: each one's type (query strings are text until read), then the validator of the typed values. */
