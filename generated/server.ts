@@ -8,7 +8,16 @@ import {
   type ApiPluginOptions,
   type ServerOptions,
 } from 'restmint/runtime'
+import app from '../src/app.js'
 import { allTables } from './schema.js'
+import type * as authorsTypes from './v2/types/authors.js'
+import type * as productsTypes from './v2/types/products.js'
+import type * as ordersTypes from './v2/types/orders.js'
+import type * as itemsTypes from './v2/types/items.js'
+import type * as adjustmentsTypes from './v2/types/adjustments.js'
+import type * as categoriesTypes from './v2/types/categories.js'
+import type * as postsTypes from './v2/types/posts.js'
+import type * as commentsTypes from './v2/types/comments.js'
 import { registerVersionV1 } from './v1/index.js'
 import { registerVersionV2 } from './v2/index.js'
 
@@ -149,12 +158,58 @@ export const api = defineApi({
 })
 
 /**
- * Fastify plugin serving every version of the API; register it in your own
- * app with `app.register(restmintApi, { storage })`.
+ * Every resource in v2's names: its record, and the bodies of a create and an update.
+ * The app module's `defineApp<Api>({...})` types its hooks with it.
  */
-export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = createApiPlugin(api)
+export type Api = {
+  authors: {
+    record: authorsTypes.Author
+    create: authorsTypes.AuthorCreate
+    update: authorsTypes.AuthorUpdate
+  }
+  products: {
+    record: productsTypes.Product
+    create: productsTypes.ProductCreate
+    update: productsTypes.ProductUpdate
+  }
+  orders: {
+    record: ordersTypes.Order
+    create: ordersTypes.OrderCreate
+    update: ordersTypes.OrderUpdate
+  }
+  items: { record: itemsTypes.Item; create: itemsTypes.ItemCreate; update: itemsTypes.ItemUpdate }
+  adjustments: {
+    record: adjustmentsTypes.Adjustment
+    create: adjustmentsTypes.AdjustmentCreate
+    update: adjustmentsTypes.AdjustmentUpdate
+  }
+  categories: {
+    record: categoriesTypes.Category
+    create: categoriesTypes.CategoryCreate
+    update: categoriesTypes.CategoryUpdate
+  }
+  posts: { record: postsTypes.Post; create: postsTypes.PostCreate; update: postsTypes.PostUpdate }
+  comments: {
+    record: commentsTypes.Comment
+    create: commentsTypes.CommentCreate
+    update: commentsTypes.CommentUpdate
+  }
+}
 
-/** A ready Fastify instance serving the API (and its reference page at /docs). */
+const plugin = createApiPlugin(api)
+
+/**
+ * Fastify plugin serving every version of the API, with the app module
+ * (../src/app.js) in it; register it in your own app with
+ * `app.register(restmintApi, { storage })`.
+ */
+export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = (instance, options) =>
+  plugin(instance, { app, ...options })
+
+/**
+ * The API's Fastify server, with the app module (../src/app.js) in it, not yet
+ * listening: add routes of your own, then `listen`. Its `close()` drains.
+ */
 export function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
-  return buildApiServer(api, options)
+  return buildApiServer(api, { app, ...options })
 }

@@ -3,6 +3,23 @@
  * team needs to mount a generated API in its own Fastify app.
  */
 export { ajvRuntime } from './contract/validator.js'
+export {
+  defineApp,
+  HOOK_NAMES,
+  type AfterCommitEvent,
+  type ApiShape,
+  type AppDb,
+  type AppDefinition,
+  type ComputeFields,
+  type HookCaller,
+  type HookContext,
+  type HookName,
+  type ResourceDb,
+  type ResourceHooks,
+  type ResourceShape,
+} from './app/define-app.js'
+export type { OperationHandler, OperationHandlers } from './app/operation-handler.js'
+export { AppProblemError, problem, type ProblemOptions } from './app/problem.js'
 export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './api/build-api-server.js'
 export { createApiPlugin, type ApiPluginOptions } from './api/create-api-plugin.js'
 export type { AccessOperation, AccessRule, ApiAuth, AuthScheme, OwnerRule } from './contract/access-rule.js'

@@ -39,7 +39,7 @@ export async function runCheck(
 ): Promise<number> {
   // Read once: every check below takes the same manifest, validated and modelled at most once.
   const project = await loadProject(io.cwd, manifestFile)
-  const result = await generateFiles(project)
+  const result = await generateFiles(project, { out: outDir })
   if (reportDiagnostics(result, manifestFile, io) || !result.files) return 1
   // The checks below print findings on stderr and successes on stdout: one stream keeps them in order.
   const report: CliIo = { ...io, stderr: io.stdout }

@@ -23,7 +23,7 @@ const LOCK_WAIT_MS = 60_000
 
 export async function runGenerate(manifestFile: string, outDir: string, io: CliIo): Promise<number> {
   const started = performance.now()
-  const result = await generateFiles(await loadProject(io.cwd, manifestFile))
+  const result = await generateFiles(await loadProject(io.cwd, manifestFile), { out: outDir })
   if (reportDiagnostics(result, manifestFile, io, true) || !result.files) return 1
   const files = result.files
   const absoluteOut = resolveOutputDirectory(resolve(io.cwd, outDir))

@@ -3,6 +3,7 @@ import type { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
 import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { OnDelete } from '../../runtime/contract/table-definition.js'
+import type { HookName } from '../../runtime/app/define-app.js'
 
 /**
  * The manifest as written in resources.yaml (format 1), after schema
@@ -83,6 +84,7 @@ export interface ManifestResource {
   owner?: { field: string; claim: string; scheme?: string }
   /** Who may do what; operations without a rule take `auth.default`. */
   access?: Partial<Record<AccessOperation | 'all', ManifestAccessRule>>
+<<<<<<< HEAD
   /** A resource with no table: only its declared `operations`, at `/<resource>/<operation>`. */
   collection_only?: boolean
   /** Custom operations, keyed by their path segment: `/<resource>/{<singular>_id}/<operation>`. */
@@ -102,6 +104,10 @@ export interface ManifestOperation {
   status?: number
   /** Who may call it; default `auth.default`. */
   access?: ManifestAccessRule
+=======
+  /** The hooks the app module exports for this resource (checked against the module by check and serve). */
+  hooks?: HookName[]
+>>>>>>> hooks
 }
 
 /** One access rule as written: a keyword, a scope requirement, or a list meaning any of them. */
@@ -160,4 +166,6 @@ export interface Manifest {
   /** Service-wide default of `resources.<name>.concurrency`. */
   concurrency?: ManifestConcurrency
   http?: ManifestHttp
+  /** The app module's path, relative to the manifest: hooks, computed fields, operations. */
+  app?: string
 }

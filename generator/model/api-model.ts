@@ -39,6 +39,8 @@ export interface ApiModel {
   readonly authSchemes: readonly AuthScheme[]
   /** What server.ts gives the runtime: its HTTP options (null: none set) and auth (null: no `auth:`). */
   readonly runtime: { readonly http: ApiHttp | null; readonly auth: ApiAuth | null }
+  /** The manifest's `app:`, the module path relative to the manifest; null without one. */
+  readonly appModule: string | null
 }
 
 /** The manifest's `http:`. */

@@ -55,6 +55,7 @@ export function buildModel(
     rate: buildRatePolicy('default', manifest.limits?.rate),
     http,
     openapiYaml: manifest.openapi?.yaml ?? false,
+    appModule: manifest.app ?? null,
     versions: withSuccessorRoutes(
       Object.keys(manifest.versions).map((name) => {
         const { changes, derivedFrom, toNewer, toStorage, ...version } = derived.find((each) => each.name === name)!

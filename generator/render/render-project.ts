@@ -1,3 +1,4 @@
+import { posix } from 'node:path'
 import { stringify as stringifyYaml } from 'yaml'
 import {
   type ApiModel,
@@ -39,6 +40,14 @@ import { buildMigrationGuideView } from './build-migration-guide-view.js'
 import { renderOperations } from './render-operations.js'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
 
+/** What rendering needs besides the model. */
+export interface RenderOptions {
+  /** The output directory relative to the manifest's (`generated`): server.ts imports the app module from it. */
+  readonly outFromManifest?: string
+}
+
+const DEFAULT_OUT = 'generated'
+
 /** Where renderers put each file they render. */
 interface RenderedFiles {
   set(path: string, contents: string): void
@@ -53,6 +62,7 @@ export function renderProject(
   model: ApiModel,
   cache: ContentCache,
   onFile?: (path: string, contents: string) => void,
+  options: RenderOptions = {},
 ): Map<string, string> {
   const render = loadTemplates()
   const rendered = new Map<string, string>()
@@ -65,7 +75,7 @@ export function renderProject(
   const schema = buildSchemaView(model)
   const storageTables = new Map(schema.tables.map((table) => [table.resource, table]))
   files.set('schema.ts', render('schema.ts', schema))
-  files.set('server.ts', render('server.ts', buildServerView(model)))
+  files.set('server.ts', render('server.ts', buildServerView(model, options.outFromManifest ?? DEFAULT_OUT)))
   for (const version of model.versions) {
     const versionModel = { ...model, resources: version.resources }
     if (version.storage) renderVersion(versionModel, version, version.storage, storageTables, render, cache, files)
@@ -186,7 +196,8 @@ function buildSchemaView(model: ApiModel): SchemaView {
   }
 }
 
-function buildServerView(model: ApiModel): ServerView {
+function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
+  const newest = model.versions.at(-1)!
   return {
     ...headerView(model),
     manifestFile: model.manifestFile,
@@ -210,7 +221,31 @@ function buildServerView(model: ApiModel): ServerView {
       return { path: `/docs/${name}`, fileName: name }
     }),
     auth: model.runtime.auth,
+    newestVersion: newest.name,
+    apiTypes: newest.resources.map((resource) => {
+      const types = nameResourceComponents(resource.typeName)
+      return {
+        resource: resource.name,
+        namespace: `${resource.identifier}Types`,
+        fileName: resource.name,
+        record: types.record,
+        create: types.create,
+        update: types.update,
+      }
+    }),
+    appImport: model.appModule === null ? null : appModuleImport(model.appModule, outFromManifest),
   }
+}
+
+/**
+ * The app module's specifier as server.ts imports it: relative to the output
+ * directory, with TypeScript's extension swapped for the one it compiles to
+ * (TypeScript and esbuild resolve `./app.js` to `./app.ts`).
+ */
+function appModuleImport(appModule: string, outFromManifest: string): string {
+  const path = posix.relative(posix.normalize(outFromManifest), posix.normalize(appModule))
+  const specifier = path.startsWith('.') ? path : `./${path}`
+  return specifier.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs')
 }
 
 function buildVersionIndexView(model: ApiModel, version: VersionModel): VersionIndexView {

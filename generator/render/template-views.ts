@@ -90,6 +90,22 @@ export interface ServerView extends HeaderView {
   readonly guides: readonly { readonly path: string; readonly fileName: string }[]
   /** The runtime's ApiAuth: schemes and every table's rules; null (and left out of server.ts) without `auth:`. */
   readonly auth: ApiAuth | null
+  /** The newest version, whose names the `Api` type (and the app module's hooks) use. */
+  readonly newestVersion: string
+  /** One entry of the `Api` type per resource of the newest version. */
+  readonly apiTypes: readonly {
+    /** The resource name: the key. */
+    readonly resource: string
+    /** The namespace its types module is imported as: `ordersTypes`. */
+    readonly namespace: string
+    /** `./v2/types/orders.js` */
+    readonly fileName: string
+    readonly record: string
+    readonly create: string
+    readonly update: string
+  }[]
+  /** The app module's specifier from server.ts (`../src/app.js`); null without `app:` in the manifest. */
+  readonly appImport: string | null
 }
 
 /** `<version>/index.ts`: registers every resource's routes of one version. */

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis'
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { createApiPlugin } from './create-api-plugin.js'
 import type { ApiDefinition } from '../contract/define-api.js'
+import type { AppDefinition } from '../app/define-app.js'
 import {
   answerClientError,
   handleErrors,
@@ -78,16 +79,22 @@ export interface ServerOptions {
    * it closes their connections. Default 10,000.
    */
   readonly shutdownTimeoutMs?: number
+  /**
+   * The manifest's `app:` module (its default export): hooks, computed fields
+   * and operations. Generated `buildServer` passes the module it imports.
+   */
+  // Any Api: the module is typed by its own generated `Api`, which the runtime does not know.
+  readonly app?: AppDefinition<any>
 }
 
 type SchemaCompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>
 
 /**
  * In place of Fastify's own schema compilers, which it loads (ajv and
- * fast-json-stringify, ~40 ms) for every server it creates: no route here
- * has a Fastify schema (bodies are checked by the validators compiled at
- * generate time, query strings by parseQueryString), and none can be added
- * once the server is ready.
+ * fast-json-stringify, ~40 ms) for every server it creates: no route of the
+ * API has a Fastify schema (bodies are checked by the validators compiled at
+ * generate time, query strings by parseQueryString). A route of your own
+ * that declares one says what to do instead.
  */
 const NO_SCHEMA_COMPILERS: Required<SchemaCompilersFactory> = {
   buildValidator: () => refuseSchemas(),
@@ -96,8 +103,9 @@ const NO_SCHEMA_COMPILERS: Required<SchemaCompilersFactory> = {
 
 function refuseSchemas(): never {
   throw new Error(
-    'internal error: a route of buildApiServer declares a Fastify schema, which it has no compilers for; ' +
-      'check bodies with the validators compiled at generate time instead',
+    'a route added to the server buildServer returns declares a Fastify schema, and the server has no schema ' +
+      'compilers (restmint validates with the ones it generates); give your routes compilers first with ' +
+      'app.setValidatorCompiler(...) and app.setSerializerCompiler(...), or check the input in the handler',
   )
 }
 
@@ -110,11 +118,12 @@ const DEFAULT_TIMEOUTS: Required<Omit<ServerTimeouts, 'jwksMs'>> = {
 const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000
 
 /**
- * A ready Fastify instance serving the API, and /health/live and
- * /health/ready. Prepares the database first: creates missing tables (unless
- * `createMissing` is false), and refuses to start (SchemaMismatchError) when
- * existing tables disagree with the manifest. Its `close()` drains (see
- * drainOnClose): call it on SIGTERM.
+ * A Fastify instance serving the API, and /health/live and /health/ready, not
+ * yet listening: routes of your own may still be added, and `listen` (or
+ * `inject`) is the caller's. Prepares the database first: creates missing
+ * tables (unless `createMissing` is false), and refuses to start
+ * (SchemaMismatchError) when existing tables disagree with the manifest. Its
+ * `close()` drains (see drainOnClose): call it on SIGTERM.
  */
 export async function buildApiServer(api: ApiDefinition, options: ServerOptions = {}): Promise<FastifyInstance> {
   const storage =
@@ -198,9 +207,9 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.timeouts?.jwksMs !== undefined ? { jwksTimeoutMs: options.timeouts.jwksMs } : {}),
+    ...(options.app !== undefined ? { app: options.app } : {}),
   })
   if (options.docs !== false) registerApiDocs(app, api.versions, api.guides ?? [])
-  await app.ready()
   return app
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ApiDefinition } from '../contract/define-api.js'
+import type { AppDefinition } from '../app/define-app.js'
 import { identifyCallers } from '../access/identify-callers.js'
 import { announceDeprecation } from '../ops/announce-deprecation.js'
 import { createAccessControl, PUBLIC_ACCESS } from '../access/authorize-request.js'
@@ -25,6 +26,9 @@ export interface ApiPluginOptions {
   readonly env?: Readonly<Record<string, string | undefined>>
   /** How long a JWKS request may take before the requests waiting on it answer 503 (default 5,000 ms). */
   readonly jwksTimeoutMs?: number
+  /** The manifest's `app:` module (its default export): hooks, computed fields, operations. */
+  // Any Api: the module is typed by its own generated `Api`, which the runtime does not know.
+  readonly app?: AppDefinition<any>
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })

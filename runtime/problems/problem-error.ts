@@ -15,7 +15,8 @@ export interface ProblemDetails {
   status: number
   detail: string
   instance?: string
-  code: ProblemCode
+  /** A catalogue code, or one the API's own code chose (`problem(...)` in its app module). */
+  code: ProblemCode | (string & {})
   errors?: InvalidParam[]
 }
 
