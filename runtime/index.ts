@@ -18,7 +18,14 @@ export {
   type ResourceHooks,
   type ResourceShape,
 } from './app/define-app.js'
-export type { OperationHandler, OperationHandlers } from './app/operation-handler.js'
+export {
+  API_OPERATIONS,
+  type OperationContext,
+  type OperationHandler,
+  type OperationHandlers,
+  type OperationShape,
+  type OperationsOf,
+} from './app/operation-handler.js'
 export { AppProblemError, problem, type ProblemOptions } from './app/problem.js'
 export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './api/build-api-server.js'
 export { createApiPlugin, type ApiPluginOptions } from './api/create-api-plugin.js'

@@ -84,7 +84,8 @@ export interface ManifestResource {
   owner?: { field: string; claim: string; scheme?: string }
   /** Who may do what; operations without a rule take `auth.default`. */
   access?: Partial<Record<AccessOperation | 'all', ManifestAccessRule>>
-<<<<<<< HEAD
+  /** The hooks the app module exports for this resource (checked against the module by check and serve). */
+  hooks?: HookName[]
   /** A resource with no table: only its declared `operations`, at `/<resource>/<operation>`. */
   collection_only?: boolean
   /** Custom operations, keyed by their path segment: `/<resource>/{<singular>_id}/<operation>`. */
@@ -104,10 +105,6 @@ export interface ManifestOperation {
   status?: number
   /** Who may call it; default `auth.default`. */
   access?: ManifestAccessRule
-=======
-  /** The hooks the app module exports for this resource (checked against the module by check and serve). */
-  hooks?: HookName[]
->>>>>>> hooks
 }
 
 /** One access rule as written: a keyword, a scope requirement, or a list meaning any of them. */

@@ -234,6 +234,7 @@ function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
       }
     }),
     appImport: model.appModule === null ? null : appModuleImport(model.appModule, outFromManifest),
+    apiOperations: newest.operations.length > 0,
   }
 }
 

@@ -106,6 +106,8 @@ export interface ServerView extends HeaderView {
   }[]
   /** The app module's specifier from server.ts (`../src/app.js`); null without `app:` in the manifest. */
   readonly appImport: string | null
+  /** The newest version has custom operations: `Api` lists them (its operations/types.ts `Operations`). */
+  readonly apiOperations: boolean
 }
 
 /** `<version>/index.ts`: registers every resource's routes of one version. */

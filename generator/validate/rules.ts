@@ -104,7 +104,6 @@ export const RULES = {
   ACCESS_OWNER_UNDECLARED: 'The `owner` access rule belongs to resources that declare `owner:`.',
   OWNER_FIELD:
     '`owner.field` is a new lower_snake_case name: not a field the resource already has (declared or generated) nor a query parameter name.',
-<<<<<<< HEAD
   OPERATION_PATH_CLASH:
     "A custom operation's path is its own: not the nested route of a child resource (`/orders/{order_id}/items`).",
   OPERATION_BODY_METHOD: 'GET and DELETE operations take no body: their input is the path and `query:`.',
@@ -113,7 +112,6 @@ export const RULES = {
   OPERATION_STATUS: "An operation's `status` 204 has no body, so no `responds:`; any other status sends `responds:`.",
   COLLECTION_ONLY:
     'A `collection_only` resource has no table: it declares operations and nothing stored (fields, relations, parent, owner, access…), and no parent or relation points at it.',
-=======
   APP_MODULE_MISSING: '`app` names a module file that exists, relative to the manifest.',
   APP_MODULE_INVALID:
     "The `app` module loads, and its default export is `defineApp({...})`'s result: an object with `hooks`, `compute` and `operations`, each optional.",
@@ -121,7 +119,6 @@ export const RULES = {
   HOOK_NOT_EXPORTED: "Every hook a resource's `hooks` lists is exported by the app module, under `hooks.<resource>`.",
   HOOK_NOT_DECLARED:
     "Every hook the app module exports is listed in its resource's `hooks` (the resource exists in the manifest), so the manifest says what runs.",
->>>>>>> hooks
 } as const satisfies Readonly<Record<string, string>>
 
 export type RuleId = keyof typeof RULES
