@@ -20,7 +20,14 @@ export function buildOperations(
 ): OperationModel[] {
   const onRecords = Object.entries(versionResources).flatMap(([name, resource]) =>
     Object.entries(resource.operations ?? {}).map(([operation, declared]) =>
-      buildOperation(manifest, name, resource, operation, declared, deriveResourceNames(name, resource.singular).idParam),
+      buildOperation(
+        manifest,
+        name,
+        resource,
+        operation,
+        declared,
+        deriveResourceNames(name, resource.singular).idParam,
+      ),
     ),
   )
   const collectionOnly = Object.entries(manifest.resources)

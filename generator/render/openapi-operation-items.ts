@@ -54,7 +54,9 @@ function buildOperation(model: ApiModel, operation: OperationModel): OpenApiOper
     summary: `${words(operation.name)}${on} (${operation.method})`,
     description:
       `A custom operation: its handler is the app module's \`operations['${operation.handler}']\`.` +
-      (target ? ` 404 when ${words(target.singular)} \`{${operation.idParam}}\` does not exist, or the caller may not see it.` : ''),
+      (target
+        ? ` 404 when ${words(target.singular)} \`{${operation.idParam}}\` does not exist, or the caller may not see it.`
+        : ''),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(schemas.body ? { requestBody: { required: true, content: json(schemas.body) } } : {}),
     responses: {
@@ -71,10 +73,10 @@ function buildOperation(model: ApiModel, operation: OperationModel): OpenApiOper
 function successResponse(model: ApiModel, operation: OperationModel, result: JsonSchema | null) {
   const { responds } = operation
   if (responds === null) return { description: 'Done; no body.' }
-  const data =
-    responds.kind === 'record' ? refSchema(findResource(model, responds.resource).typeName) : (result ?? {})
+  const data = responds.kind === 'record' ? refSchema(findResource(model, responds.resource).typeName) : (result ?? {})
   return {
-    description: responds.kind === 'record' ? `The ${words(findResource(model, responds.resource).singular)}.` : 'The result.',
+    description:
+      responds.kind === 'record' ? `The ${words(findResource(model, responds.resource).singular)}.` : 'The result.',
     content: json({ type: 'object', properties: { data }, required: ['data'], additionalProperties: false }),
   }
 }

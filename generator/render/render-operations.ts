@@ -66,7 +66,10 @@ export function renderOperations(
     }
   }
   const compiled = compileValidators(schemas, cache)
-  files.set(`${dir}/validators.js`, render('validators.js', { ...header, code: compiled.code, aliases: compiled.aliases }))
+  files.set(
+    `${dir}/validators.js`,
+    render('validators.js', { ...header, code: compiled.code, aliases: compiled.aliases }),
+  )
   files.set(`${dir}/validators.d.ts`, render('operation-validators.d.ts', { ...header, validators }))
   files.set(`${dir}/routes.ts`, render('operation-routes.ts', buildRoutesView(model, target, target.mappings)))
 }
@@ -98,11 +101,9 @@ function buildRoutesView(
       path: `${version.prefix}${operation.path}`,
       url: operation.url,
       status: operation.status,
-      target:
-        operation.idParam === null
-          ? null
-          : { table: tableOf(operation.resource), param: operation.idParam },
-      body: operation.body === null ? null : names.body,
+      target: operation.idParam === null ? null : { table: tableOf(operation.resource), param: operation.idParam },
+      body:
+        operation.body === null ? null : { fields: operation.body.map((field) => field.name), validator: names.body },
       query:
         operation.query.length === 0
           ? null

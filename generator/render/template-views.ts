@@ -290,8 +290,8 @@ export interface OperationRoutesView extends HeaderView {
     readonly status: number
     /** The record it acts on: its schema.ts constant and path parameter; null on a collection_only resource. */
     readonly target: { readonly table: string; readonly param: string } | null
-    /** The body validator's export; null without a body. */
-    readonly body: string | null
+    /** The body's field names and its validator's export; null without a body. */
+    readonly body: { readonly fields: readonly string[]; readonly validator: string } | null
     readonly query: { readonly fields: Readonly<Record<string, string>>; readonly validator: string } | null
     /** `responds: <resource>`: its schema.ts constant and translation alias. */
     readonly record: { readonly table: string; readonly translation: string | null } | null

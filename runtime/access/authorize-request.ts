@@ -38,6 +38,15 @@ export interface AccessControl {
   /** False without `auth:`: every answer is the same for every caller. */
   readonly enabled: boolean
   authorize(request: FastifyRequest, table: string, operation: AccessOperation): Promise<AccessGrant>
+  /**
+   * A custom operation's own alternatives (its `access`), `owner` granting the
+   * rows of `table` the caller owns; the caller, or null without credentials.
+   */
+  authorizeRules(
+    request: FastifyRequest,
+    rules: readonly AccessRule[],
+    table: string | null,
+  ): Promise<{ readonly grant: AccessGrant; readonly caller: Caller | null }>
   /** Whether `operation`'s answer may differ by caller: then `Cache-Control: private`, `Vary` on credentialHeaders. */
   dependsOnCaller(table: string, operation: AccessOperation): boolean
   /** The request headers credentials arrive in: `Authorization` and each API-key scheme's header. */
@@ -50,6 +59,7 @@ export const PUBLIC_ACCESS: AccessControl = {
   enabled: false,
   credentialHeaders: [],
   authorize: async () => OPEN_GRANT,
+  authorizeRules: async () => ({ grant: OPEN_GRANT, caller: null }),
   dependsOnCaller: () => false,
 }
 
@@ -60,6 +70,10 @@ interface TableRules {
 
 export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): AccessControl {
   const rulesOf = (table: string): TableRules | undefined => auth.resources[table]
+  const readableRows = (table: string, caller: Caller | null): RowFilter | null => {
+    const rules = rulesOf(table)
+    return rules ? evaluate(rules.access.read, rules.owner, caller) : {}
+  }
   return {
     enabled: true,
     credentialHeaders: [
@@ -76,11 +90,21 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
         rows,
         stamp: ownerStamp(rules.owner, caller),
         scopeAlternatives: rules.access[operation].flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),
-        readableRowsOf: (other) => {
-          const otherRules = rulesOf(other)
-          return otherRules ? evaluate(otherRules.access.read, otherRules.owner, caller) : {}
-        },
+        readableRowsOf: (other) => readableRows(other, caller),
       }
+    },
+    async authorizeRules(request, alternatives, table) {
+      const caller = await authenticate(request)
+      const owner = table === null ? null : (rulesOf(table)?.owner ?? null)
+      const rows = evaluate(alternatives, owner, caller)
+      if (rows === null) throw refuse(auth, alternatives, caller)
+      const grant: AccessGrant = {
+        rows,
+        stamp: {},
+        scopeAlternatives: alternatives.flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),
+        readableRowsOf: (other) => readableRows(other, caller),
+      }
+      return { grant, caller }
     },
     dependsOnCaller(table, operation) {
       const rules = rulesOf(table)

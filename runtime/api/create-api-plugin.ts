@@ -10,6 +10,9 @@ import { declaredCharset, MERGE_PATCH } from '../http/media-types.js'
 import { createCursorCodec } from '../query/page-cursor.js'
 import { ProblemError, validationFailed } from '../problems/problem-error.js'
 import { createResourceRegistrar } from './register-resource.js'
+import { registerOperations, type OperationFunction, type OperationServices } from './register-operations.js'
+import { compareOperationHandlers, describeOperationMismatch } from '../app/compare-operation-handlers.js'
+import { ServerConfigurationError } from '../ops/server-configuration-error.js'
 import type { Storage } from '../storage/storage.js'
 
 export interface ApiPluginOptions {
@@ -72,6 +75,13 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
         )
       : PUBLIC_ACCESS
     authorizeRoutes(app, access)
+    const operations: OperationServices = {
+      storage: options.storage,
+      limits: api.limits,
+      access,
+      handlers: checkOperationHandlers(api, options.app),
+      db: () => undefined,
+    }
     const registerResource = createResourceRegistrar({
       storage: options.storage,
       limits: api.limits,
@@ -106,6 +116,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
           if (version.deprecation) announceDeprecation(versionApp, version.prefix, version.deprecation)
           handleErrors(versionApp, api.limits)
           version.register(versionApp, registerResource)
+          if (version.operations) registerOperations(versionApp, version.name, version.operations, operations)
         },
         { prefix: version.prefix },
       )
@@ -146,4 +157,25 @@ function findPrototypeKey(value: unknown, pointer: string): string | null {
     if (found !== null) return found
   }
   return null
+}
+
+/**
+ * The app module's operation handlers, when they are exactly the declared
+ * operations' (every version serves the same ones); else the server refuses
+ * to start, naming each mismatch.
+ */
+function checkOperationHandlers(
+  api: ApiDefinition,
+  app: AppDefinition<any> | undefined,
+): Readonly<Record<string, OperationFunction>> {
+  const declared = [
+    ...new Set(api.versions.flatMap((version) => version.operations ?? []).map((route) => route.handler)),
+  ]
+  const mismatches = compareOperationHandlers(app?.operations, declared)
+  if (mismatches.length > 0) {
+    throw new ServerConfigurationError(
+      `the app module disagrees with the manifest's operations: ${mismatches.map(describeOperationMismatch).join('; ')}`,
+    )
+  }
+  return (app?.operations ?? {}) as Readonly<Record<string, OperationFunction>>
 }

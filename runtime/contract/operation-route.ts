@@ -34,8 +34,8 @@ export interface OperationRoute {
   readonly status: number
   /** On one record: its table and the path parameter naming it (404 when no such record, or hidden from the caller). */
   readonly target?: { readonly table: TableDefinition; readonly param: string }
-  /** The body's validator; absent: the operation takes no body (one sent is a 400). */
-  readonly body?: Validator<object>
+  /** The body's fields (named when an unknown one is sent) and validator; absent: the operation takes no body. */
+  readonly body?: { readonly fields: readonly string[]; readonly validator: Validator<object> }
   /** Query parameters: each one's type (query strings are text until read), then the validator of the typed values. */
   readonly query?: { readonly fields: Readonly<Record<string, FieldType>>; readonly validator: Validator<object> }
   /**
