@@ -8,7 +8,7 @@ import {
   type ApiPluginOptions,
   type ServerOptions,
 } from 'restmint/runtime'
-import app from '../src/app.js'
+import appModule from '../src/app.js'
 import { allTables } from './schema.js'
 import type * as authorsTypes from './v2/types/authors.js'
 import type * as productsTypes from './v2/types/products.js'
@@ -204,12 +204,15 @@ const plugin = createApiPlugin(api)
  * `app.register(restmintApi, { storage })`.
  */
 export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = (instance, options) =>
-  plugin(instance, { app, ...options })
+  plugin(instance, { app: appModule, ...options })
 
 /**
  * The API's Fastify server, with the app module (../src/app.js) in it, not yet
  * listening: add routes of your own, then `listen`. Its `close()` drains.
  */
 export function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
-  return buildApiServer(api, { app, ...options })
+  return buildApiServer(api, { app: appModule, ...options })
 }
+
+/** The app module's default export, as server.ts serves it (`restmint serve` checks it against the manifest). */
+export { appModule }

@@ -5,7 +5,6 @@
 export { ajvRuntime } from './contract/validator.js'
 export {
   defineApp,
-  HOOK_NAMES,
   type AfterCommitEvent,
   type ApiShape,
   type AppDb,
@@ -13,7 +12,6 @@ export {
   type ComputeFields,
   type HookCaller,
   type HookContext,
-  type HookName,
   type ResourceDb,
   type ResourceHooks,
   type ResourceShape,
@@ -26,6 +24,7 @@ export {
   type OperationShape,
   type OperationsOf,
 } from './app/operation-handler.js'
+export { HOOK_NAMES, type HookName } from './contract/hook-name.js'
 export { AppProblemError, problem, type ProblemOptions } from './app/problem.js'
 export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './api/build-api-server.js'
 export { createApiPlugin, type ApiPluginOptions } from './api/create-api-plugin.js'

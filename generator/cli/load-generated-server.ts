@@ -10,6 +10,8 @@ import { hashFiles, hashKey, listFiles, type ContentCache } from '../render/cont
 
 export interface GeneratedServerModule {
   readonly api: Pick<ApiDefinition, 'tables' | 'auth'>
+  /** The manifest's `app:` module, which server.ts imports; absent without one. */
+  readonly appModule?: unknown
   buildServer(options: ServerOptions): Promise<FastifyInstance>
 }
 
@@ -37,10 +39,7 @@ const BUNDLED_PACKAGES = ['kysely']
  * never served stale.
  */
 export async function loadGeneratedServer(entry: string, cache: ContentCache): Promise<GeneratedServerModule> {
-  // Compiled, this module sits in dist/ next to the compiled runtime; run from source (tsx, tests), next to its sources.
-  const runtimeEntry = ['index.js', 'index.ts']
-    .map((file) => fileURLToPath(new URL(`../../runtime/${file}`, import.meta.url)))
-    .find((path) => existsSync(path))!
+  const runtimeEntry = findRuntimeEntry()
   const runtime = dirname(runtimeEntry)
   const dependencies = listDependencies(runtime)
   const tree = dirname(resolve(entry))
@@ -76,11 +75,33 @@ export async function loadGeneratedServer(entry: string, cache: ContentCache): P
     const written = cache.pathOf(key)
     if (written !== null) return (await import(pathToFileURL(written).href)) as GeneratedServerModule
   }
+  return (await importOnce(code)) as GeneratedServerModule
+}
+
+/**
+ * Loads one module as loadGeneratedServer loads server.ts, bundled with the
+ * runtime, without caching the bundle: how `check` reads the app module's
+ * exports. Throws what esbuild or the module throws.
+ */
+export async function loadBundledModule(entry: string): Promise<Record<string, unknown>> {
+  const { code } = await bundle(entry, findRuntimeEntry())
+  return (await importOnce(code)) as Record<string, unknown>
+}
+
+/** Compiled, this module sits in dist/ next to the compiled runtime; run from source (tsx, tests), next to its sources. */
+function findRuntimeEntry(): string {
+  return ['index.js', 'index.ts']
+    .map((file) => fileURLToPath(new URL(`../../runtime/${file}`, import.meta.url)))
+    .find((path) => existsSync(path))!
+}
+
+/** Imports a bundle written to a temporary file, removed once loaded. */
+async function importOnce(code: string): Promise<unknown> {
   const directory = mkdtempSync(join(tmpdir(), 'restmint-serve-'))
   const file = join(directory, 'server.mjs')
   try {
     writeFileSync(file, code)
-    return (await import(pathToFileURL(file).href)) as GeneratedServerModule
+    return await import(pathToFileURL(file).href)
   } finally {
     rmSync(directory, { recursive: true, force: true })
   }

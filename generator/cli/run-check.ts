@@ -12,6 +12,7 @@ import type { CliIo } from './cli-io.js'
 import { compareWithLatestMigration, describeMissingMigration } from '../migrate/compare-with-latest-migration.js'
 import { describeLineCounts, diffFile } from './diff-file.js'
 import { reportDiagnostics } from './report-diagnostics.js'
+import { reportAppModule } from './report-app-module.js'
 
 export interface CheckOptions {
   readonly migrationsDir: string
@@ -48,7 +49,8 @@ export async function runCheck(
   const removals = await checkPublishedWas(project, options.publishedDir, result.files, report)
   const versions = await checkDeclaredVersionChanges(project, result.files, report)
   const migrations = await checkMigrations(project, options.migrationsDir, io)
-  return Math.max(output, contracts, removals, versions, migrations)
+  const appModule = await reportAppModule(project, report)
+  return Math.max(output, contracts, removals, versions, migrations, appModule)
 }
 
 /** One line per stale file (its diff too with `withDiffs`), then the command that fixes them. */

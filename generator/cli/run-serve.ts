@@ -8,6 +8,8 @@ import type { CliIo } from './cli-io.js'
 import { withDevelopmentSecrets } from './development-secrets.js'
 import { ensureFreshOutput } from './ensure-fresh-output.js'
 import { loadGeneratedServer } from './load-generated-server.js'
+import { loadProject } from '../load-project.js'
+import { reportAppModule } from './report-app-module.js'
 import { requireSchemaName } from './migration-options.js'
 import { withDatabaseErrors } from './with-database-errors.js'
 
@@ -47,6 +49,15 @@ export async function runServe(
   const poolSize = readNumber('--pool-size (DATABASE_POOL_SIZE)', options.poolSize, { min: 1 })
   const poolTimeoutMs = readNumber('--pool-timeout (DATABASE_POOL_TIMEOUT)', options.poolTimeout, { min: 0 })
   const server = await loadGeneratedServer(entry, createContentCache(findCacheDirectory(io.cwd)))
+  // The module server.ts imports must export what the manifest declares; said with positions here.
+  if (server.appModule !== undefined && existsSync(resolve(io.cwd, options.manifest))) {
+    const project = await loadProject(io.cwd, options.manifest)
+    if ((await reportAppModule(project, io, { module: server.appModule })) !== 0) {
+      throw new UserError(
+        `${options.out}/server.ts's app module disagrees with ${options.manifest} (see above); nothing is served`,
+      )
+    }
+  }
   // With migrations, they alone make the schema: the server creates nothing, and refuses what they do not explain.
   // A memory database starts empty every time, and prepare() creates the manifest's tables: nothing to migrate.
   const managedByMigrations = options.db !== 'sqlite::memory:' && existsSync(resolve(io.cwd, options.migrations))

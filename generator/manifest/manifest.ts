@@ -3,7 +3,7 @@ import type { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
 import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { OnDelete } from '../../runtime/contract/table-definition.js'
-import type { HookName } from '../../runtime/app/define-app.js'
+import type { HookName } from '../../runtime/contract/hook-name.js'
 
 /**
  * The manifest as written in resources.yaml (format 1), after schema

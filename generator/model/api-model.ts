@@ -1,3 +1,4 @@
+import type { HookName } from '../../runtime/contract/hook-name.js'
 import type { AccessRule, ApiAuth, AuthScheme, OwnerRule, ResourceAccess } from '../../runtime/contract/access-rule.js'
 import type { ApiHttp } from '../../runtime/contract/define-api.js'
 import type { QueryRules } from '../../runtime/contract/query-rules.js'
@@ -41,6 +42,8 @@ export interface ApiModel {
   readonly runtime: { readonly http: ApiHttp | null; readonly auth: ApiAuth | null }
   /** The manifest's `app:`, the module path relative to the manifest; null without one. */
   readonly appModule: string | null
+  /** Each resource's `hooks:` (those that list any), by resource name. */
+  readonly hooks: Readonly<Record<string, readonly HookName[]>>
 }
 
 /** The manifest's `http:`. */

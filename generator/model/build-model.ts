@@ -56,6 +56,11 @@ export function buildModel(
     http,
     openapiYaml: manifest.openapi?.yaml ?? false,
     appModule: manifest.app ?? null,
+    hooks: Object.fromEntries(
+      Object.entries(manifest.resources).flatMap(([name, resource]) =>
+        resource.hooks?.length ? [[name, resource.hooks]] : [],
+      ),
+    ),
     versions: withSuccessorRoutes(
       Object.keys(manifest.versions).map((name) => {
         const { changes, derivedFrom, toNewer, toStorage, ...version } = derived.find((each) => each.name === name)!

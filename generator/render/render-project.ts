@@ -235,6 +235,7 @@ function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
     }),
     appImport: model.appModule === null ? null : appModuleImport(model.appModule, outFromManifest),
     apiOperations: newest.operations.length > 0,
+    hooks: Object.keys(model.hooks).length > 0 ? model.hooks : null,
   }
 }
 

@@ -108,6 +108,8 @@ export interface ServerView extends HeaderView {
   readonly appImport: string | null
   /** The newest version has custom operations: `Api` lists them (its operations/types.ts `Operations`). */
   readonly apiOperations: boolean
+  /** The runtime's `hooks`: what each resource declares; null (and left out) when none does. */
+  readonly hooks: Readonly<Record<string, readonly string[]>> | null
 }
 
 /** `<version>/index.ts`: registers every resource's routes of one version. */

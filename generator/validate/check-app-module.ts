@@ -3,6 +3,8 @@ import { dirname, resolve } from 'node:path'
 import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import { asRecord } from '../manifest/as-record.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
+import type { Manifest } from '../manifest/manifest.js'
+import { compareAppModule, describeMismatch } from '../../runtime/app/check-app-module.js'
 import { createCheckContext, type CheckContext } from './check-context.js'
 
 /** Where the manifest's `app:` module is: relative to the manifest, not to the working directory. */
@@ -37,5 +39,46 @@ export function checkAppModuleFile(loaded: LoadedManifest, cwd: string): Diagnos
       `${loaded.file}); create it, default-exporting defineApp({...}) from restmint/runtime, or correct the path`,
     context.atValue(['app']),
   )
+  return diagnostics
+}
+
+/**
+ * The app module's exports against the manifest's declarations, with
+ * positions: APP_MODULE_INVALID, HOOK_NOT_EXPORTED, HOOK_NOT_DECLARED.
+ * `app` is the module's default export, or the error loading it threw.
+ */
+export function checkAppExports(
+  loaded: LoadedManifest,
+  manifest: Manifest,
+  app: { loaded: unknown } | { error: unknown },
+): Diagnostic[] {
+  const { context, diagnostics } = createCheckContext(loaded)
+  if ('error' in app) {
+    const reason = app.error instanceof Error ? app.error.message.split('\n')[0] : String(app.error)
+    context.report(
+      'APP_MODULE_INVALID',
+      `app module ${manifest.app} does not load: ${reason}; fix the module (run it with tsx to see the whole error)`,
+      context.atValue(['app']),
+    )
+    return diagnostics
+  }
+  const declared = Object.fromEntries(
+    Object.entries(manifest.resources).map(([name, resource]) => [name, resource.hooks ?? []]),
+  )
+  for (const mismatch of compareAppModule(app.loaded, { resources: Object.keys(declared), hooks: declared })) {
+    const message = describeMismatch(mismatch)
+    if (mismatch.kind === 'invalid') {
+      context.report('APP_MODULE_INVALID', message, context.atValue(['app']))
+    } else if (mismatch.kind === 'hook-not-exported') {
+      const index = declared[mismatch.resource]!.indexOf(mismatch.hook)
+      context.report('HOOK_NOT_EXPORTED', message, context.atValue(['resources', mismatch.resource, 'hooks', index]))
+    } else if (!mismatch.known) {
+      context.report('HOOK_NOT_DECLARED', message, context.atValue(['app']))
+    } else {
+      const listed = manifest.resources[mismatch.resource]?.hooks !== undefined
+      const path = listed ? ['resources', mismatch.resource, 'hooks'] : ['resources', mismatch.resource]
+      context.report('HOOK_NOT_DECLARED', message, context.atKey(path))
+    }
+  }
   return diagnostics
 }

@@ -16,6 +16,8 @@ import { ProblemError } from '../problems/problem-error.js'
 
 /** What one request may touch, once its caller passed the operation's rule. */
 export interface AccessGrant {
+  /** Who the request is from; null without credentials (or without `auth:`). */
+  readonly caller: Caller | null
   /** Conditions every row the operation reads or writes must also meet: the owner's, or none. */
   readonly rows: RowFilter
   /** Columns stamped on create: the owner field from the caller's claim, when the table has one. */
@@ -40,26 +42,28 @@ export interface AccessControl {
   authorize(request: FastifyRequest, table: string, operation: AccessOperation): Promise<AccessGrant>
   /**
    * A custom operation's own alternatives (its `access`), `owner` granting the
-   * rows of `table` the caller owns; the caller, or null without credentials.
+   * rows of `table` the caller owns.
    */
-  authorizeRules(
-    request: FastifyRequest,
-    rules: readonly AccessRule[],
-    table: string | null,
-  ): Promise<{ readonly grant: AccessGrant; readonly caller: Caller | null }>
+  authorizeRules(request: FastifyRequest, rules: readonly AccessRule[], table: string | null): Promise<AccessGrant>
   /** Whether `operation`'s answer may differ by caller: then `Cache-Control: private`, `Vary` on credentialHeaders. */
   dependsOnCaller(table: string, operation: AccessOperation): boolean
   /** The request headers credentials arrive in: `Authorization` and each API-key scheme's header. */
   readonly credentialHeaders: readonly string[]
 }
 
-export const OPEN_GRANT: AccessGrant = { rows: {}, stamp: {}, scopeAlternatives: [], readableRowsOf: () => ({}) }
+export const OPEN_GRANT: AccessGrant = {
+  caller: null,
+  rows: {},
+  stamp: {},
+  scopeAlternatives: [],
+  readableRowsOf: () => ({}),
+}
 
 export const PUBLIC_ACCESS: AccessControl = {
   enabled: false,
   credentialHeaders: [],
   authorize: async () => OPEN_GRANT,
-  authorizeRules: async () => ({ grant: OPEN_GRANT, caller: null }),
+  authorizeRules: async () => OPEN_GRANT,
   dependsOnCaller: () => false,
 }
 
@@ -83,10 +87,11 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
     async authorize(request, table, operation) {
       const caller = await authenticate(request)
       const rules = rulesOf(table)
-      if (rules === undefined) return OPEN_GRANT
+      if (rules === undefined) return caller === null ? OPEN_GRANT : { ...OPEN_GRANT, caller }
       const rows = evaluate(rules.access[operation], rules.owner, caller)
       if (rows === null) throw refuse(auth, rules.access[operation], caller)
       return {
+        caller,
         rows,
         stamp: ownerStamp(rules.owner, caller),
         scopeAlternatives: rules.access[operation].flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),
@@ -98,13 +103,13 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
       const owner = table === null ? null : (rulesOf(table)?.owner ?? null)
       const rows = evaluate(alternatives, owner, caller)
       if (rows === null) throw refuse(auth, alternatives, caller)
-      const grant: AccessGrant = {
+      return {
+        caller,
         rows,
         stamp: {},
         scopeAlternatives: alternatives.flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),
         readableRowsOf: (other) => readableRows(other, caller),
       }
-      return { grant, caller }
     },
     dependsOnCaller(table, operation) {
       const rules = rulesOf(table)

@@ -12,6 +12,7 @@ import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
 import { requestSearch, routePath } from '../http/request-path.js'
 import { openRequest, type RouteContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
+import { openWriteHooks } from './open-write-hooks.js'
 
 /** GET on a collection: a page of records (by page number or cursor), with includes, in the version's names. */
 export const listRecords: RouteHandler = async (route, request, reply) => {
@@ -89,11 +90,15 @@ export const createRecord: RouteHandler = async (route, request, reply) => {
   const { api, table, translation } = route
   const body = readBody(route, route.bodies.create, request.body)
   const parent = await resolveParent(context)
-  const values = { ...withDefaults(table, translation.bodyToStorage(body, true)), ...parent, ...context.grant.stamp }
+  const hooks = openWriteHooks(context)
+  let values = { ...withDefaults(table, translation.bodyToStorage(body, true)), ...parent, ...context.grant.stamp }
+  if (hooks) values = { ...(await hooks.beforeCreate(values)), ...parent, ...context.grant.stamp }
   const row = await mapWriteErrors(route, async () => {
     await ensureReadableReferences(api.storage, api.tables, table, values, context.grant)
     try {
-      return await api.storage.insert(table, values)
+      return await (hooks
+        ? hooks.create((storage) => storage.insert(table, values))
+        : api.storage.insert(table, values))
     } catch (error) {
       // The parent was deleted since resolveParent found it: looking again answers its 404.
       if (error instanceof MissingReferenceError && error.column === route.parentLink?.column) {

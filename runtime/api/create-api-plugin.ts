@@ -13,6 +13,9 @@ import { createResourceRegistrar } from './register-resource.js'
 import { registerOperations, type OperationFunction, type OperationServices } from './register-operations.js'
 import { compareOperationHandlers, describeOperationMismatch } from '../app/compare-operation-handlers.js'
 import { ServerConfigurationError } from '../ops/server-configuration-error.js'
+import { AppRuntime } from '../app/app-runtime.js'
+import { checkAppModule } from '../app/check-app-module.js'
+import type { RegisterResource } from '../contract/resource-routes.js'
 import type { Storage } from '../storage/storage.js'
 
 export interface ApiPluginOptions {
@@ -75,21 +78,34 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
         )
       : PUBLIC_ACCESS
     authorizeRoutes(app, access)
+    const tables = new Map(api.tables.map((table) => [table.name, table]))
+    const appRuntime = options.app ? new AppRuntime(checkAppModule(api, options.app), options.storage, tables) : null
     const operations: OperationServices = {
       storage: options.storage,
       limits: api.limits,
       access,
       handlers: checkOperationHandlers(api, options.app),
-      db: () => undefined,
+      // Asked per request, once every route (and so every resource db needs) is registered.
+      db: () => appRuntime?.dbOver(),
     }
     const registerResource = createResourceRegistrar({
       storage: options.storage,
       limits: api.limits,
-      tables: new Map(api.tables.map((table) => [table.name, table])),
+      tables,
       cursors,
       access,
+      app: appRuntime,
     })
+    const newest = api.versions.at(-1)
     for (const version of api.versions) {
+      // Hooks speak the newest version's names: its resources are recorded as they register.
+      const register: RegisterResource =
+        appRuntime && version === newest
+          ? (versionApp, resource) => {
+              appRuntime.recordNewest(resource)
+              registerResource(versionApp, resource)
+            }
+          : registerResource
       await app.register(
         async (versionApp) => {
           // Bodies are JSON only, in UTF-8 (RFC 8259), as sent: anything else (Fastify also parses
@@ -115,7 +131,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
           )
           if (version.deprecation) announceDeprecation(versionApp, version.prefix, version.deprecation)
           handleErrors(versionApp, api.limits)
-          version.register(versionApp, registerResource)
+          version.register(versionApp, register)
           if (version.operations) registerOperations(versionApp, version.name, version.operations, operations)
         },
         { prefix: version.prefix },

@@ -12,6 +12,7 @@ import { explainMissing, findRecordOrFail, resolveParent } from './find-record.j
 import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
 import { openRequest, recordIdOf, type RequestContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
+import { openWriteHooks } from './open-write-hooks.js'
 
 /** GET on an item: the record with its includes and `ETag`, or 304 when `If-None-Match` matches. */
 export const readRecord: RouteHandler = async (route, request, reply) => {
@@ -84,9 +85,14 @@ export const removeRecord: RouteHandler = async (route, request, reply) => {
   const precondition = readIfMatch(request, table, route.requireIfMatch)
   const parent = await resolveParent(context)
   const id = recordIdOf(context)
+  const rows = { ...parent, ...context.grant.rows }
+  const hooks = openWriteHooks(context)
+  if (hooks) await hooks.beforeDelete(await findRecordOrFail(context))
   let deleted: boolean
   try {
-    deleted = await api.storage.delete(table, id, { ...parent, ...context.grant.rows }, precondition)
+    deleted = await (hooks
+      ? hooks.delete((storage, capture) => storage.delete(table, id, rows, capture), precondition)
+      : api.storage.delete(table, id, rows, precondition))
   } catch (error) {
     if (error instanceof PreconditionFailedError) throw preconditionFailed(table, error.current)
     if (!(error instanceof RowReferencedError)) throw error
@@ -108,9 +114,15 @@ async function updateOrFail(
   const { route, grant } = context
   const { api, table } = route
   const parent = await resolveParent(context)
+  const id = recordIdOf(context)
+  const rows = { ...parent, ...grant.rows }
+  const hooks = openWriteHooks(context)
+  const written = hooks ? await hooks.beforeUpdate(values, await findRecordOrFail(context)) : values
   const row = await mapWriteErrors(route, async () => {
-    await ensureReadableReferences(api.storage, api.tables, table, values, grant)
-    return api.storage.update(table, recordIdOf(context), values, { ...parent, ...grant.rows }, precondition)
+    await ensureReadableReferences(api.storage, api.tables, table, written, grant)
+    return hooks
+      ? hooks.update((storage, capture) => storage.update(table, id, written, rows, capture), precondition)
+      : api.storage.update(table, id, written, rows, precondition)
   })
   if (!row) throw await explainMissing(context, parent)
   return row

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 import type { AccessControl, AccessGrant } from '../access/authorize-request.js'
-import type { Caller } from '../access/caller.js'
+import { describeHookCaller } from '../app/describe-hook-caller.js'
+import type { HookCaller } from '../app/define-app.js'
 import type { ApiLimits } from '../contract/api-limits.js'
 import type { OperationRoute } from '../contract/operation-route.js'
 import type { Row } from '../contract/table-definition.js'
@@ -20,11 +21,7 @@ export interface OperationCall {
   readonly params: Readonly<Record<string, number>>
   readonly query: Readonly<Row>
   readonly body: unknown
-  readonly caller: {
-    readonly subject: string | null
-    readonly scheme: string | null
-    readonly scopes: ReadonlySet<string>
-  }
+  readonly caller: HookCaller
   readonly version: string
   readonly db: unknown
   readonly log: FastifyBaseLogger
@@ -84,7 +81,7 @@ async function answerOperation(
   reply: FastifyReply,
 ): Promise<unknown> {
   const params = validatePathParams(request)
-  const { grant, caller } = await services.access.authorizeRules(
+  const grant = await services.access.authorizeRules(
     request,
     operation.access ?? ['public'],
     operation.target?.table.name ?? null,
@@ -99,7 +96,7 @@ async function answerOperation(
       params,
       query,
       body,
-      caller: describeCaller(caller),
+      caller: describeHookCaller(grant.caller),
       version,
       db: services.db(),
       log: request.log,
@@ -206,15 +203,4 @@ async function shapeResponse(
     throw new ProblemError('operation_failed', `The operation ${operation.handler} failed.`)
   }
   return responds.translation ? responds.translation.rowToVersion(row) : row
-}
-
-/** The caller as handlers see it (the hooks' HookCaller): subject, scheme and scopes, null fields without credentials. */
-function describeCaller(caller: Caller | null): OperationCall['caller'] {
-  if (caller === null) return { subject: null, scheme: null, scopes: new Set() }
-  const sub = caller.claims.sub
-  return {
-    subject: typeof sub === 'string' || typeof sub === 'number' ? String(sub) : null,
-    scheme: caller.scheme,
-    scopes: caller.scopes,
-  }
 }

@@ -11,6 +11,7 @@ import type { CursorCodec } from '../query/page-cursor.js'
 import type { QueryContext } from '../query/read-query.js'
 import type { Storage } from '../storage/storage.js'
 import type { Validator } from '../contract/validator.js'
+import type { AppRuntime } from '../app/app-runtime.js'
 
 /** What every route of the API shares: the storage, the limits, the tables by name, cursors and access rules. */
 export interface ApiServices {
@@ -19,6 +20,8 @@ export interface ApiServices {
   readonly tables: ReadonlyMap<string, TableDefinition>
   readonly cursors: CursorCodec
   readonly access: AccessControl
+  /** The app module's hooks and `db`; null without `app:`. */
+  readonly app: AppRuntime | null
 }
 
 /** A nested route's link to its parent: `/orders/:order_id/items` → orders, order_id. */

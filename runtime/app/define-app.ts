@@ -85,20 +85,6 @@ export type AfterCommitEvent<S extends ResourceShape> =
   | { readonly operation: 'update'; readonly record: S['record']; readonly previous: S['record'] }
   | { readonly operation: 'delete'; readonly record: S['record'] }
 
-/** The names of a resource's hooks, as the manifest's `hooks:` lists them. */
-export type HookName = keyof ResourceHooks<ApiShape, ResourceShape>
-
-/** Every hook name, in the order they run for one write. */
-export const HOOK_NAMES: readonly HookName[] = [
-  'beforeCreate',
-  'beforeUpdate',
-  'beforeDelete',
-  'afterCreate',
-  'afterUpdate',
-  'afterDelete',
-  'afterCommit',
-]
-
 /** Computes a resource's computed fields for a page of records (list, read, include): one call per page. */
 export type ComputeFields<A extends ApiShape, S extends ResourceShape> = (
   records: readonly S['record'][],

@@ -1,4 +1,5 @@
 import type { ApiAuth } from './access-rule.js'
+import type { HookName } from './hook-name.js'
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './api-limits.js'
 import type { OperationRoute } from './operation-route.js'
@@ -66,6 +67,8 @@ export interface ApiDefinition {
   readonly rate?: RatePolicy
   /** The manifest's `http:`. */
   readonly http?: ApiHttp
+  /** The hooks each resource's `hooks:` declares, by the newest version's resource name; the app module must export exactly these. */
+  readonly hooks?: Readonly<Record<string, readonly HookName[]>>
 }
 
 /** How the server meets the network: proxies in front of it, browsers on other origins. */

@@ -29,7 +29,7 @@ import type {
   SortKey,
   Storage,
 } from './storage.js'
-import type { SqlExecutor, SqlRow, StorageDialect } from './storage-dialect.js'
+import type { SqlDriver, SqlExecutor, SqlRow, StorageDialect } from './storage-dialect.js'
 import {
   InvalidValueError,
   MissingReferenceError,
@@ -66,7 +66,7 @@ const NO_FILTERS: readonly Filter[] = []
 const NO_SORT: readonly SortKey[] = []
 
 /** What the storage derives once from each table definition. */
-interface TableContext {
+export interface TableContext {
   readonly columns: ReadonlyMap<string, ColumnDefinition>
   /** Columns clients write: everything but the server-managed ones. */
   readonly writable: readonly ColumnDefinition[]
@@ -79,6 +79,16 @@ interface TableContext {
   readonly indexedText: readonly IndexedTextLimit[]
 }
 
+/** What a storage derives once from its dialect and tables, shared with the storages of its transactions. */
+export interface StorageState {
+  readonly dialect: StorageDialect
+  readonly tables: readonly TableDefinition[]
+  readonly contexts: ReadonlyMap<string, TableContext>
+  readonly constraints: ReadonlyMap<string, ConstrainedColumn>
+  readonly queries: QueryCache
+  readonly encoding: ParameterEncoding
+}
+
 /**
  * The Storage for every dialect: the CRUD logic written once over Kysely-built
  * queries, each compiled once per shape (QueryCache) and executed through the
@@ -89,20 +99,46 @@ export class KyselyStorage implements Storage {
   readonly #tables: readonly TableDefinition[]
   readonly #contexts: ReadonlyMap<string, TableContext>
   readonly #constraints: ReadonlyMap<string, ConstrainedColumn>
-  readonly #queries = new QueryCache()
+  readonly #queries: QueryCache
   readonly #encoding: ParameterEncoding
+  readonly #state: StorageState
+  /** The dialect's driver; inside transaction(), one running every statement in that transaction. */
+  readonly #driver: SqlDriver
+  /** Set on the storage transaction() hands its work: statements join that transaction. */
+  readonly #inTransaction: boolean
   #closed = false
 
-  constructor(dialect: StorageDialect, tables: readonly TableDefinition[]) {
-    this.#dialect = dialect
-    this.#tables = tables
-    this.#encoding = { encode: createValueEncoder(dialect.columnTypes), bindList: dialect.syntax.bindList }
-    this.#constraints = mapConstraintNames(tables)
-    const tablesByName = new Map(tables.map((table) => [table.name, table]))
-    this.#contexts = new Map(tables.map((table) => [table.name, this.#createContext(table, tablesByName)]))
+  /** `joined` is transaction()'s: the state of the storage it belongs to, and the transaction's executor. */
+  constructor(
+    dialect: StorageDialect,
+    tables: readonly TableDefinition[],
+    joined?: { readonly state: StorageState; readonly executor: SqlExecutor },
+  ) {
+    this.#state = joined?.state ?? describeStorage(dialect, tables)
+    this.#dialect = this.#state.dialect
+    this.#tables = this.#state.tables
+    this.#contexts = this.#state.contexts
+    this.#constraints = this.#state.constraints
+    this.#queries = this.#state.queries
+    this.#encoding = this.#state.encoding
+    this.#inTransaction = joined !== undefined
+    this.#driver = joined ? joinTransaction(joined.executor) : dialect.driver
+  }
+
+  /**
+   * Runs `work` in one transaction: every call on the storage it is given
+   * runs inside it; commits when `work` resolves, rolls back when it
+   * rejects. Inside a transaction already, `work` joins it.
+   */
+  async transaction<T>(work: (storage: Storage) => Promise<T>): Promise<T> {
+    if (this.#inTransaction) return work(this)
+    return this.#driver.transaction((executor) =>
+      work(new KyselyStorage(this.#dialect, this.#tables, { state: this.#state, executor })),
+    )
   }
 
   async prepare(options: PrepareOptions = {}): Promise<void> {
+    if (this.#inTransaction) throw new Error('prepare() runs on the storage, not inside one of its transactions')
     const createMissing = options.createMissing ?? true
     const dialect = this.#dialect
     const statements = buildCreateStatements(
@@ -181,7 +217,7 @@ export class KyselyStorage implements Storage {
       for (let index = 0; index < after.length; index++)
         if (after[index] !== null) args[afterName(index)] = after[index]!
 
-    const driver = this.#dialect.driver
+    const driver = this.#driver
     if (countQuery === undefined) {
       const rows = await this.#run(driver, table, rowsQuery, args)
       for (const row of rows) context.decode(row)
@@ -217,7 +253,7 @@ export class KyselyStorage implements Storage {
       [VALUES]: values,
       ...(capped ? { [PER_VALUE]: perValue } : {}),
     }
-    const rows = await this.#run(this.#dialect.driver, table, query, args)
+    const rows = await this.#run(this.#driver, table, query, args)
     for (const row of rows) context.decode(row)
     return rows as Row[]
   }
@@ -228,7 +264,7 @@ export class KyselyStorage implements Storage {
     const query = this.#queries.get(`find|${table.name}|${shapeOf(filterColumns)}`, () =>
       buildFindQuery(this.#dialect.db, table, filterColumns),
     )
-    const [row] = await this.#run(this.#dialect.driver, table, query, { ...rowFilterArguments(rowFilter), [ID]: id })
+    const [row] = await this.#run(this.#driver, table, query, { ...rowFilterArguments(rowFilter), [ID]: id })
     return row === undefined ? undefined : context.decode(row)
   }
 
@@ -246,7 +282,7 @@ export class KyselyStorage implements Storage {
       buildInsertQuery(this.#dialect.db, table, context.inserted),
     )
     try {
-      const [row] = await this.#run(this.#dialect.driver, table, query, args)
+      const [row] = await this.#run(this.#driver, table, query, args)
       if (row === undefined) throw new Error(`insert into "${table.name}" returned no row`)
       return context.decode(row)
     } catch (error) {
@@ -276,7 +312,7 @@ export class KyselyStorage implements Storage {
     const query = this.#queries.get(`update|${shape}`, () =>
       buildUpdateQuery(this.#dialect.db, table, columns, filterColumns),
     )
-    const driver = this.#dialect.driver
+    const driver = this.#driver
     try {
       const [row] =
         precondition === undefined
@@ -310,7 +346,7 @@ export class KyselyStorage implements Storage {
     )
     const args = { ...rowFilterArguments(rowFilter), [ID]: id }
     try {
-      return await this.#dialect.driver.transaction(async (transaction) => {
+      return await this.#driver.transaction(async (transaction) => {
         // Looked up first so that a row outside the row filter is "not found", not "still referenced".
         if (precondition === undefined) {
           const found = await this.#run(transaction, table, existsQuery, args)
@@ -331,7 +367,7 @@ export class KyselyStorage implements Storage {
       if (this.#dialect.classifyError(error)?.kind !== 'foreign-key') throw error
       // The database refused although the checks passed: a referencing row was
       // inserted meanwhile. Checking again reports it; if not, the error stands.
-      await this.#checkRestrictions(this.#dialect.driver, table, context, id)
+      await this.#checkRestrictions(this.#driver, table, context, id)
       throw error
     }
   }
@@ -357,27 +393,13 @@ export class KyselyStorage implements Storage {
   }
 
   async ping(): Promise<void> {
-    await this.#dialect.driver.execute('select 1', [])
+    await this.#driver.execute('select 1', [])
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return
+    if (this.#closed || this.#inTransaction) return
     this.#closed = true
     await this.#dialect.close()
-  }
-
-  #createContext(table: TableDefinition, tablesByName: ReadonlyMap<string, TableDefinition>): TableContext {
-    const writable = table.columns.filter((column) => !column.readOnly)
-    const timestamps = table.columns.filter((column) => column.name === CREATED_AT || column.name === UPDATED_AT)
-    return {
-      columns: new Map(table.columns.map((column) => [column.name, column])),
-      writable,
-      inserted: [...writable, ...timestamps],
-      updatedAt: timestamps.find((column) => column.name === UPDATED_AT),
-      decode: createRowDecoder(table, this.#dialect.columnTypes),
-      restrictChecks: collectRestrictChecks(table, tablesByName),
-      indexedText: listIndexedTextLimits(table),
-    }
   }
 
   #context(table: TableDefinition): TableContext {
@@ -516,7 +538,7 @@ export class KyselyStorage implements Storage {
       const referenced = column.references?.table
       if (referenced === undefined || value === undefined || value === null) continue
       const query = this.#queries.get(`exists|${referenced}|`, () => buildExistsQuery(this.#dialect.db, referenced))
-      const found = await this.#run(this.#dialect.driver, table, query, { [ID]: value })
+      const found = await this.#run(this.#driver, table, query, { [ID]: value })
       if (found.length === 0) return column
     }
     return undefined
@@ -532,4 +554,46 @@ function rowFilterArguments(rowFilter: RowFilter): Record<string, ColumnValue> {
   const args: Record<string, ColumnValue> = {}
   for (const [name, value] of Object.entries(rowFilter)) args[rowFilterName(name)] = value
   return args
+}
+
+/** What every storage of `tables` on `dialect` derives once. */
+function describeStorage(dialect: StorageDialect, tables: readonly TableDefinition[]): StorageState {
+  const tablesByName = new Map(tables.map((table) => [table.name, table]))
+  return {
+    dialect,
+    tables,
+    contexts: new Map(tables.map((table) => [table.name, createContext(table, tablesByName, dialect.columnTypes)])),
+    constraints: mapConstraintNames(tables),
+    queries: new QueryCache(),
+    encoding: { encode: createValueEncoder(dialect.columnTypes), bindList: dialect.syntax.bindList },
+  }
+}
+
+function createContext(
+  table: TableDefinition,
+  tablesByName: ReadonlyMap<string, TableDefinition>,
+  columnTypes: StorageDialect['columnTypes'],
+): TableContext {
+  const writable = table.columns.filter((column) => !column.readOnly)
+  const timestamps = table.columns.filter((column) => column.name === CREATED_AT || column.name === UPDATED_AT)
+  return {
+    columns: new Map(table.columns.map((column) => [column.name, column])),
+    writable,
+    inserted: [...writable, ...timestamps],
+    updatedAt: timestamps.find((column) => column.name === UPDATED_AT),
+    decode: createRowDecoder(table, columnTypes),
+    restrictChecks: collectRestrictChecks(table, tablesByName),
+    indexedText: listIndexedTextLimits(table),
+  }
+}
+
+/** A driver whose statements, and transactions, all run in one transaction already open. */
+function joinTransaction(executor: SqlExecutor): SqlDriver {
+  return {
+    execute: (sql, parameters) => executor.execute(sql, parameters),
+    transaction: (work) => work(executor),
+    scriptTransaction: () => {
+      throw new Error('scripts run in a transaction of their own, not inside a storage transaction')
+    },
+  }
 }

@@ -130,6 +130,13 @@ export interface Storage {
    * Returns false when no row matches. A precondition is checked as update's is.
    */
   delete(table: TableDefinition, id: number, rowFilter?: RowFilter, precondition?: RowPrecondition): Promise<boolean>
+  /**
+   * Runs `work` in one transaction: every call on the storage it is given
+   * runs inside it (outside calls do not: on SQLite they wait for it to
+   * end); commits when `work` resolves, rolls back and rethrows when it
+   * rejects. Inside a transaction already, `work` joins it.
+   */
+  transaction<T>(work: (storage: Storage) => Promise<T>): Promise<T>
   /** Runs a trivial query (`select 1`): resolves when the database answers it, for readiness checks. */
   ping(): Promise<void>
   close(): Promise<void>

@@ -1,0 +1,63 @@
+import type { ResourceBodies, ResourceRoutes } from '../contract/resource-routes.js'
+import type { TableDefinition } from '../contract/table-definition.js'
+import { identityTranslation } from '../contract/version-translation.js'
+import type { Storage } from '../storage/storage.js'
+import { createAppDb, type NewestResource } from './create-app-db.js'
+import type { AppDb, AppDefinition, ResourceHooks } from './define-app.js'
+import { WriteHooks, type HookRequest } from './write-hooks.js'
+
+/** A resource as the newest version serves it, with its top-level body validators (hooks' bodies are checked again). */
+export interface NewestRoutes extends NewestResource {
+  /** The newest version's name of the resource: the key of its hooks, `compute` and `db`. */
+  readonly name: string
+  readonly bodies: ResourceBodies
+}
+
+/**
+ * The app module in a running API: which resources have hooks, and `db` over
+ * any storage. Learns the newest version's resources as its routes register
+ * (`recordNewest`), since hooks and `db` speak that version's names whichever
+ * version a request came through.
+ */
+export class AppRuntime {
+  readonly #app: AppDefinition<any>
+  readonly #storage: Storage
+  readonly #tables: ReadonlyMap<string, TableDefinition>
+  /** By table name. */
+  readonly #newest = new Map<string, NewestRoutes>()
+  /** By the newest version's resource name. */
+  readonly #byName = new Map<string, NewestRoutes>()
+  #db: AppDb<any> | undefined
+
+  constructor(app: AppDefinition<any>, storage: Storage, tables: ReadonlyMap<string, TableDefinition>) {
+    this.#app = app
+    this.#storage = storage
+    this.#tables = tables
+  }
+
+  /** Remembers how the newest version serves a resource; called as each of its resources registers. */
+  recordNewest(resource: ResourceRoutes): void {
+    const translation = resource.translation ?? identityTranslation(resource.table, this.#tables)
+    const routes = { name: translation.view.resource, table: resource.table, translation, bodies: resource.bodies }
+    this.#newest.set(resource.table.name, routes)
+    this.#byName.set(routes.name, routes)
+  }
+
+  /** The hooks of the resource stored in `table` for one request; null when it has none. */
+  openWriteHooks(table: TableDefinition, request: HookRequest): WriteHooks | null {
+    const newest = this.#newest.get(table.name)
+    const hooks = newest && (this.#app.hooks?.[newest.name] as ResourceHooks<any, any> | undefined)
+    if (!newest || !hooks) return null
+    return new WriteHooks(this, newest, hooks, request)
+  }
+
+  /** `db` over `storage` (a transaction's), or over the API's storage outside any transaction. */
+  dbOver(storage?: Storage): AppDb<any> {
+    if (storage === undefined) return (this.#db ??= createAppDb(this.#storage, this.#byName))
+    return createAppDb(storage, this.#byName)
+  }
+
+  get storage(): Storage {
+    return this.#storage
+  }
+}

@@ -1,0 +1,114 @@
+import { HOOK_NAMES, type HookName } from '../contract/hook-name.js'
+import { ServerConfigurationError } from '../ops/server-configuration-error.js'
+import type { AppDefinition } from './define-app.js'
+
+/** One way an app module disagrees with the manifest. */
+export type AppMismatch =
+  /** The default export is not defineApp's result; `what` says how. */
+  | { readonly kind: 'invalid'; readonly what: string }
+  /** `resources.<resource>.hooks` lists `hook`, the module does not export it. */
+  | { readonly kind: 'hook-not-exported'; readonly resource: string; readonly hook: HookName }
+  /** The module exports `hooks.<resource>.<hook>`, the manifest does not list it (or has no such resource). */
+  | { readonly kind: 'hook-not-declared'; readonly resource: string; readonly hook: string; readonly known: boolean }
+
+/**
+ * Compares an app module's default export with what the manifest declares:
+ * each resource's `hooks:` (by the newest version's resource name; `known`
+ * holds every resource name). `restmint check` and `serve` report the
+ * result with positions; the runtime refuses to start on any.
+ */
+export function compareAppModule(
+  app: unknown,
+  declared: { readonly resources: readonly string[]; readonly hooks: Readonly<Record<string, readonly HookName[]>> },
+): AppMismatch[] {
+  if (typeof app !== 'object' || app === null || Array.isArray(app)) {
+    return [{ kind: 'invalid', what: `its default export is ${describe(app)}, not defineApp({...})'s result` }]
+  }
+  const { hooks = {} } = app as { hooks?: unknown }
+  for (const member of ['hooks', 'compute', 'operations'] as const) {
+    const value = (app as Record<string, unknown>)[member]
+    if (value !== undefined && (typeof value !== 'object' || value === null)) {
+      return [{ kind: 'invalid', what: `its ${member} is ${describe(value)}, not an object` }]
+    }
+  }
+  const mismatches: AppMismatch[] = []
+  const exported = hooks as Record<string, unknown>
+  for (const resource of declared.resources) {
+    const own = exportedHooks(exported[resource])
+    for (const hook of declared.hooks[resource] ?? []) {
+      if (!own.includes(hook)) mismatches.push({ kind: 'hook-not-exported', resource, hook })
+    }
+  }
+  for (const [resource, value] of Object.entries(exported)) {
+    const known = declared.resources.includes(resource)
+    for (const hook of exportedHooks(value)) {
+      if (!known || !(declared.hooks[resource] ?? []).includes(hook as HookName)) {
+        mismatches.push({ kind: 'hook-not-declared', resource, hook, known })
+      }
+    }
+  }
+  return mismatches
+}
+
+/** The runtime's check: the app module must export exactly the declared hooks, or the server does not start. */
+export function checkAppModule(
+  api: {
+    readonly tables: readonly { readonly resource: string }[]
+    readonly hooks?: Readonly<Record<string, readonly HookName[]>>
+  },
+  app: AppDefinition<any>,
+): AppDefinition<any> {
+  const mismatches = compareAppModule(app, {
+    resources: api.tables.map((table) => table.resource),
+    hooks: api.hooks ?? {},
+  })
+  if (mismatches.length === 0) return app
+  throw new ServerConfigurationError(
+    `the app module disagrees with the manifest: ${mismatches.map(describeMismatch).join('; ')}; ` +
+      'run restmint check for each with its position',
+  )
+}
+
+/** One mismatch as a sentence fragment, with its fix. */
+export function describeMismatch(mismatch: AppMismatch): string {
+  switch (mismatch.kind) {
+    case 'invalid':
+      return `the app module is not an app: ${mismatch.what}; export default defineApp({...}) from restmint/runtime`
+    case 'hook-not-exported':
+      return (
+        `resource "${mismatch.resource}" lists hook ${mismatch.hook}, which the app module does not export; ` +
+        `export hooks.${mismatch.resource}.${mismatch.hook}, or remove it from the list`
+      )
+    case 'hook-not-declared':
+      if (!mismatch.known) {
+        return (
+          `the app module exports hooks for "${mismatch.resource}", which is not a resource of the manifest; ` +
+          'correct the name, or remove them'
+        )
+      }
+      if (!(HOOK_NAMES as readonly string[]).includes(mismatch.hook)) {
+        return (
+          `the app module exports hooks.${mismatch.resource}.${mismatch.hook}, which is not a hook ` +
+          `(hooks are ${HOOK_NAMES.join(', ')}); rename or remove it`
+        )
+      }
+      return (
+        `the app module exports hooks.${mismatch.resource}.${mismatch.hook}, which resource "${mismatch.resource}" ` +
+        `does not list; add it to its hooks: [...], or remove it from the module`
+      )
+  }
+}
+
+/** The hook names an exported `hooks.<resource>` object holds functions under. */
+function exportedHooks(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null) return []
+  return Object.entries(value)
+    .filter(([, hook]) => typeof hook === 'function')
+    .map(([name]) => name)
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}

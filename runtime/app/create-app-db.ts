@@ -1,0 +1,59 @@
+import type { Row, TableDefinition } from '../contract/table-definition.js'
+import type { VersionTranslation } from '../contract/version-translation.js'
+import type { Storage } from '../storage/storage.js'
+import type { AppDb, ResourceDb, ResourceShape } from './define-app.js'
+
+/** How the newest version names and shapes one resource: what hooks and `db` speak. */
+export interface NewestResource {
+  readonly table: TableDefinition
+  readonly translation: VersionTranslation
+}
+
+/** What `db.<resource>.list()` returns at most when no `limit` is given. */
+const DEFAULT_LIST_LIMIT = 100
+
+/**
+ * `db` for the app module: CRUD on every resource of the newest version, in
+ * its names, over `storage` (a transaction's, in hooks). Server code: no
+ * access rules, no body validation beyond the storage's own (types,
+ * constraints, references, restrict and cascade), defaults as a create over
+ * HTTP takes them.
+ */
+export function createAppDb(storage: Storage, resources: ReadonlyMap<string, NewestResource>): AppDb<any> {
+  const db: Record<string, ResourceDb<ResourceShape>> = {}
+  for (const [name, { table, translation }] of resources) {
+    const toRecord = (row: Row): object => translation.rowToVersion(row)
+    db[name] = {
+      create: async (body) => {
+        const values: Row = {}
+        for (const column of translation.view.columns) {
+          if (!column.readOnly && column.owner === undefined) values[column.name] = column.default
+        }
+        Object.assign(values, body)
+        return toRecord(await storage.insert(table, translation.bodyToStorage(values, true)))
+      },
+      read: async (id) => {
+        const row = await storage.find(table, id)
+        return row === undefined ? null : toRecord(row)
+      },
+      list: async (options = {}) => {
+        const rowFilter: Record<string, string | number | boolean> = {}
+        for (const [field, value] of Object.entries(options.where ?? {})) {
+          rowFilter[translation.columnOf(field)] = value as string | number | boolean
+        }
+        const { rows } = await storage.list(table, {
+          rowFilter,
+          limit: options.limit ?? DEFAULT_LIST_LIMIT,
+          count: false,
+        })
+        return rows.map(toRecord)
+      },
+      update: async (id, body) => {
+        const row = await storage.update(table, id, translation.bodyToStorage(body as Row, false))
+        return row === undefined ? null : toRecord(row)
+      },
+      delete: (id) => storage.delete(table, id),
+    }
+  }
+  return db
+}

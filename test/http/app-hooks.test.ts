@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { signJwt } from '../../generator/cli/sign-jwt.js'
+import { allTables } from '../fixtures/hooks-api/generated/schema.js'
+import { buildServer } from '../fixtures/hooks-api/generated/server.js'
+import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
+
+/**
+ * Issue 16: the app module's hooks over HTTP, on both databases. The API is
+ * test/fixtures/hooks-api; its src/app.ts picks each behaviour from the
+ * values sent (a customer named `blocked`, `fail-after`, `fail-commit`…).
+ */
+const SECRET = randomBytes(32).toString('hex')
+const now = () => Math.floor(Date.now() / 1000)
+const token = (sub: string, scope: string) =>
+  signJwt(
+    { iss: 'https://auth.example.test/', aud: 'hooks-api', sub, scope, iat: now(), exp: now() + 300 },
+    { alg: 'HS256', secret: SECRET },
+  )
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: app module hooks`, () => {
+    let app: FastifyInstance
+    let storage: TestStorage
+    const logged: Record<string, unknown>[] = []
+
+    beforeAll(async () => {
+      storage = await openTestStorage(dialect, allTables)
+      app = await buildServer({
+        storage: storage.storage,
+        docs: false,
+        env: { HOOKS_TEST_JWT_SECRET: SECRET },
+        logger: { level: 'error', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } },
+      })
+    })
+    afterAll(async () => {
+      await app?.close()
+      await storage?.dispose()
+    })
+    beforeEach(async () => {
+      logged.length = 0
+      for (const table of ['audits', 'notes', 'orders']) {
+        const { rows } = await storage.storage.list(
+          allTables.find((each) => each.name === table)!,
+          {
+            rowFilter: {},
+            limit: 1000,
+            count: false,
+          },
+        )
+        for (const row of rows)
+          await storage.storage.delete(
+            allTables.find((each) => each.name === table)!,
+            row.id as number,
+          )
+      }
+    })
+
+    const call = async (options: InjectOptions) => {
+      const response = await app.inject(options)
+      const body = response.body ? JSON.parse(response.body) : null
+      return { status: response.statusCode, type: String(response.headers['content-type']), body }
+    }
+    const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+      call({ method: 'POST', url, payload, headers })
+    const list = async (collection: string) => (await call({ method: 'GET', url: `/v2/${collection}` })).body.data
+    const audits = async () =>
+      ((await list('audits')) as { action: string; record_id: number; actor: string | null; detail: string }[]).map(
+        ({ action, record_id, actor, detail }) => ({ action, record_id, actor, detail }),
+      )
+
+    it('beforeCreate changes the body: the stored record is the hook’s', async () => {
+      const created = await post('/v2/orders', { customer: '  alice ', label: 'lines:2x5,1x3' })
+      expect(created.status).toBe(201)
+      expect(created.body.data).toMatchObject({ customer: 'alice', total: 13, status: 'pending' })
+      const read = await call({ method: 'GET', url: `/v2/orders/${created.body.data.id}` })
+      expect(read.body.data).toMatchObject({ customer: 'alice', total: 13 })
+    })
+
+    it('a body a hook changed is validated again: 400 naming the field', async () => {
+      const refused = await post('/v2/orders', { customer: 'invalid-change' })
+      expect(refused.status).toBe(400)
+      expect(refused.body).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ in: 'body', pointer: '/total', detail: expect.stringContaining('>= 0') }],
+      })
+      expect(await list('orders')).toEqual([])
+    })
+
+    it('a thrown problem answers with its status, code and pointer, and nothing is written', async () => {
+      const refused = await post('/v2/orders', { customer: 'blocked' })
+      expect(refused.status).toBe(422)
+      expect(refused.type).toContain('application/problem+json')
+      expect(refused.body).toEqual({
+        type: 'about:blank',
+        title: 'Unprocessable Entity',
+        status: 422,
+        detail: 'This customer may not order.',
+        instance: '/v2/orders',
+        code: 'customer_blocked',
+        errors: [{ in: 'body', pointer: '/customer', detail: 'is blocked' }],
+      })
+      expect(await list('orders')).toEqual([])
+      expect(await audits()).toEqual([])
+    })
+
+    it('a before-hook that throws anything else answers 500 hook_failed, logged with the hook’s name', async () => {
+      const failed = await post('/v2/orders', { customer: 'crash-before' })
+      expect(failed.status).toBe(500)
+      expect(failed.body).toMatchObject({ code: 'hook_failed', status: 500 })
+      expect(JSON.stringify(failed.body)).not.toContain('crashed on purpose')
+      expect(logged).toContainEqual(expect.objectContaining({ hook: 'orders.beforeCreate' }))
+      expect(await list('orders')).toEqual([])
+    })
+
+    it('afterCreate writes through db inside the write’s transaction, with the caller and version', async () => {
+      const created = await post('/v2/orders', { customer: 'bob' }, { authorization: `Bearer ${token('bob', 'a b')}` })
+      expect(created.status).toBe(201)
+      const id = created.body.data.id
+      expect(await audits()).toEqual([
+        { action: 'order_created', record_id: id, actor: 'bob', detail: 'v2 seen 2 scopes' },
+        { action: 'committed_create', record_id: id, actor: null, detail: null },
+      ])
+    })
+
+    it('an afterCreate exception rolls the write back: the order and its audit row are both absent', async () => {
+      const failed = await post('/v2/orders', { customer: 'fail-after' })
+      expect(failed.status).toBe(500)
+      expect(failed.body).toMatchObject({ code: 'hook_failed', detail: expect.stringContaining('rolled back') })
+      expect(JSON.stringify(failed.body)).not.toMatch(/on purpose|stack|at /)
+      expect(logged).toContainEqual(expect.objectContaining({ hook: 'orders.afterCreate' }))
+      expect(await list('orders')).toEqual([])
+      expect(await audits()).toEqual([])
+    })
+
+    it('a problem thrown by afterCreate rolls back and answers as thrown', async () => {
+      const refused = await post('/v2/orders', { customer: 'refuse-after' })
+      expect(refused.status).toBe(409)
+      expect(refused.body).toMatchObject({
+        code: 'order_refused',
+        errors: [{ in: 'body', pointer: '/customer', detail: 'refused' }],
+      })
+      expect(await list('orders')).toEqual([])
+      expect(await audits()).toEqual([])
+    })
+
+    it('an afterCommit error is logged and does not change the response', async () => {
+      const created = await post('/v2/orders', { customer: 'fail-commit' })
+      expect(created.status).toBe(201)
+      expect(created.body.data).toMatchObject({ customer: 'fail-commit' })
+      expect(logged).toContainEqual(expect.objectContaining({ hook: 'orders.afterCommit' }))
+      expect((await audits()).map((audit) => audit.action)).toEqual(['order_created'])
+      expect(await list('orders')).toHaveLength(1)
+    })
+
+    it('beforeUpdate sees the merged body on PATCH and the stored record; afterUpdate the previous one', async () => {
+      const id = (await post('/v2/orders', { customer: 'carol' })).body.data.id
+      const patched = await call({ method: 'PATCH', url: `/v2/orders/${id}`, payload: { status: 'paid' } })
+      expect(patched.status).toBe(200)
+      expect(patched.body.data).toMatchObject({ customer: 'carol', status: 'paid', label: 'carol/paid' })
+      const replaced = await call({
+        method: 'PUT',
+        url: `/v2/orders/${id}`,
+        payload: { customer: 'carol', status: 'shipped' },
+      })
+      expect(replaced.body.data).toMatchObject({ status: 'shipped', label: 'carol/shipped' })
+      expect((await audits()).filter((audit) => audit.action === 'order_updated').map((a) => a.detail)).toEqual([
+        'pending->paid',
+        'paid->shipped',
+      ])
+      const refused = await call({ method: 'PATCH', url: `/v2/orders/${id}`, payload: { status: 'paid' } })
+      expect(refused.status).toBe(409)
+      expect(refused.body).toMatchObject({ code: 'order_shipped', title: 'Conflict' })
+    })
+
+    it('beforeDelete may refuse; afterDelete writes in the delete’s transaction', async () => {
+      const id = (await post('/v2/orders', { customer: 'dave' })).body.data.id
+      expect((await call({ method: 'DELETE', url: `/v2/orders/${id}` })).status).toBe(204)
+      expect((await audits()).filter((audit) => audit.action.includes('delete'))).toEqual([
+        { action: 'order_deleted', record_id: id, actor: null, detail: 'dave' },
+        { action: 'committed_delete', record_id: id, actor: null, detail: null },
+      ])
+      const shipped = (await post('/v2/orders', { customer: 'erin', status: 'shipped' })).body.data.id
+      const refused = await call({ method: 'DELETE', url: `/v2/orders/${shipped}` })
+      expect(refused.status).toBe(409)
+      expect(refused.body).toMatchObject({ code: 'order_shipped' })
+      expect((await call({ method: 'GET', url: `/v2/orders/${shipped}` })).status).toBe(200)
+    })
+
+    it('one hook serves v1 and v2 of a renamed field: translated before and after it', async () => {
+      const v2 = await post('/v2/notes', { content: 'hello' })
+      expect(v2.body.data).toMatchObject({ content: 'HELLO' })
+      const v1 = await post('/v1/notes', { text: 'world' })
+      expect(v1.status).toBe(201)
+      expect(v1.body.data).toMatchObject({ text: 'WORLD' })
+      expect(v1.body.data).not.toHaveProperty('content')
+      const refusedV1 = await post('/v1/notes', { text: 'forbidden' })
+      expect(refusedV1.status).toBe(422)
+      expect(refusedV1.body.errors).toEqual([{ in: 'body', pointer: '/text', detail: 'is forbidden' }])
+      const refusedV2 = await post('/v2/notes', { content: 'forbidden' })
+      expect(refusedV2.body.errors).toEqual([{ in: 'body', pointer: '/content', detail: 'is forbidden' }])
+    })
+  })
+}
