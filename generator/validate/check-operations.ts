@@ -32,11 +32,13 @@ const BODILESS_METHODS: readonly unknown[] = ['GET', 'DELETE']
  * (OPERATION_RESPONDS_UNKNOWN) and 204 has no body (OPERATION_STATUS); a
  * `collection_only` resource declares operations and nothing stored
  * (COLLECTION_ONLY), and nothing refers to it as if it had records
- * (COLLECTION_ONLY). Access rules of operations are checked with the
+ * (COLLECTION_ONLY); operations need `app:` (OPERATIONS_WITHOUT_APP),
+ * whose handlers `check` compares (check-app-module.ts). Access rules of operations are checked with the
  * resources' (check-auth.ts).
  */
 export function checkOperations(context: CheckContext, data: unknown): void {
   const resources = asRecord(asRecord(data)?.resources) ?? {}
+  const hasApp = asRecord(data)?.app !== undefined
   const stored = Object.keys(resources).filter((name) => asRecord(resources[name])?.collection_only !== true)
   for (const [resourceName, value] of Object.entries(resources)) {
     const resource = asRecord(value)
@@ -57,6 +59,14 @@ export function checkOperations(context: CheckContext, data: unknown): void {
         context.report(
           'OPERATION_PATH_CLASH',
           `operation "${operationName}" of resource "${resourceName}" has the path of the nested resource "${operationName}" (/${resourceName}/{id}/${operationName}); rename the operation`,
+          context.atKey(at),
+        )
+      }
+      if (!hasApp) {
+        context.report(
+          'OPERATIONS_WITHOUT_APP',
+          `operation "${operationName}" of resource "${resourceName}" needs a handler, but the manifest has no \`app:\` module to export it from; ` +
+            'add `app: ./src/app.ts` (the module default-exporting defineApp({...})), or remove the operation',
           context.atKey(at),
         )
       }

@@ -110,6 +110,10 @@ export const RULES = {
   OPERATION_RESPONDS_UNKNOWN:
     "An operation's `responds:` names a resource with records (not a `collection_only` one), or gives `{ fields }`.",
   OPERATION_STATUS: "An operation's `status` 204 has no body, so no `responds:`; any other status sends `responds:`.",
+  OPERATIONS_WITHOUT_APP: 'A resource that declares `operations` needs `app:`, the module that exports their handlers.',
+  OPERATION_HANDLER_MISSING:
+    "Every declared operation has a handler in the app module: `operations['<resource>.<operation>.<method name>']`.",
+  OPERATION_HANDLER_UNDECLARED: 'Every handler the app module exports under `operations` is an operation the manifest declares.',
   COLLECTION_ONLY:
     'A `collection_only` resource has no table: it declares operations and nothing stored (fields, relations, parent, owner, access…), and no parent or relation points at it.',
   APP_MODULE_MISSING: '`app` names a module file that exists, relative to the manifest.',
