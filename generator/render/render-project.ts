@@ -42,11 +42,12 @@ import yamlPackage from 'yaml/package.json' with { type: 'json' }
 
 /** What rendering needs besides the model. */
 export interface RenderOptions {
-  /** The output directory relative to the manifest's (`generated`): server.ts imports the app module from it. */
-  readonly outFromManifest?: string
+  /** The manifest's directory relative to the output directory (`..`): server.ts imports the app module through it. */
+  readonly manifestFromOut?: string
 }
 
-const DEFAULT_OUT = 'generated'
+/** Where the manifest is seen from the default output directory, `generated/` beside it. */
+const DEFAULT_MANIFEST_FROM_OUT = '..'
 
 /** Where renderers put each file they render. */
 interface RenderedFiles {
@@ -75,7 +76,7 @@ export function renderProject(
   const schema = buildSchemaView(model)
   const storageTables = new Map(schema.tables.map((table) => [table.resource, table]))
   files.set('schema.ts', render('schema.ts', schema))
-  files.set('server.ts', render('server.ts', buildServerView(model, options.outFromManifest ?? DEFAULT_OUT)))
+  files.set('server.ts', render('server.ts', buildServerView(model, options.manifestFromOut ?? DEFAULT_MANIFEST_FROM_OUT)))
   for (const version of model.versions) {
     const versionModel = { ...model, resources: version.resources }
     if (version.storage) renderVersion(versionModel, version, version.storage, storageTables, render, cache, files)
@@ -196,7 +197,7 @@ function buildSchemaView(model: ApiModel): SchemaView {
   }
 }
 
-function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
+function buildServerView(model: ApiModel, manifestFromOut: string): ServerView {
   const newest = model.versions.at(-1)!
   return {
     ...headerView(model),
@@ -233,7 +234,7 @@ function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
         update: types.update,
       }
     }),
-    appImport: model.appModule === null ? null : appModuleImport(model.appModule, outFromManifest),
+    appImport: model.appModule === null ? null : appModuleImport(model.appModule, manifestFromOut),
     apiOperations: newest.operations.length > 0,
     hooks: Object.keys(model.hooks).length > 0 ? model.hooks : null,
   }
@@ -244,8 +245,8 @@ function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
  * directory, with TypeScript's extension swapped for the one it compiles to
  * (TypeScript and esbuild resolve `./app.js` to `./app.ts`).
  */
-function appModuleImport(appModule: string, outFromManifest: string): string {
-  const path = posix.relative(posix.normalize(outFromManifest), posix.normalize(appModule))
+function appModuleImport(appModule: string, manifestFromOut: string): string {
+  const path = posix.join(manifestFromOut, appModule)
   const specifier = path.startsWith('.') ? path : `./${path}`
   return specifier.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs')
 }

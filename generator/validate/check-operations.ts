@@ -38,7 +38,8 @@ const BODILESS_METHODS: readonly unknown[] = ['GET', 'DELETE']
  */
 export function checkOperations(context: CheckContext, data: unknown): void {
   const resources = asRecord(asRecord(data)?.resources) ?? {}
-  const hasApp = asRecord(data)?.app !== undefined
+  // Reported once, at the first operation: every other one needs the same fix.
+  let needsApp = asRecord(data)?.app === undefined
   const stored = Object.keys(resources).filter((name) => asRecord(resources[name])?.collection_only !== true)
   for (const [resourceName, value] of Object.entries(resources)) {
     const resource = asRecord(value)
@@ -62,11 +63,12 @@ export function checkOperations(context: CheckContext, data: unknown): void {
           context.atKey(at),
         )
       }
-      if (!hasApp) {
+      if (needsApp) {
+        needsApp = false
         context.report(
           'OPERATIONS_WITHOUT_APP',
-          `operation "${operationName}" of resource "${resourceName}" needs a handler, but the manifest has no \`app:\` module to export it from; ` +
-            'add `app: ./src/app.ts` (the module default-exporting defineApp({...})), or remove the operation',
+          `operation "${operationName}" of resource "${resourceName}" (and any other operation) needs a handler, but the manifest has no \`app:\` module to export it from; ` +
+            'add `app: ./src/app.ts` (the module default-exporting defineApp({...})), or remove the operations',
           context.atKey(at),
         )
       }
