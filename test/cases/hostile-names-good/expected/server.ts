@@ -9,6 +9,19 @@ import {
   type ServerOptions,
 } from 'restmint/runtime'
 import { allTables } from './schema.js'
+import type * as allTablesTypes from './v1/types/all-tables.js'
+import type * as v1sTypes from './v1/types/v1s.js'
+import type * as partialsTypes from './v1/types/partials.js'
+import type * as omitsTypes from './v1/types/omits.js'
+import type * as recordsTypes from './v1/types/records.js'
+import type * as readonliesTypes from './v1/types/readonlies.js'
+import type * as promisesTypes from './v1/types/promises.js'
+import type * as validatorsTypes from './v1/types/validators.js'
+import type * as routeFactoriesTypes from './v1/types/route-factories.js'
+import type * as ordersTypes from './v1/types/orders.js'
+import type * as itemsTypes from './v1/types/items.js'
+import type * as orderIdItemsTypes from './v1/types/order-id-items.js'
+import type * as notesTypes from './v1/types/notes.js'
 import { registerVersionV1 } from './v1/index.js'
 
 /** The API described by resources.yaml. */
@@ -34,12 +47,71 @@ export const api = defineApi({
 })
 
 /**
+ * Every resource in v1's names: its record, and the bodies of a create and an update.
+ * The app module's `defineApp<Api>({...})` types its hooks with it.
+ */
+export type Api = {
+  'all-tables': {
+    record: allTablesTypes.AllTable
+    create: allTablesTypes.AllTableCreate
+    update: allTablesTypes.AllTableUpdate
+  }
+  v1s: { record: v1sTypes.V1; create: v1sTypes.V1Create; update: v1sTypes.V1Update }
+  partials: {
+    record: partialsTypes.Partial
+    create: partialsTypes.PartialCreate
+    update: partialsTypes.PartialUpdate
+  }
+  omits: { record: omitsTypes.Omit; create: omitsTypes.OmitCreate; update: omitsTypes.OmitUpdate }
+  records: {
+    record: recordsTypes.Record
+    create: recordsTypes.RecordCreate
+    update: recordsTypes.RecordUpdate
+  }
+  readonlies: {
+    record: readonliesTypes.Readonly
+    create: readonliesTypes.ReadonlyCreate
+    update: readonliesTypes.ReadonlyUpdate
+  }
+  promises: {
+    record: promisesTypes.Promise
+    create: promisesTypes.PromiseCreate
+    update: promisesTypes.PromiseUpdate
+  }
+  validators: {
+    record: validatorsTypes.Validator
+    create: validatorsTypes.ValidatorCreate
+    update: validatorsTypes.ValidatorUpdate
+  }
+  'route-factories': {
+    record: routeFactoriesTypes.RouteFactory
+    create: routeFactoriesTypes.RouteFactoryCreate
+    update: routeFactoriesTypes.RouteFactoryUpdate
+  }
+  orders: {
+    record: ordersTypes.Order
+    create: ordersTypes.OrderCreate
+    update: ordersTypes.OrderUpdate
+  }
+  items: { record: itemsTypes.Item; create: itemsTypes.ItemCreate; update: itemsTypes.ItemUpdate }
+  'order-id-items': {
+    record: orderIdItemsTypes.OrderIdItem
+    create: orderIdItemsTypes.OrderIdItemCreate
+    update: orderIdItemsTypes.OrderIdItemUpdate
+  }
+  notes: { record: notesTypes.Note; create: notesTypes.NoteCreate; update: notesTypes.NoteUpdate }
+}
+
+/**
  * Fastify plugin serving every version of the API; register it in your own
  * app with `app.register(restmintApi, { storage })`.
  */
 export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = createApiPlugin(api)
 
-/** A ready Fastify instance serving the API (and its reference page at /docs). */
+/**
+ * The API's Fastify server (with its reference page at /docs), not yet
+ * listening: add routes of your own, then `listen`. Its `close()` drains.
+ */
 export function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
   return buildApiServer(api, options)
 }

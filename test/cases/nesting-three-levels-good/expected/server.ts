@@ -9,6 +9,9 @@ import {
   type ServerOptions,
 } from 'restmint/runtime'
 import { allTables } from './schema.js'
+import type * as ordersTypes from './v1/types/orders.js'
+import type * as itemsTypes from './v1/types/items.js'
+import type * as adjustmentsTypes from './v1/types/adjustments.js'
 import { registerVersionV1 } from './v1/index.js'
 
 /** The API described by resources.yaml. */
@@ -34,12 +37,33 @@ export const api = defineApi({
 })
 
 /**
+ * Every resource in v1's names: its record, and the bodies of a create and an update.
+ * The app module's `defineApp<Api>({...})` types its hooks with it.
+ */
+export type Api = {
+  orders: {
+    record: ordersTypes.Order
+    create: ordersTypes.OrderCreate
+    update: ordersTypes.OrderUpdate
+  }
+  items: { record: itemsTypes.Item; create: itemsTypes.ItemCreate; update: itemsTypes.ItemUpdate }
+  adjustments: {
+    record: adjustmentsTypes.Adjustment
+    create: adjustmentsTypes.AdjustmentCreate
+    update: adjustmentsTypes.AdjustmentUpdate
+  }
+}
+
+/**
  * Fastify plugin serving every version of the API; register it in your own
  * app with `app.register(restmintApi, { storage })`.
  */
 export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = createApiPlugin(api)
 
-/** A ready Fastify instance serving the API (and its reference page at /docs). */
+/**
+ * The API's Fastify server (with its reference page at /docs), not yet
+ * listening: add routes of your own, then `listen`. Its `close()` drains.
+ */
 export function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
   return buildApiServer(api, options)
 }

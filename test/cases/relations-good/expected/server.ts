@@ -9,6 +9,10 @@ import {
   type ServerOptions,
 } from 'restmint/runtime'
 import { allTables } from './schema.js'
+import type * as authorsTypes from './v1/types/authors.js'
+import type * as categoriesTypes from './v1/types/categories.js'
+import type * as postsTypes from './v1/types/posts.js'
+import type * as commentsTypes from './v1/types/comments.js'
 import { registerVersionV1 } from './v1/index.js'
 
 /** The API described by resources.yaml. */
@@ -34,12 +38,38 @@ export const api = defineApi({
 })
 
 /**
+ * Every resource in v1's names: its record, and the bodies of a create and an update.
+ * The app module's `defineApp<Api>({...})` types its hooks with it.
+ */
+export type Api = {
+  authors: {
+    record: authorsTypes.Author
+    create: authorsTypes.AuthorCreate
+    update: authorsTypes.AuthorUpdate
+  }
+  categories: {
+    record: categoriesTypes.Category
+    create: categoriesTypes.CategoryCreate
+    update: categoriesTypes.CategoryUpdate
+  }
+  posts: { record: postsTypes.Post; create: postsTypes.PostCreate; update: postsTypes.PostUpdate }
+  comments: {
+    record: commentsTypes.Comment
+    create: commentsTypes.CommentCreate
+    update: commentsTypes.CommentUpdate
+  }
+}
+
+/**
  * Fastify plugin serving every version of the API; register it in your own
  * app with `app.register(restmintApi, { storage })`.
  */
 export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = createApiPlugin(api)
 
-/** A ready Fastify instance serving the API (and its reference page at /docs). */
+/**
+ * The API's Fastify server (with its reference page at /docs), not yet
+ * listening: add routes of your own, then `listen`. Its `close()` drains.
+ */
 export function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
   return buildApiServer(api, options)
 }

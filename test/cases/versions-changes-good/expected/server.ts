@@ -9,6 +9,9 @@ import {
   type ServerOptions,
 } from 'restmint/runtime'
 import { allTables } from './schema.js'
+import type * as writersTypes from './v2/types/writers.js'
+import type * as postsTypes from './v2/types/posts.js'
+import type * as commentsTypes from './v2/types/comments.js'
 import { registerVersionV1 } from './v1/index.js'
 import { registerVersionV2 } from './v2/index.js'
 
@@ -42,12 +45,33 @@ export const api = defineApi({
 })
 
 /**
+ * Every resource in v2's names: its record, and the bodies of a create and an update.
+ * The app module's `defineApp<Api>({...})` types its hooks with it.
+ */
+export type Api = {
+  writers: {
+    record: writersTypes.Writer
+    create: writersTypes.WriterCreate
+    update: writersTypes.WriterUpdate
+  }
+  posts: { record: postsTypes.Post; create: postsTypes.PostCreate; update: postsTypes.PostUpdate }
+  comments: {
+    record: commentsTypes.Comment
+    create: commentsTypes.CommentCreate
+    update: commentsTypes.CommentUpdate
+  }
+}
+
+/**
  * Fastify plugin serving every version of the API; register it in your own
  * app with `app.register(restmintApi, { storage })`.
  */
 export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = createApiPlugin(api)
 
-/** A ready Fastify instance serving the API (and its reference page at /docs). */
+/**
+ * The API's Fastify server (with its reference page at /docs), not yet
+ * listening: add routes of your own, then `listen`. Its `close()` drains.
+ */
 export function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
   return buildApiServer(api, options)
 }
