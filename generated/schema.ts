@@ -142,6 +142,7 @@ export const ordersTable: TableDefinition = {
       readOnly: false,
       default: null,
     },
+    { name: 'total', type: 'number', nullable: false, unique: false, readOnly: false, default: 0 },
     {
       name: 'created_at',
       type: 'datetime',
@@ -172,6 +173,7 @@ export const ordersTable: TableDefinition = {
   indexes: [
     { columns: ['status', 'id'] },
     { columns: ['placed_on', 'id'] },
+    { columns: ['total', 'id'] },
     { columns: ['created_at', 'id'] },
     { columns: ['updated_at', 'id'] },
   ],
@@ -193,6 +195,14 @@ export const itemsTable: TableDefinition = {
       default: null,
     },
     { name: 'note', type: 'string', nullable: true, unique: false, readOnly: false, default: null },
+    {
+      name: 'line_total',
+      type: 'number',
+      nullable: false,
+      unique: false,
+      readOnly: false,
+      default: 0,
+    },
     {
       name: 'order_id',
       type: 'integer',
@@ -234,6 +244,7 @@ export const itemsTable: TableDefinition = {
   relations: [{ name: 'product', kind: 'belongs-to', table: 'products', column: 'product_id' }],
   indexes: [
     { columns: ['quantity', 'id'] },
+    { columns: ['line_total', 'id'] },
     { columns: ['created_at', 'id'] },
     { columns: ['updated_at', 'id'] },
   ],
@@ -293,6 +304,71 @@ export const adjustmentsTable: TableDefinition = {
   indexes: [
     { columns: ['reason', 'id'] },
     { columns: ['amount', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
+}
+
+/** Table behind `/audits`. */
+export const auditsTable: TableDefinition = {
+  name: 'audits',
+  resource: 'audits',
+  singular: 'audit',
+  columns: [
+    { name: 'id', type: 'integer', nullable: false, unique: false, readOnly: true, default: null },
+    {
+      name: 'action',
+      type: 'string',
+      nullable: false,
+      unique: false,
+      readOnly: false,
+      default: null,
+    },
+    {
+      name: 'resource',
+      type: 'string',
+      nullable: false,
+      unique: false,
+      readOnly: false,
+      default: null,
+    },
+    {
+      name: 'record_id',
+      type: 'integer',
+      nullable: false,
+      unique: false,
+      readOnly: false,
+      default: null,
+    },
+    {
+      name: 'actor',
+      type: 'string',
+      nullable: true,
+      unique: false,
+      readOnly: false,
+      default: null,
+    },
+    {
+      name: 'created_at',
+      type: 'datetime',
+      nullable: false,
+      unique: false,
+      readOnly: true,
+      default: null,
+    },
+    {
+      name: 'updated_at',
+      type: 'datetime',
+      nullable: false,
+      unique: false,
+      readOnly: true,
+      default: null,
+    },
+  ],
+  referencedBy: [],
+  relations: [],
+  indexes: [
+    { columns: ['record_id', 'id'] },
     { columns: ['created_at', 'id'] },
     { columns: ['updated_at', 'id'] },
   ],
@@ -507,6 +583,7 @@ export const allTables: readonly TableDefinition[] = [
   ordersTable,
   itemsTable,
   adjustmentsTable,
+  auditsTable,
   categoriesTable,
   postsTable,
   commentsTable,

@@ -15,6 +15,7 @@ import type * as productsTypes from './v2/types/products.js'
 import type * as ordersTypes from './v2/types/orders.js'
 import type * as itemsTypes from './v2/types/items.js'
 import type * as adjustmentsTypes from './v2/types/adjustments.js'
+import type * as auditsTypes from './v2/types/audits.js'
 import type * as categoriesTypes from './v2/types/categories.js'
 import type * as postsTypes from './v2/types/posts.js'
 import type * as commentsTypes from './v2/types/comments.js'
@@ -98,6 +99,16 @@ export const api = defineApi({
         },
         owner: null,
       },
+      audits: {
+        access: {
+          list: [{ scopes: ['audits:admin'], scheme: null }],
+          read: [{ scopes: ['audits:admin'], scheme: null }],
+          create: [{ scopes: ['audits:admin'], scheme: null }],
+          update: [{ scopes: ['audits:admin'], scheme: null }],
+          delete: [{ scopes: ['audits:admin'], scheme: null }],
+        },
+        owner: null,
+      },
       categories: {
         access: {
           list: ['public'],
@@ -155,6 +166,8 @@ export const api = defineApi({
     },
   ],
   guides: [{ path: '/docs/migrate-v1-to-v2', page: () => import('./docs/migrate-v1-to-v2.js') }],
+  hooks: { items: ['beforeCreate', 'afterCreate'] },
+  computed: { posts: ['word_count'] },
 })
 
 /**
@@ -182,6 +195,11 @@ export type Api = {
     record: adjustmentsTypes.Adjustment
     create: adjustmentsTypes.AdjustmentCreate
     update: adjustmentsTypes.AdjustmentUpdate
+  }
+  audits: {
+    record: auditsTypes.Audit
+    create: auditsTypes.AuditCreate
+    update: auditsTypes.AuditUpdate
   }
   categories: {
     record: categoriesTypes.Category

@@ -7,6 +7,7 @@ import { registerProductRoutes } from './routes/products.js'
 import { registerOrderRoutes } from './routes/orders.js'
 import { registerItemRoutes } from './routes/items.js'
 import { registerAdjustmentRoutes } from './routes/adjustments.js'
+import { registerAuditRoutes } from './routes/audits.js'
 import { registerCategoryRoutes } from './routes/categories.js'
 import { registerPostRoutes } from './routes/posts.js'
 import { registerCommentRoutes } from './routes/comments.js'
@@ -18,6 +19,7 @@ export function registerVersionV2(app: FastifyInstance, registerResource: Regist
   registerOrderRoutes(app, registerResource)
   registerItemRoutes(app, registerResource)
   registerAdjustmentRoutes(app, registerResource)
+  registerAuditRoutes(app, registerResource)
   registerCategoryRoutes(app, registerResource)
   registerPostRoutes(app, registerResource)
   registerCommentRoutes(app, registerResource)

@@ -86,6 +86,8 @@ export interface ManifestResource {
   access?: Partial<Record<AccessOperation | 'all', ManifestAccessRule>>
   /** The hooks the app module exports for this resource (checked against the module by check and serve). */
   hooks?: HookName[]
+  /** Read-only fields the app module's `compute.<resource>` returns; never stored. */
+  computed?: Record<string, { type: FieldType; nullable?: boolean }>
   /** A resource with no table: only its declared `operations`, at `/<resource>/<operation>`. */
   collection_only?: boolean
   /** Custom operations, keyed by their path segment: `/<resource>/{<singular>_id}/<operation>`. */

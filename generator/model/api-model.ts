@@ -42,6 +42,8 @@ export interface ApiModel {
   readonly runtime: { readonly http: ApiHttp | null; readonly auth: ApiAuth | null }
   /** The manifest's `app:`, the module path relative to the manifest; null without one. */
   readonly appModule: string | null
+  /** Each resource's computed fields (those that have any), by resource name. */
+  readonly computed: Readonly<Record<string, readonly string[]>>
   /** Each resource's `hooks:` (those that list any), by resource name. */
   readonly hooks: Readonly<Record<string, readonly HookName[]>>
 }
@@ -239,6 +241,15 @@ export interface ResourceModel {
   readonly access: ResourceAccess | null
   /** The server-managed owner column and the claim stamped into it on create; null without `owner:`. */
   readonly owner: OwnerRule | null
+  /** Read-only fields the app module computes (`computed:`), in manifest order; never stored. */
+  readonly computed: readonly ComputedFieldModel[]
+}
+
+/** A computed field: in records (schema, types), never in bodies, storage, filters or sorts. */
+export interface ComputedFieldModel {
+  readonly name: string
+  readonly type: FieldType
+  readonly nullable: boolean
 }
 
 export interface ParentModel {

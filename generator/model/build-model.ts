@@ -56,6 +56,11 @@ export function buildModel(
     http,
     openapiYaml: manifest.openapi?.yaml ?? false,
     appModule: manifest.app ?? null,
+    computed: Object.fromEntries(
+      Object.entries(manifest.resources).flatMap(([name, resource]) =>
+        resource.computed ? [[name, Object.keys(resource.computed)]] : [],
+      ),
+    ),
     hooks: Object.fromEntries(
       Object.entries(manifest.resources).flatMap(([name, resource]) =>
         resource.hooks?.length ? [[name, resource.hooks]] : [],
@@ -179,6 +184,11 @@ function buildResource(
     routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources),
     access: buildResourceAccess(resource, manifest),
     owner: resource.owner ? { ...resource.owner, scheme: ownerScheme(resource.owner, manifest) } : null,
+    computed: Object.entries(resource.computed ?? {}).map(([fieldName, field]) => ({
+      name: fieldName,
+      type: field.type,
+      nullable: field.nullable ?? false,
+    })),
   }
 }
 

@@ -46,6 +46,7 @@ export function buildTranslateView(
     }),
     writable: record.filter(({ field }) => writable.has(field)),
     record,
+    computed: resource.computed.map((field) => field.name),
     olderValues: [...mapping.olderValues].map(([column, value]) => ({ column, value })),
     relations: resource.relations.map((relation) => ({
       name: relation.name,

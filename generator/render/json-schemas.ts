@@ -1,5 +1,6 @@
 import {
   type ApiModel,
+  type ComputedFieldModel,
   type FieldModel,
   type OperationModel,
   type ResourceModel,
@@ -77,8 +78,11 @@ export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): 
   const nested = resource.parent !== null
   return {
     record: objectSchema(
-      resource.fields.map((field) => [field.name, recordFieldSchema(field, describe)]),
-      resource.fields.map((field) => field.name),
+      [
+        ...resource.fields.map((field): [string, JsonSchema] => [field.name, recordFieldSchema(field, describe)]),
+        ...resource.computed.map((field): [string, JsonSchema] => [field.name, computedFieldSchema(field)]),
+      ],
+      [...resource.fields.map((field) => field.name), ...resource.computed.map((field) => field.name)],
     ),
     createBody: fullBodySchema(writable, describe),
     replaceBody: fullBodySchema(writable, describe),
@@ -126,6 +130,16 @@ function recordFieldSchema(field: FieldModel, describe: DescribeField): JsonSche
     ...describe(field),
     ...valueSchema(field, field.storedNullable),
     ...(field.serverManaged ? { readOnly: true } : {}),
+  }
+}
+
+function computedFieldSchema(field: ComputedFieldModel): JsonSchema {
+  const { type, format } = TYPE_SCHEMAS[field.type]
+  return {
+    description: 'Computed by the server for each response; never stored, and cannot be filtered or sorted by.',
+    type: field.nullable ? [type, 'null'] : type,
+    ...(format !== null ? { format } : {}),
+    readOnly: true,
   }
 }
 

@@ -237,6 +237,7 @@ function buildServerView(model: ApiModel, manifestFromOut: string): ServerView {
     appImport: model.appModule === null ? null : appModuleImport(model.appModule, manifestFromOut),
     apiOperations: newest.operations.length > 0,
     hooks: Object.keys(model.hooks).length > 0 ? model.hooks : null,
+    computed: Object.keys(model.computed).length > 0 ? model.computed : null,
   }
 }
 
@@ -345,7 +346,17 @@ function buildTypesView(model: ApiModel, resource: ResourceModel): TypesView {
     ...headerView(model),
     resource: resource.name,
     types: nameResourceComponents(resource.typeName),
-    record: resource.fields.map((field) => member(field, false, field.storedNullable)),
+    record: [
+      ...resource.fields.map((field) => member(field, false, field.storedNullable)),
+      ...resource.computed.map((field) => ({
+        name: field.name,
+        readOnly: true,
+        optional: false,
+        primitive: PRIMITIVES[field.type],
+        enumValues: null,
+        nullable: field.nullable,
+      })),
+    ],
     create: create(writable),
     update: update(writable),
     nested: parent && {

@@ -110,6 +110,8 @@ export interface ServerView extends HeaderView {
   readonly apiOperations: boolean
   /** The runtime's `hooks`: what each resource declares; null (and left out) when none does. */
   readonly hooks: Readonly<Record<string, readonly string[]>> | null
+  /** The runtime's `computed`: each resource's computed fields; null (and left out) when none has any. */
+  readonly computed: Readonly<Record<string, readonly string[]>> | null
 }
 
 /** `<version>/index.ts`: registers every resource's routes of one version. */
@@ -169,6 +171,8 @@ export interface TranslateView extends HeaderView {
   readonly writable: readonly FieldColumn[]
   /** Every field of the version's records, in order, and its column. */
   readonly record: readonly FieldColumn[]
+  /** Computed fields: the app module's values, copied onto the record under the same name. */
+  readonly computed: readonly string[]
   /** Columns the version lacks, and what its creates write there. */
   readonly olderValues: readonly { readonly column: string; readonly value: ColumnValue }[]
   /**

@@ -4,6 +4,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import { asRecord } from '../manifest/as-record.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
 import type { Manifest } from '../manifest/manifest.js'
+import { deriveResourceNames } from '../names/derive-names.js'
 import { compareAppModule, describeMismatch } from '../../runtime/app/check-app-module.js'
 import { compareOperationHandlers, describeOperationMismatch } from '../../runtime/app/compare-operation-handlers.js'
 import { operationHandlerKey } from '../../runtime/contract/operation-route.js'
@@ -19,14 +20,48 @@ export function checkHooksWithoutApp(context: CheckContext, data: unknown): void
   const manifest = asRecord(data)
   if (manifest === null || manifest.app !== undefined) return
   for (const [name, resource] of Object.entries(asRecord(manifest.resources) ?? {})) {
-    const hooks = asRecord(resource)?.hooks
-    if (!Array.isArray(hooks) || hooks.length === 0) continue
-    context.report(
-      'HOOKS_WITHOUT_APP',
-      `resource "${name}" lists hooks, but the manifest has no \`app:\` module to export them from; ` +
-        'add `app: ./src/app.ts` (the module default-exporting defineApp({...})), or remove the list',
-      context.atKey(['resources', name, 'hooks']),
-    )
+    for (const key of ['hooks', 'computed'] as const) {
+      const value = asRecord(resource)?.[key]
+      if (value === undefined || (Array.isArray(value) && value.length === 0)) continue
+      context.report(
+        'HOOKS_WITHOUT_APP',
+        `resource "${name}" declares ${key === 'hooks' ? 'hooks' : 'computed fields'}, but the manifest has no ` +
+          '`app:` module to export them from; add `app: ./src/app.ts` (the module default-exporting ' +
+          'defineApp({...})), or remove them',
+        context.atKey(['resources', name, key]),
+      )
+    }
+  }
+}
+
+/** COMPUTED_NAME_CLASH: a computed field may not share a name the records already have. */
+export function checkComputedNames(context: CheckContext, data: unknown): void {
+  const resources = asRecord(asRecord(data)?.resources) ?? {}
+  for (const [name, value] of Object.entries(resources)) {
+    const resource = asRecord(value)
+    const computed = asRecord(resource?.computed)
+    if (!resource || !computed) continue
+    const taken = new Set(['id', 'created_at', 'updated_at', ...Object.keys(asRecord(resource.fields) ?? {})])
+    for (const [relation, options] of Object.entries(asRecord(resource.relations) ?? {})) {
+      taken.add(relation)
+      if (asRecord(options)?.many !== true) taken.add(`${relation}_id`)
+    }
+    const owner = asRecord(resource.owner)?.field
+    if (typeof owner === 'string') taken.add(owner)
+    const parent = resource.parent
+    if (typeof parent === 'string' && parent in resources) {
+      const singular = asRecord(resources[parent])?.singular
+      taken.add(deriveResourceNames(parent, typeof singular === 'string' ? singular : undefined).idParam)
+    }
+    for (const field of Object.keys(computed)) {
+      if (!taken.has(field)) continue
+      context.report(
+        'COMPUTED_NAME_CLASH',
+        `computed field "${field}" of resource "${name}" has the name of one of its fields or relations; ` +
+          'rename the computed field',
+        context.atKey(['resources', name, 'computed', field]),
+      )
+    }
   }
 }
 
@@ -91,9 +126,22 @@ export function checkAppExports(
   const declared = Object.fromEntries(
     Object.entries(manifest.resources).map(([name, resource]) => [name, resource.hooks ?? []]),
   )
-  for (const mismatch of compareAppModule(app.loaded, { resources: Object.keys(declared), hooks: declared })) {
+  const computed = Object.fromEntries(
+    Object.entries(manifest.resources).map(([name, resource]) => [name, Object.keys(resource.computed ?? {})]),
+  )
+  const resources = Object.keys(declared)
+  for (const mismatch of compareAppModule(app.loaded, { resources, hooks: declared, computed })) {
     const message = describeMismatch(mismatch)
-    if (mismatch.kind === 'invalid') {
+    if (mismatch.kind === 'compute-not-exported') {
+      context.report('COMPUTE_NOT_EXPORTED', message, context.atKey(['resources', mismatch.resource, 'computed']))
+    } else if (mismatch.kind === 'compute-not-declared') {
+      const known = resources.includes(mismatch.resource)
+      context.report(
+        'COMPUTE_NOT_DECLARED',
+        message,
+        known ? context.atKey(['resources', mismatch.resource]) : context.atValue(['app']),
+      )
+    } else if (mismatch.kind === 'invalid') {
       context.report('APP_MODULE_INVALID', message, context.atValue(['app']))
     } else if (mismatch.kind === 'hook-not-exported') {
       const index = declared[mismatch.resource]!.indexOf(mismatch.hook)

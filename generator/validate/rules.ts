@@ -119,7 +119,12 @@ export const RULES = {
   APP_MODULE_MISSING: '`app` names a module file that exists, relative to the manifest.',
   APP_MODULE_INVALID:
     "The `app` module loads, and its default export is `defineApp({...})`'s result: an object with `hooks`, `compute` and `operations`, each optional.",
-  HOOKS_WITHOUT_APP: 'A resource that lists `hooks` needs `app:`, the module that exports them.',
+  HOOKS_WITHOUT_APP:
+    'A resource that lists `hooks` or declares `computed` fields needs `app:`, the module that exports them.',
+  COMPUTE_NOT_EXPORTED: 'A resource with `computed` fields has a `compute.<resource>` function in the app module.',
+  COMPUTE_NOT_DECLARED: "The app module's `compute.<resource>` functions belong to resources with `computed` fields.",
+  COMPUTED_NAME_CLASH:
+    "A computed field's name is not a name the resource's records already have: a field (declared or generated) or a relation.",
   HOOK_NOT_EXPORTED: "Every hook a resource's `hooks` lists is exported by the app module, under `hooks.<resource>`.",
   HOOK_NOT_DECLARED:
     "Every hook the app module exports is listed in its resource's `hooks` (the resource exists in the manifest), so the manifest says what runs.",

@@ -13,7 +13,7 @@ import { RESOURCE_CHECKS } from './resource-checks.js'
 import { checkDeprecation } from './check-deprecation.js'
 import { checkAccess, checkAuth } from './check-auth.js'
 import { checkOperations } from './check-operations.js'
-import { checkHooksWithoutApp } from './check-app-module.js'
+import { checkComputedNames, checkHooksWithoutApp } from './check-app-module.js'
 
 /**
  * Runs every check on a loaded manifest and returns all problems, the loader's
@@ -43,6 +43,7 @@ export function validateManifest(loaded: LoadedManifest): ValidatedManifest {
       checkAuth,
       checkAccess,
       checkHooksWithoutApp,
+      checkComputedNames,
     ]) {
       check(context, loaded.data)
     }

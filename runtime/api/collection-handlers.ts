@@ -13,6 +13,7 @@ import { requestSearch, routePath } from '../http/request-path.js'
 import { openRequest, type RouteContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
 import { openWriteHooks } from './open-write-hooks.js'
+import { computeFields } from './compute-fields.js'
 
 /** GET on a collection: a page of records (by page number or cursor), with includes, in the version's names. */
 export const listRecords: RouteHandler = async (route, request, reply) => {
@@ -40,20 +41,15 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
     result.rows.length > parsed.perPage && last
       ? api.cursors.encode(parsed.cursorKey, [...sort.map((key) => last[key.column]!), last.id!])
       : null
-  const truncated = await includeRelations(
-    api.storage,
-    api.tables,
-    route.table,
-    rows,
-    include.map(translation.includeOf),
-    {
-      pointers: rows.map((_, index) => `/data/${index}`),
-      itemsMax: api.limits.includeItemsMax,
-      prefix: route.prefix,
-      readableRowsOf: context.grant.readableRowsOf,
-      names: route.includeNames,
-    },
-  )
+  const storageIncludes = include.map(translation.includeOf)
+  const truncated = await includeRelations(api.storage, api.tables, route.table, rows, storageIncludes, {
+    pointers: rows.map((_, index) => `/data/${index}`),
+    itemsMax: api.limits.includeItemsMax,
+    prefix: route.prefix,
+    readableRowsOf: context.grant.readableRowsOf,
+    names: route.includeNames,
+  })
+  await computeFields(context, rows, storageIncludes)
   const data = rows.map(translation.rowToVersion)
   const cut = truncated.length > 0 ? { truncated } : {}
   setCacheHeaders(context, 'list', include)
@@ -107,6 +103,7 @@ export const createRecord: RouteHandler = async (route, request, reply) => {
       throw error
     }
   })
+  await computeFields(context, [row], [])
   return reply
     .code(201)
     .header('location', `${routePath(request)}/${row.id}`)

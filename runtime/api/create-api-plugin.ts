@@ -79,7 +79,9 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
       : PUBLIC_ACCESS
     authorizeRoutes(app, access)
     const tables = new Map(api.tables.map((table) => [table.name, table]))
-    const appRuntime = options.app ? new AppRuntime(checkAppModule(api, options.app), options.storage, tables) : null
+    const appRuntime = options.app
+      ? new AppRuntime(checkAppModule(api, options.app), options.storage, tables, api.computed ?? {})
+      : null
     const operations: OperationServices = {
       storage: options.storage,
       limits: api.limits,

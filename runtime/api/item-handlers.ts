@@ -13,6 +13,7 @@ import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
 import { openRequest, recordIdOf, type RequestContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
 import { openWriteHooks } from './open-write-hooks.js'
+import { computeFields } from './compute-fields.js'
 
 /** GET on an item: the record with its includes and `ETag`, or 304 when `If-None-Match` matches. */
 export const readRecord: RouteHandler = async (route, request, reply) => {
@@ -27,20 +28,15 @@ export const readRecord: RouteHandler = async (route, request, reply) => {
   // The tag is the stored row's, whatever `include` embeds (so it serves a later If-Match); the embedded
   // rows change without changing it, so an answer that embeds them is never a 304.
   if (ifNoneMatch && include.length === 0 && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
-  const truncated = await includeRelations(
-    api.storage,
-    api.tables,
-    route.table,
-    [row],
-    include.map(translation.includeOf),
-    {
-      pointers: ['/data'],
-      itemsMax: api.limits.includeItemsMax,
-      prefix: route.prefix,
-      readableRowsOf: context.grant.readableRowsOf,
-      names: route.includeNames,
-    },
-  )
+  const storageIncludes = include.map(translation.includeOf)
+  const truncated = await includeRelations(api.storage, api.tables, route.table, [row], storageIncludes, {
+    pointers: ['/data'],
+    itemsMax: api.limits.includeItemsMax,
+    prefix: route.prefix,
+    readableRowsOf: context.grant.readableRowsOf,
+    names: route.includeNames,
+  })
+  await computeFields(context, [row], storageIncludes)
   const data = translation.rowToVersion(row)
   return truncated.length > 0 ? { data, meta: { truncated } } : { data }
 }
@@ -56,6 +52,7 @@ export const replaceRecord: RouteHandler = async (route, request, reply) => {
   const values = translation.bodyToStorage(withDefaults(translation.view, body, route.parentLink?.param), false)
   const row = await updateOrFail(context, values, precondition)
   reply.header('etag', entityTagOf(route.table, row))
+  await computeFields(context, [row], [])
   return { data: translation.rowToVersion(row) }
 }
 
@@ -74,6 +71,7 @@ export const updateRecord: RouteHandler = async (route, request, reply) => {
     if (precondition && !precondition(row)) throw preconditionFailed(route.table, row)
   }
   reply.header('etag', entityTagOf(route.table, row))
+  await computeFields(context, [row], [])
   return { data: route.translation.rowToVersion(row) }
 }
 

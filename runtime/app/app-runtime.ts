@@ -1,5 +1,6 @@
 import type { ResourceBodies, ResourceRoutes } from '../contract/resource-routes.js'
-import type { TableDefinition } from '../contract/table-definition.js'
+import type { RelationDefinition, Row, TableDefinition } from '../contract/table-definition.js'
+import { ProblemError } from '../problems/problem-error.js'
 import { identityTranslation } from '../contract/version-translation.js'
 import type { Storage } from '../storage/storage.js'
 import { createAppDb, type NewestResource } from './create-app-db.js'
@@ -28,11 +29,69 @@ export class AppRuntime {
   /** By the newest version's resource name. */
   readonly #byName = new Map<string, NewestRoutes>()
   #db: AppDb<any> | undefined
+  readonly #computed: Readonly<Record<string, readonly string[]>>
 
-  constructor(app: AppDefinition<any>, storage: Storage, tables: ReadonlyMap<string, TableDefinition>) {
+  /** `computed`: each resource's computed fields, as the manifest declares them. */
+  constructor(
+    app: AppDefinition<any>,
+    storage: Storage,
+    tables: ReadonlyMap<string, TableDefinition>,
+    computed: Readonly<Record<string, readonly string[]>>,
+  ) {
     this.#app = app
     this.#storage = storage
     this.#tables = tables
+    this.#computed = computed
+  }
+
+  /**
+   * Sets the computed fields of `rows` of `table`, and of the rows `include`
+   * (storage paths) embeds in them: one call of each resource's compute
+   * function per page. A compute function that throws answers 500
+   * `hook_failed`, logged with its name.
+   */
+  async computeRows(
+    table: TableDefinition,
+    rows: Row[],
+    include: readonly string[],
+    request: HookRequest,
+  ): Promise<void> {
+    await this.#compute(table, rows, request)
+    for (const path of include) {
+      let current: TableDefinition | undefined = table
+      let found: Row[] = rows
+      for (const name of path.split('.')) {
+        const relation: RelationDefinition | undefined = current?.relations?.find(
+          (candidate) => candidate.name === name,
+        )
+        current = relation && this.#tables.get(relation.table)
+        found = found.flatMap((row) => {
+          const embedded = row[name] as unknown as Row | Row[] | null | undefined
+          return embedded === null || embedded === undefined ? [] : Array.isArray(embedded) ? embedded : [embedded]
+        })
+      }
+      if (current) await this.#compute(current, found, request)
+    }
+  }
+
+  async #compute(table: TableDefinition, rows: Row[], request: HookRequest): Promise<void> {
+    const newest = this.#newest.get(table.name)
+    const names = newest && this.#computed[newest.name]
+    const compute = newest && this.#app.compute?.[newest.name]
+    if (!newest || !names || !compute || rows.length === 0) return
+    const records = rows.map((row) => newest.translation.rowToVersion(row))
+    let values: readonly Record<string, unknown>[]
+    try {
+      const { caller, version, log } = request
+      values = (await compute(records, { caller, version, log, db: this.dbOver() })) as Record<string, unknown>[]
+    } catch (error) {
+      const name = `${newest.name}.compute`
+      request.log.error({ err: error, hook: name }, `compute function ${name} failed`)
+      throw new ProblemError('hook_failed', `The server's compute function of ${newest.name} failed.`)
+    }
+    rows.forEach((row, index) => {
+      for (const name of names) row[name] = (values[index]?.[name] ?? null) as Row[string]
+    })
   }
 
   /** Remembers how the newest version serves a resource; called as each of its resources registers. */

@@ -10,6 +10,10 @@ export type AppMismatch =
   | { readonly kind: 'hook-not-exported'; readonly resource: string; readonly hook: HookName }
   /** The module exports `hooks.<resource>.<hook>`, the manifest does not list it (or has no such resource). */
   | { readonly kind: 'hook-not-declared'; readonly resource: string; readonly hook: string; readonly known: boolean }
+  /** `resources.<resource>.computed` declares fields, the module exports no `compute.<resource>`. */
+  | { readonly kind: 'compute-not-exported'; readonly resource: string }
+  /** The module exports `compute.<resource>`, which has no computed fields (or is no resource). */
+  | { readonly kind: 'compute-not-declared'; readonly resource: string }
 
 /**
  * Compares an app module's default export with what the manifest declares:
@@ -19,7 +23,11 @@ export type AppMismatch =
  */
 export function compareAppModule(
   app: unknown,
-  declared: { readonly resources: readonly string[]; readonly hooks: Readonly<Record<string, readonly HookName[]>> },
+  declared: {
+    readonly resources: readonly string[]
+    readonly hooks: Readonly<Record<string, readonly HookName[]>>
+    readonly computed: Readonly<Record<string, readonly string[]>>
+  },
 ): AppMismatch[] {
   if (typeof app !== 'object' || app === null || Array.isArray(app)) {
     return [{ kind: 'invalid', what: `its default export is ${describe(app)}, not defineApp({...})'s result` }]
@@ -47,6 +55,17 @@ export function compareAppModule(
       }
     }
   }
+  const compute = ((app as { compute?: unknown }).compute ?? {}) as Record<string, unknown>
+  for (const [resource, fields] of Object.entries(declared.computed)) {
+    if (fields.length > 0 && typeof compute[resource] !== 'function') {
+      mismatches.push({ kind: 'compute-not-exported', resource })
+    }
+  }
+  for (const [resource, value] of Object.entries(compute)) {
+    if (typeof value === 'function' && !declared.computed[resource]?.length) {
+      mismatches.push({ kind: 'compute-not-declared', resource })
+    }
+  }
   return mismatches
 }
 
@@ -55,12 +74,14 @@ export function checkAppModule(
   api: {
     readonly tables: readonly { readonly resource: string }[]
     readonly hooks?: Readonly<Record<string, readonly HookName[]>>
+    readonly computed?: Readonly<Record<string, readonly string[]>>
   },
   app: AppDefinition<any>,
 ): AppDefinition<any> {
   const mismatches = compareAppModule(app, {
     resources: api.tables.map((table) => table.resource),
     hooks: api.hooks ?? {},
+    computed: api.computed ?? {},
   })
   if (mismatches.length === 0) return app
   throw new ServerConfigurationError(
@@ -72,6 +93,16 @@ export function checkAppModule(
 /** One mismatch as a sentence fragment, with its fix. */
 export function describeMismatch(mismatch: AppMismatch): string {
   switch (mismatch.kind) {
+    case 'compute-not-exported':
+      return (
+        `resource "${mismatch.resource}" declares computed fields, and the app module exports no ` +
+        `compute.${mismatch.resource}; export it (records => their computed values), or remove the fields`
+      )
+    case 'compute-not-declared':
+      return (
+        `the app module exports compute.${mismatch.resource}, and resource "${mismatch.resource}" declares no ` +
+        'computed fields; declare them under its computed:, or remove the function'
+      )
     case 'invalid':
       return `the app module is not an app: ${mismatch.what}; export default defineApp({...}) from restmint/runtime`
     case 'hook-not-exported':

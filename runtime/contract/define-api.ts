@@ -69,6 +69,8 @@ export interface ApiDefinition {
   readonly http?: ApiHttp
   /** The hooks each resource's `hooks:` declares, by the newest version's resource name; the app module must export exactly these. */
   readonly hooks?: Readonly<Record<string, readonly HookName[]>>
+  /** Each resource's computed fields, by the newest version's resource name; its `compute` function returns them. */
+  readonly computed?: Readonly<Record<string, readonly string[]>>
 }
 
 /** How the server meets the network: proxies in front of it, browsers on other origins. */

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { signJwt } from '../../generator/cli/sign-jwt.js'
 import { allTables } from '../fixtures/hooks-api/generated/schema.js'
 import { buildServer } from '../fixtures/hooks-api/generated/server.js'
+import openapi from '../fixtures/hooks-api/generated/v2/openapi.json' with { type: 'json' }
+import { calls } from '../fixtures/hooks-api/src/app.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 
 /**
@@ -200,6 +202,46 @@ for (const dialect of DIALECTS) {
       expect(refusedV1.body.errors).toEqual([{ in: 'body', pointer: '/text', detail: 'is forbidden' }])
       const refusedV2 = await post('/v2/notes', { content: 'forbidden' })
       expect(refusedV2.body.errors).toEqual([{ in: 'body', pointer: '/content', detail: 'is forbidden' }])
+    })
+
+    it('computed fields on list (one compute call per page), read, write answers and both versions; never stored', async () => {
+      const first = await post('/v2/notes', { content: 'one two three' })
+      expect(first.body.data).toMatchObject({ content: 'ONE TWO THREE', word_count: 3 })
+      await post('/v1/notes', { text: 'four five' })
+      calls.notes.length = 0
+      const page = await call({ method: 'GET', url: '/v2/notes?sort=id' })
+      expect(page.body.data.map((note: { word_count: number }) => note.word_count)).toEqual([3, 2])
+      expect(calls.notes).toEqual([2])
+      const v1 = await call({ method: 'GET', url: `/v1/notes/${first.body.data.id}` })
+      expect(v1.body.data).toEqual(expect.objectContaining({ text: 'ONE TWO THREE', word_count: 3 }))
+      const stored = await storage.storage.find(
+        allTables.find((table) => table.name === 'notes')!,
+        first.body.data.id,
+      )
+      expect(stored).not.toHaveProperty('word_count')
+    })
+
+    it('computed fields of included records, each resource computed once for the page', async () => {
+      const id = (await post('/v2/orders', { customer: 'frank' })).body.data.id
+      await post(`/v2/orders/${id}/lines`, { quantity: 2, price: 5 })
+      await post(`/v2/orders/${id}/lines`, { quantity: 1, price: 3 })
+      const read = await call({ method: 'GET', url: `/v2/orders/${id}?include=lines` })
+      expect(read.body.data).toMatchObject({ line_count: 2 })
+      expect(read.body.data.lines.map((line: { amount: number }) => line.amount)).toEqual([10, 3])
+      const listed = await call({ method: 'GET', url: '/v2/orders?include=lines' })
+      expect(listed.body.data[0]).toMatchObject({ line_count: 2, lines: [{ amount: 10 }, { amount: 3 }] })
+    })
+
+    it('computed fields can be neither filtered nor sorted by, and are read-only in the OpenAPI record', async () => {
+      const filtered = await call({ method: 'GET', url: '/v2/notes?filter[word_count][eq]=2' })
+      expect(filtered.status).toBe(400)
+      expect(filtered.body.errors[0]).toMatchObject({ in: 'query', name: 'filter[word_count]' })
+      const sorted = await call({ method: 'GET', url: '/v2/notes?sort=word_count' })
+      expect(sorted.status).toBe(400)
+      const written = await post('/v2/notes', { content: 'x', word_count: 9 })
+      expect(written.status).toBe(400)
+      expect(openapi.components.schemas.Note.properties.word_count).toMatchObject({ type: 'integer', readOnly: true })
+      expect(openapi.components.schemas.Note.required).toContain('word_count')
     })
   })
 }

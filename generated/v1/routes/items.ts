@@ -15,11 +15,12 @@ export function registerItemRoutes(app: FastifyInstance, registerResource: Regis
   registerResource(app, {
     table: tables.itemsTable,
     rules: {
-      sortable: ['quantity', 'note', 'created_at', 'updated_at', 'id'],
+      sortable: ['quantity', 'note', 'line_total', 'created_at', 'updated_at', 'id'],
       filters: {
         id: ['eq', 'in'],
         quantity: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'],
         note: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with', 'null'],
+        line_total: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'],
         order_id: ['eq', 'ne', 'in'],
         product_id: ['eq', 'ne', 'in', 'null'],
         created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],

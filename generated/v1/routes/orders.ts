@@ -18,11 +18,12 @@ export function registerOrderRoutes(
   registerResource(app, {
     table: tables.ordersTable,
     rules: {
-      sortable: ['status', 'placed_on', 'created_at', 'updated_at', 'id'],
+      sortable: ['status', 'placed_on', 'total', 'created_at', 'updated_at', 'id'],
       filters: {
         id: ['eq', 'in'],
         status: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with'],
         placed_on: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+        total: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'],
         created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
         updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
       },

@@ -12,6 +12,7 @@ export function bodyToStorage(body: Row, creating: boolean): Row {
   const row: Row = {}
   if ('quantity' in body) row['quantity'] = body['quantity']!
   if ('note' in body) row['note'] = body['note']!
+  if ('line_total' in body) row['line_total'] = body['line_total']!
   if ('order_id' in body) row['order_id'] = body['order_id']!
   if ('product_id' in body) row['product_id'] = body['product_id']!
   return row
@@ -23,6 +24,7 @@ export function rowToVersion(row: Row): Row {
     id: row['id'],
     quantity: row['quantity'],
     note: row['note'],
+    line_total: row['line_total'],
     order_id: row['order_id'],
     product_id: row['product_id'],
     created_at: row['created_at'],

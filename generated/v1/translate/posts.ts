@@ -153,6 +153,7 @@ export function rowToVersion(row: Row): Row {
         : categoriesTranslation.rowToVersion(row['category'] as unknown as Row)
   if ('comments' in row)
     record['comments'] = (row['comments'] as unknown as Row[]).map(commentsTranslation.rowToVersion)
+  if ('word_count' in row) record['word_count'] = row['word_count']
   return record as Row
 }
 

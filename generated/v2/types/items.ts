@@ -6,6 +6,7 @@ export interface Item {
   readonly id: number
   quantity: number
   note: string | null
+  line_total: number
   order_id: number
   product_id: number | null
   readonly created_at: string
@@ -16,6 +17,7 @@ export interface Item {
 export interface ItemCreate {
   quantity: number
   note?: string | null
+  line_total?: number
   order_id: number
   product_id?: number | null
 }
@@ -27,6 +29,7 @@ export type ItemReplace = ItemCreate
 export interface ItemUpdate {
   quantity?: number
   note?: string | null
+  line_total?: number
   order_id?: number
   product_id?: number | null
 }
@@ -35,6 +38,7 @@ export interface ItemUpdate {
 export interface ItemNestedCreate {
   quantity: number
   note?: string | null
+  line_total?: number
   product_id?: number | null
 }
 
@@ -45,5 +49,6 @@ export type ItemNestedReplace = ItemNestedCreate
 export interface ItemNestedUpdate {
   quantity?: number
   note?: string | null
+  line_total?: number
   product_id?: number | null
 }

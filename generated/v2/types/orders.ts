@@ -6,6 +6,7 @@ export interface Order {
   readonly id: number
   status: 'pending' | 'paid' | 'shipped'
   placed_on: string | null
+  total: number
   readonly created_at: string
   readonly updated_at: string
 }
@@ -14,6 +15,7 @@ export interface Order {
 export interface OrderCreate {
   status?: 'pending' | 'paid' | 'shipped'
   placed_on?: string
+  total?: number
 }
 
 /** Body of `PUT /orders/{id}`: a full replacement, same shape as a create. */
@@ -23,4 +25,5 @@ export type OrderReplace = OrderCreate
 export interface OrderUpdate {
   status?: 'pending' | 'paid' | 'shipped'
   placed_on?: string
+  total?: number
 }

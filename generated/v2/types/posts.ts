@@ -14,6 +14,7 @@ export interface Post {
   category_id: number
   readonly created_at: string
   readonly updated_at: string
+  readonly word_count: number
 }
 
 /** Body of `POST /posts`: omitted optional fields take their default, or null. */
