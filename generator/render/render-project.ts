@@ -76,7 +76,10 @@ export function renderProject(
   const schema = buildSchemaView(model)
   const storageTables = new Map(schema.tables.map((table) => [table.resource, table]))
   files.set('schema.ts', render('schema.ts', schema))
-  files.set('server.ts', render('server.ts', buildServerView(model, options.manifestFromOut ?? DEFAULT_MANIFEST_FROM_OUT)))
+  files.set(
+    'server.ts',
+    render('server.ts', buildServerView(model, options.manifestFromOut ?? DEFAULT_MANIFEST_FROM_OUT)),
+  )
   for (const version of model.versions) {
     const versionModel = { ...model, resources: version.resources }
     if (version.storage) renderVersion(versionModel, version, version.storage, storageTables, render, cache, files)

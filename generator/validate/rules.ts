@@ -113,7 +113,8 @@ export const RULES = {
   OPERATIONS_WITHOUT_APP: 'A resource that declares `operations` needs `app:`, the module that exports their handlers.',
   OPERATION_HANDLER_MISSING:
     "Every declared operation has a handler in the app module: `operations['<resource>.<operation>.<method name>']`.",
-  OPERATION_HANDLER_UNDECLARED: 'Every handler the app module exports under `operations` is an operation the manifest declares.',
+  OPERATION_HANDLER_UNDECLARED:
+    'Every handler the app module exports under `operations` is an operation the manifest declares.',
   COLLECTION_ONLY:
     'A `collection_only` resource has no table: it declares operations and nothing stored (fields, relations, parent, owner, access…), and no parent or relation points at it.',
   APP_MODULE_MISSING: '`app` names a module file that exists, relative to the manifest.',
