@@ -99,7 +99,8 @@ export type ComputeFields<A extends ApiShape, S extends ResourceShape> = (
 export interface AppDefinition<A extends ApiShape = ApiShape> {
   readonly hooks?: { readonly [R in keyof A]?: ResourceHooks<A, A[R]> }
   readonly compute?: { readonly [R in keyof A]?: ComputeFields<A, A[R]> }
-  readonly operations?: OperationHandlers<A>
+  /** Custom operations' handlers, by key; each gets what every hook gets, and the request's input. */
+  readonly operations?: OperationHandlers<A, HookContext<A>>
 }
 
 /**

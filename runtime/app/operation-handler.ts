@@ -1,6 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify'
-import type { ApiShape, AppDb, HookCaller } from './define-app.js'
-
 /**
  * The key under which a generated `Api` type lists its custom operations
  * (`generated/<version>/operations/types.ts`'s `Operations`): a symbol, so no
@@ -23,34 +20,35 @@ export interface OperationShape {
 /** The operations of an `Api`, by handler key; none when it declares none. */
 export type OperationsOf<A> = A extends { readonly [API_OPERATIONS]: infer O } ? O : Record<never, never>
 
-/** What an operation's handler gets: the request's checked input, the caller, and server-side `db`. */
-export interface OperationContext<A extends ApiShape, O extends OperationShape> {
+/**
+ * What an operation's handler gets besides what every hook gets (`Base`:
+ * caller, version, `db` without access rules, `log`): the request's checked
+ * input, typed by the operation's declaration.
+ */
+export type OperationContext<Base, O extends OperationShape> = Base & {
+  /** Path parameters, each an id: `{ order_id: 1 }`. */
   readonly params: O['params']
+  /** Query parameters, read as their declared types. */
   readonly query: O['query']
+  /** The validated body; `undefined` when the operation takes none. */
   readonly body: O['body']
-  readonly caller: HookCaller
-  /** The version the request came through (`v1`); handlers are written against the newest version's names. */
-  readonly version: string
-  /** Typed CRUD on every resource, without access rules (server code), in its own transaction per call. */
-  readonly db: AppDb<A>
-  /** The request's logger. */
-  readonly log: FastifyBaseLogger
 }
 
 /**
  * The handler of one custom operation declared in the manifest, keyed
  * `<resource>.<operation>.<method name>` (GET list, POST create, PUT replace,
  * PATCH update, DELETE delete). It returns the response's data, which is
- * checked against the declaration (a record is translated to the request's
- * version), or throws `problem(...)`.
+ * checked against the declaration (a record is shown in the request's
+ * version's names), or throws `problem(...)`. Handlers are written against the
+ * newest version's names, as hooks are.
  */
-export type OperationHandler<A extends ApiShape, O extends OperationShape> = (
-  context: OperationContext<A, O>,
+export type OperationHandler<Base, O extends OperationShape> = (
+  context: OperationContext<Base, O>,
 ) => Promise<O['response']>
 
-/** Every custom operation's handler, by key: a missing or misspelt key fails `tsc` as well as `restmint check`. */
-export type OperationHandlers<A extends ApiShape> = {
+/** Every custom operation's handler of an `Api`, by key: a missing or misspelt key fails `tsc` as well as `restmint check`. */
+export type OperationHandlers<A, Base> = {
   readonly [K in keyof OperationsOf<A>]: OperationsOf<A>[K] extends OperationShape
-    ? OperationHandler<A, OperationsOf<A>[K]>
+    ? OperationHandler<Base, OperationsOf<A>[K]>
     : never
 }
