@@ -1,4 +1,4 @@
-import type { ApiShape } from './define-app.js'
+import type { ApiShape } from './api-shape.js'
 
 /**
  * The handler of one custom operation declared in the manifest, keyed

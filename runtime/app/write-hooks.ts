@@ -5,9 +5,9 @@ import type { VersionTranslation } from '../contract/version-translation.js'
 import { describeValidationErrors } from '../problems/describe-validation-errors.js'
 import { ProblemError, validationFailed, type InvalidParam } from '../problems/problem-error.js'
 import type { RowPrecondition, Storage } from '../storage/storage.js'
-import type { AppRuntime, NewestRoutes } from './app-runtime.js'
+import type { NewestRoutes } from './create-app-db.js'
 import type { HookName } from '../contract/hook-name.js'
-import type { AfterCommitEvent, HookCaller, HookContext, ResourceHooks } from './define-app.js'
+import type { AfterCommitEvent, AppDb, HookCaller, HookContext, ResourceHooks } from './define-app.js'
 import { AppProblemError } from './problem.js'
 
 /** What hooks learn about the request they run for. */
@@ -20,6 +20,12 @@ export interface HookRequest {
   readonly translation: VersionTranslation
 }
 
+/** What WriteHooks needs of the running app (AppRuntime): the API's storage, and `db` over any storage. */
+export interface HookServices {
+  readonly storage: Storage
+  dbOver(storage?: Storage): AppDb<any>
+}
+
 /**
  * One write's hooks, for one request: the handlers call these around the
  * storage's write, in storage columns; the hooks see the newest version's
@@ -28,12 +34,12 @@ export interface HookRequest {
  * afterCommit after it.
  */
 export class WriteHooks {
-  readonly #runtime: AppRuntime
+  readonly #runtime: HookServices
   readonly #newest: NewestRoutes
   readonly #hooks: ResourceHooks<any, any>
   readonly #request: HookRequest
 
-  constructor(runtime: AppRuntime, newest: NewestRoutes, hooks: ResourceHooks<any, any>, request: HookRequest) {
+  constructor(runtime: HookServices, newest: NewestRoutes, hooks: ResourceHooks<any, any>, request: HookRequest) {
     this.#runtime = runtime
     this.#newest = newest
     this.#hooks = hooks
