@@ -14,17 +14,27 @@ import { allTables } from '../generated/schema.js'
 import { api } from '../generated/server.js'
 import { BENCH_CURSOR_SECRET, buildHandWrittenServer } from './hand-written-server.js'
 import { BENCH_JWT_SECRET } from './query-harness.js'
+import { benchApp } from './bench-app.js'
 
 const [kind, url, schema] = process.argv.slice(2)
-if ((kind !== 'generated' && kind !== 'generated-without-auth' && kind !== 'hand-written') || url === undefined) {
-  throw new Error(
-    'usage: query-server.ts generated|generated-without-auth|hand-written <database URL> [postgres schema]',
-  )
+const KINDS = ['generated', 'generated-without-auth', 'generated-with-hooks', 'hand-written']
+if (!KINDS.includes(kind!) || url === undefined) {
+  throw new Error(`usage: query-server.ts ${KINDS.join('|')} <database URL> [postgres schema]`)
 }
-const served = kind === 'generated-without-auth' ? { ...api, auth: undefined } : api
+// f: authors' creates through bench-app.ts's two hooks; every other kind serves no app module.
+const served =
+  kind === 'generated-without-auth'
+    ? { ...api, auth: undefined }
+    : kind === 'generated-with-hooks'
+      ? { ...api, hooks: { authors: ['beforeCreate', 'afterCreate'] as const }, computed: {} }
+      : api
 // The example's JWT_SECRET: the benchmark signs its token with the same.
 const buildServer = (options: ServerOptions) =>
-  buildApiServer(served, { ...options, env: { JWT_SECRET: BENCH_JWT_SECRET } })
+  buildApiServer(served, {
+    ...options,
+    env: { JWT_SECRET: BENCH_JWT_SECRET },
+    ...(kind === 'generated-with-hooks' ? { app: benchApp } : {}),
+  })
 const postgres = /^postgres(ql)?:\/\//.test(url)
 if (postgres && schema === undefined) throw new Error('a PostgreSQL URL needs a schema')
 
