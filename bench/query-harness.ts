@@ -10,10 +10,11 @@ import autocannon from 'autocannon'
 
 /**
  * `generated-without-auth`: the generated API with its `auth:` left out, for the cost of verifying tokens;
+ * `generated-with-hooks`: the generated API with the bench's app module (bench/bench-app.ts);
  * `floor`: a bare Fastify route answering each benchmarked path with its response bytes, read from memory
  * (what this machine's HTTP stack can do at all).
  */
-export type ServerKind = 'generated' | 'generated-without-auth' | 'hand-written' | 'floor'
+export type ServerKind = 'generated' | 'generated-without-auth' | 'generated-with-hooks' | 'hand-written' | 'floor'
 
 /** The secret the benchmarked servers verify HS256 tokens with (`JWT_SECRET` of the example). */
 export const BENCH_JWT_SECRET = 'restmint benchmark jwt secret, 32 bytes or more'
@@ -119,10 +120,20 @@ export async function measure(
   seconds: number,
   connections: number,
   headers: Readonly<Record<string, string>> = {},
+  body?: string,
 ): Promise<Measurement> {
   const url = server.origin + path
   const cpuBefore = await server.cpuTime()
-  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1, headers: { ...headers } })
+  // With a body, every request is a POST of it (a create).
+  const request = body === undefined ? {} : { method: 'POST' as const, body }
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...request,
+  })
   const cpu = (await server.cpuTime()) - cpuBefore
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`)

@@ -2,7 +2,7 @@
  * One server of the query benchmark, run as its own process so the load
  * generator never shares its event loop:
  *
- *   node --import tsx bench/query-server.ts generated|generated-without-auth|hand-written <database URL> [postgres schema]
+ *   node --import tsx bench/query-server.ts generated|generated-without-auth|generated-with-hooks|hand-written <database URL> [postgres schema]
  *   node --import tsx bench/query-server.ts floor <JSON file of { path: body }>
  *
  * Listens on a free port of 127.0.0.1, prints `listening <port>`, answers the
@@ -16,19 +16,30 @@ import { allTables } from '../generated/schema.js'
 import { api } from '../generated/server.js'
 import { BENCH_CURSOR_SECRET, buildHandWrittenServer } from './hand-written-server.js'
 import { BENCH_JWT_SECRET } from './query-harness.js'
+import { benchApp } from './bench-app.js'
 
 const [kind, url, schema] = process.argv.slice(2)
-const KINDS = ['generated', 'generated-without-auth', 'hand-written', 'floor']
+const KINDS = ['generated', 'generated-without-auth', 'generated-with-hooks', 'hand-written', 'floor']
 if (kind === undefined || !KINDS.includes(kind) || url === undefined) {
   throw new Error(
-    'usage: query-server.ts generated|generated-without-auth|hand-written <database URL> [postgres schema], ' +
-      'or floor <JSON file of { path: body }>',
+    'usage: query-server.ts generated|generated-without-auth|generated-with-hooks|hand-written <database URL> ' +
+      '[postgres schema], or floor <JSON file of { path: body }>',
   )
 }
-const served = kind === 'generated-without-auth' ? { ...api, auth: undefined } : api
+// f: authors' creates through bench-app.ts's two hooks; every other kind serves no app module.
+const served =
+  kind === 'generated-without-auth'
+    ? { ...api, auth: undefined }
+    : kind === 'generated-with-hooks'
+      ? { ...api, hooks: { authors: ['beforeCreate', 'afterCreate'] as const }, computed: {} }
+      : api
 // The example's JWT_SECRET: the benchmark signs its token with the same.
 const buildServer = (options: ServerOptions) =>
-  buildApiServer(served, { ...options, env: { JWT_SECRET: BENCH_JWT_SECRET } })
+  buildApiServer(served, {
+    ...options,
+    env: { JWT_SECRET: BENCH_JWT_SECRET },
+    ...(kind === 'generated-with-hooks' ? { app: benchApp } : {}),
+  })
 const postgres = /^postgres(ql)?:\/\//.test(url)
 if (postgres && schema === undefined && kind !== 'floor') throw new Error('a PostgreSQL URL needs a schema')
 

@@ -144,7 +144,24 @@ export const ordersTable: TableDefinition = {
       readOnly: false,
       default: null,
     },
+    {
+      name: 'cancelled_at',
+      type: 'datetime',
+      nullable: true,
+      unique: false,
+      readOnly: false,
+      default: null,
+    },
     { name: 'total', type: 'number', nullable: false, unique: false, readOnly: false, default: 0 },
+    {
+      name: 'owner_sub',
+      type: 'string',
+      nullable: true,
+      unique: false,
+      readOnly: false,
+      owner: true,
+      default: null,
+    },
     {
       name: 'created_at',
       type: 'datetime',
@@ -175,6 +192,7 @@ export const ordersTable: TableDefinition = {
   indexes: [
     { columns: ['status', 'id'] },
     { columns: ['placed_on', 'id'] },
+    { columns: ['cancelled_at', 'id'] },
     { columns: ['total', 'id'] },
     { columns: ['created_at', 'id'] },
     { columns: ['updated_at', 'id'] },

@@ -2,6 +2,7 @@
 // Change the manifest and run `restmint generate` instead.
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import {
+  API_OPERATIONS,
   buildApiServer,
   createApiPlugin,
   defineApi,
@@ -19,8 +20,11 @@ import type * as auditsTypes from './v2/types/audits.js'
 import type * as categoriesTypes from './v2/types/categories.js'
 import type * as postsTypes from './v2/types/posts.js'
 import type * as commentsTypes from './v2/types/comments.js'
+import type { Operations as ApiOperations } from './v2/operations/types.js'
 import { registerVersionV1 } from './v1/index.js'
+import { operations as operationsV1 } from './v1/operations/routes.js'
 import { registerVersionV2 } from './v2/index.js'
+import { operations as operationsV2 } from './v2/operations/routes.js'
 
 /** The API described by resources.yaml. */
 export const api = defineApi({
@@ -77,7 +81,7 @@ export const api = defineApi({
           update: ['public'],
           delete: ['public'],
         },
-        owner: null,
+        owner: { field: 'owner_sub', claim: 'sub', scheme: 'user' },
       },
       items: {
         access: {
@@ -157,12 +161,14 @@ export const api = defineApi({
           '/posts/:post_id/comments/:comment_id': '/comments/:comment_id',
         },
       },
+      operations: operationsV1,
     },
     {
       name: 'v2',
       prefix: '/v2',
       register: registerVersionV2,
       openapi: () => import('./v2/openapi.json', { with: { type: 'json' } }),
+      operations: operationsV2,
     },
   ],
   guides: [{ path: '/docs/migrate-v1-to-v2', page: () => import('./docs/migrate-v1-to-v2.js') }],
@@ -212,6 +218,8 @@ export type Api = {
     create: commentsTypes.CommentCreate
     update: commentsTypes.CommentUpdate
   }
+  /** The custom operations, by their handler's key: `defineApp<Api>({ operations })` is typed by them. */
+  readonly [API_OPERATIONS]: ApiOperations
 }
 
 const plugin = createApiPlugin(api)

@@ -31,12 +31,14 @@ export async function generateFiles(
   const cache = createContentCache(findCacheDirectory(project.cwd))
   // server.ts imports the app module relative to the output directory (`../src/app.js`).
   const manifestDirectory = dirname(resolve(project.cwd, manifestFile))
-  const outFromManifest = relative(manifestDirectory, resolve(project.cwd, options.out ?? 'generated')).replaceAll(
+  // From the output directory, not the other way round: only this way can the manifest's directory be named
+  // when the output is outside it (`--out /tmp/api`).
+  const manifestFromOut = relative(resolve(project.cwd, options.out ?? 'generated'), manifestDirectory).replaceAll(
     sep,
     '/',
   )
   // An unchanged manifest skips every stage below (~0.4 s for 100 resources) for the result they gave before.
-  const resultKey = hashKey('generate', fingerprint(), manifestFile, text, outFromManifest)
+  const resultKey = hashKey('generate', fingerprint(), manifestFile, text, manifestFromOut)
   let result = readCachedResult(cache, resultKey)
   if (!result) {
     const workers = startFormatWorkers()
@@ -48,7 +50,7 @@ export async function generateFiles(
         import('./render/format-files.js'),
       ])
       const formatting = startFormatting(cache, workers)
-      const rendered = renderProject(await project.model(), cache, formatting.add, { outFromManifest })
+      const rendered = renderProject(await project.model(), cache, formatting.add, { manifestFromOut })
       result = { diagnostics, files: [...(await formatting.finish(rendered))], appModule: manifest.app ?? null }
     } finally {
       await workers?.stop()

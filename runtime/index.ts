@@ -16,8 +16,15 @@ export {
   type ResourceHooks,
   type ResourceShape,
 } from './app/define-app.js'
+export {
+  API_OPERATIONS,
+  type OperationContext,
+  type OperationHandler,
+  type OperationHandlers,
+  type OperationShape,
+  type OperationsOf,
+} from './app/operation-handler.js'
 export { HOOK_NAMES, type HookName } from './contract/hook-name.js'
-export type { OperationHandler, OperationHandlers } from './app/operation-handler.js'
 export { AppProblemError, problem, type ProblemOptions } from './app/problem.js'
 export { apiServerOptions, buildApiServer, type ServerOptions, type ServerTimeouts } from './api/build-api-server.js'
 export { createApiPlugin, type ApiPluginOptions } from './api/create-api-plugin.js'
@@ -55,6 +62,7 @@ export type { QueryRules } from './contract/query-rules.js'
 export { identifyRateLimitClient } from './ops/rate-limit-client.js'
 export type { RatePolicy } from './contract/rate-policy.js'
 export type { RegisterResource, ResourceBodies, ResourceRoutes } from './contract/resource-routes.js'
+export type { OperationRoute } from './contract/operation-route.js'
 export type { VersionTranslation } from './contract/version-translation.js'
 export { ServerConfigurationError } from './ops/server-configuration-error.js'
 export { createStorage } from './storage/create-storage.js'

@@ -1,6 +1,7 @@
 /**
- * The example API's own code, named by resources.yaml's `app:`: hooks and
- * computed fields, typed by the generated `Api` (a misspelt field fails tsc).
+ * The example API's own code, named by resources.yaml's `app:`: hooks,
+ * computed fields and operations, typed by the generated `Api` (a misspelt
+ * field fails tsc).
  */
 import { defineApp, problem } from 'restmint/runtime'
 import type { Api } from '../generated/server.js'
@@ -31,5 +32,34 @@ export default defineApp<Api>({
   compute: {
     posts: async (posts) =>
       posts.map((post) => ({ word_count: post.content?.split(/\s+/).filter(Boolean).length ?? 0 })),
+  },
+  operations: {
+    // POST /v{n}/orders/{order_id}/cancellations: the route has checked the body and the access rule (the order's
+    // owner, or orders:admin) and found the order (404 otherwise); the answer is the order, as the request's version names it.
+    'orders.cancellations.create': async ({ params, body, caller, db }) => {
+      const order = await db.orders.read(params.order_id)
+      if (order?.status === 'shipped') {
+        throw problem(409, 'order_shipped', `Order ${params.order_id} has shipped; it can no longer be cancelled.`)
+      }
+      if (order?.cancelled_at) throw problem(409, 'order_cancelled', `Order ${params.order_id} is already cancelled.`)
+      const cancelled = await db.orders.update(params.order_id, { cancelled_at: new Date().toISOString() })
+      await db.audits.create({
+        action: `cancelled: ${body.reason}`,
+        resource: 'orders',
+        record_id: params.order_id,
+        actor: caller.subject,
+      })
+      return cancelled!
+    },
+    // GET /v{n}/reports/sales-by-month?year=2026: the totals of the year's orders (but cancelled ones), by month.
+    'reports.sales-by-month.list': async ({ query, db }) => {
+      const totals = new Map<string, number>()
+      for (const order of await db.orders.list({ limit: 10_000 })) {
+        if (order.cancelled_at !== null || !order.placed_on?.startsWith(`${query.year}-`)) continue
+        const month = order.placed_on.slice(0, 7)
+        totals.set(month, (totals.get(month) ?? 0) + order.total)
+      }
+      return [...totals].sort(([a], [b]) => a.localeCompare(b)).map(([month, total]) => ({ month, total }))
+    },
   },
 })

@@ -96,6 +96,25 @@ export interface ManifestResource {
   hooks?: HookName[]
   /** Read-only fields the app module's `compute.<resource>` returns; never stored. */
   computed?: Record<string, { type: FieldType; nullable?: boolean }>
+  /** A resource with no table: only its declared `operations`, at `/<resource>/<operation>`. */
+  collection_only?: boolean
+  /** Custom operations, keyed by their path segment: `/<resource>/{<singular>_id}/<operation>`. */
+  operations?: Record<string, ManifestOperation>
+}
+
+/** One custom operation: its handler is the app module's `operations['<resource>.<operation>.<method name>']`. */
+export interface ManifestOperation {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** The JSON body's fields; none: the operation takes no body. */
+  body?: Record<string, ManifestField>
+  /** Query parameters, each a scalar field. */
+  query?: Record<string, ManifestField>
+  /** A resource's name (its record is the response), or a shape of its own. */
+  responds?: string | { fields: Record<string, ManifestField>; many?: boolean }
+  /** The success status: default 201 for POST, 204 without `responds`, else 200. */
+  status?: number
+  /** Who may call it; default `auth.default`. */
+  access?: ManifestAccessRule
 }
 
 /** One access rule as written: a keyword, a scope requirement, or a list meaning any of them. */

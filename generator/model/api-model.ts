@@ -1,12 +1,12 @@
 import type { CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { HookName } from '../../runtime/contract/hook-name.js'
-import type { ApiAuth, AuthScheme, OwnerRule, ResourceAccess, TableAccess } from '../../runtime/contract/access-rule.js'
+import type { AccessRule, ApiAuth, AuthScheme, OwnerRule, ResourceAccess, TableAccess } from '../../runtime/contract/access-rule.js'
 import type { ApiHttp } from '../../runtime/contract/define-api.js'
 import type { QueryRules } from '../../runtime/contract/query-rules.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
-import type { ResourceRoute } from '../../runtime/contract/resource-routes.js'
+import type { ResourceRoute, RouteMethod } from '../../runtime/contract/resource-routes.js'
 import type { RatePolicy, ServiceRatePolicy } from '../../runtime/contract/rate-policy.js'
 import type { ColumnValue, OnDelete, TableDefinition } from '../../runtime/contract/table-definition.js'
 import type { NamesToNewer } from '../versions/apply-changes-backwards.js'
@@ -90,6 +90,44 @@ export interface VersionModel {
    * before; null when none does.
    */
   readonly access: Readonly<Record<string, TableAccess>> | null
+  /**
+   * The custom operations the version serves, in manifest order: those of its
+   * resources (on one record), then those of `collection_only` resources.
+   */
+  readonly operations: readonly OperationModel[]
+}
+
+/** One custom operation (`operations:`): only its handler is the app module's. */
+export interface OperationModel {
+  /** The path segment: `cancellations`. */
+  readonly name: string
+  /** The resource it is declared on, as the version names it: `orders`, `reports`. */
+  readonly resource: string
+  /** The app module's key of its handler: `orders.cancellations.create` (runtime/contract/operation-route.ts). */
+  readonly handler: string
+  readonly method: RouteMethod
+  /** Without the version prefix: `/orders/{order_id}/cancellations`, or `/reports/sales-by-month` on a collection_only resource. */
+  readonly path: string
+  /** Fastify form of `path`. */
+  readonly url: string
+  /** The path parameter naming the record it acts on (`order_id`); null on a collection_only resource. */
+  readonly idParam: string | null
+  /** The body's fields; null when the operation takes no body. */
+  readonly body: readonly FieldModel[] | null
+  /** Its query parameters; empty when none. */
+  readonly query: readonly FieldModel[]
+  /** What it answers: a record of a resource, a shape of its own (one object, or an array), or nothing (204). */
+  readonly responds:
+    | { readonly kind: 'record'; readonly resource: string }
+    | { readonly kind: 'shape'; readonly fields: readonly FieldModel[]; readonly many: boolean }
+    | null
+  readonly status: number
+  /** Its alternatives (its `access`, else `auth.default`); null without `auth:` (public). */
+  readonly access: readonly AccessRule[] | null
+  /** The resource's own rate limit, in place of ApiModel.rate; null when it has none. */
+  readonly rate: RatePolicy | null
+  /** PascalCase stem of its TypeScript types and validators: `OrderCancellationsCreate`. */
+  readonly typeName: string
 }
 
 /** How one resource of a version reaches the storage. */

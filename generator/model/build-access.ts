@@ -41,7 +41,8 @@ export function buildResourceAccess(resource: ManifestResource, manifest: Manife
   ) as Record<(typeof ACCESS_OPERATIONS)[number], AccessRule[]>
 }
 
-function normalizeAlternative(alternative: ManifestAccessAlternative): AccessRule {
+/** One alternative as the runtime holds it: a keyword, or scopes with their scheme (null: any). */
+export function normalizeAlternative(alternative: ManifestAccessAlternative): AccessRule {
   return typeof alternative === 'string'
     ? alternative
     : { scopes: alternative.scopes, scheme: alternative.scheme ?? null }

@@ -1,5 +1,5 @@
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
-import type { Manifest, ManifestField, ManifestRelation, ManifestResource } from '../manifest/manifest.js'
+import type { Manifest, ManifestRelation, ManifestResource } from '../manifest/manifest.js'
 import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
 import { foreignKeyOf, relationKeyOf, deriveResourceNames } from '../names/derive-names.js'
 import { listResourceRoutes } from '../../runtime/contract/resource-routes.js'
@@ -26,6 +26,9 @@ import {
   buildVersionAccess,
 } from './build-runtime-definitions.js'
 import { buildRelations } from './build-relations.js'
+import { buildField } from './build-field.js'
+import { buildOperations } from './build-operations.js'
+import { withoutCollectionOnly } from '../manifest/without-collection-only.js'
 import { deriveVersions, type DerivedVersions } from '../versions/derive-versions.js'
 import { mapVersionStorage } from './map-version-storage.js'
 import { listSuccessorRoutes } from './list-successor-routes.js'
@@ -36,10 +39,12 @@ import { listSuccessorRoutes } from './list-successor-routes.js'
  * targets exist, and every has-many has its link back.
  */
 export function buildModel(
-  manifest: Manifest,
+  declared: Manifest,
   manifestFile: string,
-  { versions: derived, storage }: DerivedVersions = deriveVersions(manifest),
+  { versions: derived, storage }: DerivedVersions = deriveVersions(declared),
 ): ApiModel {
+  // Resources with a table; collection_only ones only add operations (buildOperations).
+  const manifest = { ...declared, resources: withoutCollectionOnly(declared.resources) }
   const limits = buildLimits(manifest.limits ?? {})
   const resources = buildResources({ ...manifest, resources: storage }, limits)
   const newest = keepsRetired(storage, manifest.resources) ? buildResources(manifest, limits) : resources
@@ -82,6 +87,7 @@ export function buildModel(
           toNewer,
           storage,
           access: storage && buildVersionAccess(versionResources, storage),
+          operations: buildOperations(declared, version.resources),
         }
       }),
     ),
@@ -215,31 +221,6 @@ function buildRoutes(
   const nestedUnder =
     parent && all[parent.resource] ? { parentResource: parent.resource, parentKey: parent.foreignKey, idParam } : null
   return listResourceRoutes(name, nestedUnder)
-}
-
-function buildField(name: string, field: ManifestField): FieldModel {
-  const required = field.required ?? false
-  const nullable = field.nullable ?? false
-  const fallback = field.default ?? null
-  return {
-    name,
-    type: field.type,
-    required,
-    nullable,
-    default: fallback,
-    storedNullable: nullable || (!required && fallback === null),
-    enum: field.enum ?? null,
-    minimum: field.minimum ?? null,
-    maximum: field.maximum ?? null,
-    minLength: field.min_length ?? null,
-    maxLength: field.max_length ?? null,
-    pattern: field.pattern ?? null,
-    format: field.format ?? null,
-    unique: field.unique ?? false,
-    serverManaged: false,
-    references: null,
-    renamedFrom: field.renamed_from ?? null,
-  }
 }
 
 function systemField(name: string, type: FieldModel['type']): FieldModel {

@@ -2,6 +2,7 @@ import {
   type ApiModel,
   type ComputedFieldModel,
   type FieldModel,
+  type OperationModel,
   type ResourceModel,
   type RouteModel,
   findResource,
@@ -242,5 +243,42 @@ function objectSchema(properties: readonly (readonly [string, JsonSchema])[], re
     properties: Object.fromEntries(properties),
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
+  }
+}
+
+/** The schemas of one custom operation: null where it has none (no body, no query, no shape of its own). */
+export interface OperationSchemas {
+  readonly body: JsonSchema | null
+  /** The query's values once read as their types (query strings are text until then). */
+  readonly query: JsonSchema | null
+  /** `responds: { fields }`: one object, or an array of them with `many: true`. */
+  readonly result: JsonSchema | null
+}
+
+/**
+ * Builds the schemas of one custom operation: closed objects; in the body
+ * and query the `required` fields are required, and no default is applied
+ * (the handler sees what was sent).
+ */
+export function buildOperationSchemas(operation: OperationModel): OperationSchemas {
+  const noDescription: DescribeField = () => ({})
+  const input = (fields: readonly FieldModel[]) =>
+    objectSchema(
+      fields.map((field) => [field.name, bodyFieldSchema(field, noDescription, false)]),
+      fields.filter((field) => field.required).map((field) => field.name),
+    )
+  const { responds } = operation
+  const result =
+    responds?.kind === 'shape'
+      ? objectSchema(
+          responds.fields.map((field) => [field.name, recordFieldSchema(field, noDescription)]),
+          // Like a record: every field present, null where the field is not required.
+          responds.fields.map((field) => field.name),
+        )
+      : null
+  return {
+    body: operation.body === null ? null : input(operation.body),
+    query: operation.query.length === 0 ? null : input(operation.query),
+    result: result !== null && responds?.kind === 'shape' && responds.many ? { type: 'array', items: result } : result,
   }
 }

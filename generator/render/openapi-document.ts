@@ -4,6 +4,7 @@ import { buildResourceSchemas, type ResourceSchemas } from './json-schemas.js'
 import { buildComponents } from './openapi-components.js'
 import { markDeprecated } from './openapi-deprecation.js'
 import type { OpenApiDocument, OpenApiMethod, OpenApiPathItem } from './openapi-objects.js'
+import { buildOperationPathItems } from './openapi-operation-items.js'
 import { buildPathItems } from './openapi-path-items.js'
 import { markRateLimited } from './openapi-rate-limits.js'
 
@@ -24,8 +25,12 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
     model.resources.map((resource) => [resource, buildResourceSchemas(resource, model)]),
   )
   const schemasOf = (resource: ResourceModel): ResourceSchemas => schemas.get(resource)!
-  const paths: Record<string, OpenApiPathItem> = Object.fromEntries(
-    model.resources.flatMap((resource) => buildPathItems(resource, model, version)),
+  const paths: Record<string, OpenApiPathItem> = Object.fromEntries([
+    ...model.resources.flatMap((resource) => buildPathItems(resource, model, version)),
+    ...buildOperationPathItems(model, version),
+  ])
+  const collectionOnly = [...new Set(version.operations.map((operation) => operation.resource))].filter(
+    (name) => !model.resources.some((resource) => resource.name === name),
   )
   const document: OpenApiDocument = {
     openapi: '3.1.0',
@@ -35,10 +40,16 @@ export function buildOpenApiDocument(model: ApiModel, version: VersionModel): Op
       version: version.name,
     },
     servers: [{ url: model.service.baseUrl?.replace(/\/+$/, '') || '/' }],
-    tags: model.resources.map((resource) => ({
-      name: resource.name,
-      description: describeTag(resource, version),
-    })),
+    tags: [
+      ...model.resources.map((resource) => ({
+        name: resource.name,
+        description: describeTag(resource, version),
+      })),
+      ...collectionOnly.map((name) => ({
+        name,
+        description: `The ${name.replaceAll('-', ' ')} operations (a collection with no records of its own).`,
+      })),
+    ],
     paths,
     components: buildComponents(model, schemasOf, usesResponse(paths, '409')),
   }

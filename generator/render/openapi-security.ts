@@ -1,4 +1,10 @@
-import type { AccessOperation, AccessRule, AuthScheme, ResourceAccess } from '../../runtime/contract/access-rule.js'
+import type {
+  AccessOperation,
+  AccessRule,
+  AuthScheme,
+  OwnerRule,
+  ResourceAccess,
+} from '../../runtime/contract/access-rule.js'
 import type { ApiModel, ResourceModel } from '../model/api-model.js'
 import type { OperationVerb } from '../names/generated-names.js'
 import type { OpenApiOperation, OpenApiResponse, OpenApiSecurityRequirement } from './openapi-objects.js'
@@ -83,9 +89,18 @@ export function secureOperation(
   model: ApiModel,
 ): OpenApiOperation {
   if (resource.access === null) return operation
-  const rules = resource.access[ACCESS_OPERATION_OF[verb]]
+  return secureWithRules(operation, resource.access[ACCESS_OPERATION_OF[verb]], resource.owner, model)
+}
+
+/** secureOperation for an operation's own alternatives (a custom operation's `access`), `owner` meaning `owner`'s rows. */
+export function secureWithRules(
+  operation: OpenApiOperation,
+  rules: readonly AccessRule[],
+  ownerRule: OwnerRule | null,
+  model: ApiModel,
+): OpenApiOperation {
   const isPublic = rules.includes('public')
-  const owner = resource.owner !== null && rules.includes('owner') ? resource.owner : null
+  const owner = ownerRule !== null && rules.includes('owner') ? ownerRule : null
   const responses = { ...operation.responses, 401: { $ref: '#/components/responses/Unauthorized' } }
   if (!isPublic) Object.assign(responses, { 403: { $ref: '#/components/responses/Forbidden' } })
   return {

@@ -37,15 +37,17 @@ import type {
 import { isIdentityMapping } from '../model/map-version-storage.js'
 import { buildTranslateView } from './build-translate-view.js'
 import { buildMigrationGuideView } from './build-migration-guide-view.js'
+import { renderOperations } from './render-operations.js'
 import yamlPackage from 'yaml/package.json' with { type: 'json' }
 
 /** What rendering needs besides the model. */
 export interface RenderOptions {
-  /** The output directory relative to the manifest's (`generated`): server.ts imports the app module from it. */
-  readonly outFromManifest?: string
+  /** The manifest's directory relative to the output directory (`..`): server.ts imports the app module through it. */
+  readonly manifestFromOut?: string
 }
 
-const DEFAULT_OUT = 'generated'
+/** Where the manifest is seen from the default output directory, `generated/` beside it. */
+const DEFAULT_MANIFEST_FROM_OUT = '..'
 
 /** Where renderers put each file they render. */
 interface RenderedFiles {
@@ -74,11 +76,17 @@ export function renderProject(
   const schema = buildSchemaView(model)
   const storageTables = new Map(schema.tables.map((table) => [table.resource, table]))
   files.set('schema.ts', render('schema.ts', schema))
-  files.set('server.ts', render('server.ts', buildServerView(model, options.outFromManifest ?? DEFAULT_OUT)))
+  files.set(
+    'server.ts',
+    render('server.ts', buildServerView(model, options.manifestFromOut ?? DEFAULT_MANIFEST_FROM_OUT)),
+  )
   for (const version of model.versions) {
     const versionModel = { ...model, resources: version.resources }
     if (version.storage) renderVersion(versionModel, version, version.storage, storageTables, render, cache, files)
     else renderVersionDocuments(versionModel, version, render, cache, files)
+    const translated = version.storage !== null && !isIdentityMapping(version.storage, version)
+    const target = { header: headerView(model), version, mappings: version.storage, translated, member }
+    renderOperations(versionModel, target, render, cache, files)
   }
   for (const [older, newer] of listVersionPairs(model)) renderMigrationGuide(model, older, newer, render, files)
   return new Map([...rendered].sort(([a], [b]) => (a < b ? -1 : 1)))
@@ -192,7 +200,7 @@ function buildSchemaView(model: ApiModel): SchemaView {
   }
 }
 
-function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
+function buildServerView(model: ApiModel, manifestFromOut: string): ServerView {
   const newest = model.versions.at(-1)!
   return {
     ...headerView(model),
@@ -210,6 +218,7 @@ function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
         functionName: versionFunctionName(version.name),
         deprecation: version.deprecation,
         access: version.access,
+        operations: version.operations.length > 0 ? `operations${version.name.toUpperCase()}` : null,
       })),
     unserved: model.versions.filter((version) => version.storage === null).map((version) => version.name),
     guides: listVersionPairs(model).map(([older, newer]) => {
@@ -229,7 +238,8 @@ function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
         update: types.update,
       }
     }),
-    appImport: model.appModule === null ? null : appModuleImport(model.appModule, outFromManifest),
+    appImport: model.appModule === null ? null : appModuleImport(model.appModule, manifestFromOut),
+    apiOperations: newest.operations.length > 0,
     hooks: Object.keys(model.hooks).length > 0 ? model.hooks : null,
     computed: Object.keys(model.computed).length > 0 ? model.computed : null,
   }
@@ -240,8 +250,8 @@ function buildServerView(model: ApiModel, outFromManifest: string): ServerView {
  * directory, with TypeScript's extension swapped for the one it compiles to
  * (TypeScript and esbuild resolve `./app.js` to `./app.ts`).
  */
-function appModuleImport(appModule: string, outFromManifest: string): string {
-  const path = posix.relative(posix.normalize(outFromManifest), posix.normalize(appModule))
+function appModuleImport(appModule: string, manifestFromOut: string): string {
+  const path = posix.join(manifestFromOut, appModule)
   const specifier = path.startsWith('.') ? path : `./${path}`
   return specifier.replace(/\.ts$/, '.js').replace(/\.mts$/, '.mjs')
 }

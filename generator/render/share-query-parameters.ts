@@ -7,6 +7,7 @@ import type {
   OpenApiPathItem,
   OpenApiReference,
 } from './openapi-objects.js'
+import { customOperationId } from './openapi-operation-items.js'
 
 /** The document as written: query parameters referenced from `components.parameters`. */
 export interface SharedOpenApiDocument extends Omit<OpenApiDocument, 'paths' | 'components'> {
@@ -33,8 +34,10 @@ const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delet
  */
 export function shareQueryParameters(document: OpenApiDocument, model: ApiModel): SharedOpenApiDocument {
   const typeNames = new Map(model.resources.map((resource) => [resource.name, resource.typeName]))
+  // A custom operation's query parameters are its own: they stay on it.
+  const custom = new Set(model.versions.flatMap((version) => version.operations.map(customOperationId)))
   const variants = new Map<string, Set<string>>()
-  for (const { parameter } of listQueryParameters(document)) {
+  for (const { parameter } of listQueryParameters(document, custom)) {
     const key = componentKey(parameter.name)
     variants.set(key, (variants.get(key) ?? new Set()).add(JSON.stringify(parameter)))
   }
@@ -52,7 +55,7 @@ export function shareQueryParameters(document: OpenApiDocument, model: ApiModel)
       Object.fromEntries(
         Object.entries(item).map(([key, value]) => {
           const operation = METHODS.includes(key as OpenApiMethod) ? (value as OpenApiOperation) : null
-          if (!operation?.parameters) return [key, value]
+          if (!operation?.parameters || custom.has(operation.operationId)) return [key, value]
           return [
             key,
             { ...operation, parameters: operation.parameters.map((each) => share(each, operation.tags[0]!)) },
@@ -64,10 +67,13 @@ export function shareQueryParameters(document: OpenApiDocument, model: ApiModel)
   return { ...document, paths, components: { ...document.components, parameters } }
 }
 
-function listQueryParameters(document: OpenApiDocument): { parameter: OpenApiParameter }[] {
+function listQueryParameters(
+  document: OpenApiDocument,
+  custom: ReadonlySet<string>,
+): { parameter: OpenApiParameter }[] {
   return Object.values(document.paths).flatMap((item) =>
     METHODS.flatMap((method) =>
-      (item[method]?.parameters ?? [])
+      (custom.has(item[method]?.operationId ?? '') ? [] : (item[method]?.parameters ?? []))
         .filter((parameter) => parameter.in === 'query')
         .map((parameter) => ({ parameter })),
     ),

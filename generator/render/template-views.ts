@@ -1,4 +1,4 @@
-import type { ApiAuth, TableAccess } from '../../runtime/contract/access-rule.js'
+import type { AccessRule, ApiAuth, TableAccess } from '../../runtime/contract/access-rule.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { ApiDeprecation, ApiHttp } from '../../runtime/contract/define-api.js'
 import type { QueryRules } from '../../runtime/contract/query-rules.js'
@@ -26,6 +26,9 @@ export interface TemplateViews {
   'migration-guide.md': MigrationGuideView
   'migration-guide.html': MigrationGuideView
   'migration-guide-page.ts': MigrationGuidePageView
+  'operation-routes.ts': OperationRoutesView
+  'operation-types.ts': OperationTypesView
+  'operation-validators.d.ts': OperationValidatorsView
 }
 
 /** A template of templates/, named after the file it renders (`routes.ts.hbs` → `routes.ts`). */
@@ -77,6 +80,8 @@ export interface ServerView extends HeaderView {
     readonly deprecation: ApiDeprecation | null
     /** The tables whose access rules the version keeps from before (change_access); null (left out) when none. */
     readonly access: Readonly<Record<string, TableAccess>> | null
+    /** The import of the version's custom operations (`operationsV2`); null when it has none. */
+    readonly operations: string | null
   }[]
   /**
    * Versions documented (openapi.json, types) but not served: a newer version
@@ -103,6 +108,8 @@ export interface ServerView extends HeaderView {
   }[]
   /** The app module's specifier from server.ts (`../src/app.js`); null without `app:` in the manifest. */
   readonly appImport: string | null
+  /** The newest version has custom operations: `Api` lists them (its operations/types.ts `Operations`). */
+  readonly apiOperations: boolean
   /** The runtime's `hooks`: what each resource declares; null (and left out) when none does. */
   readonly hooks: Readonly<Record<string, readonly string[]>> | null
   /** The runtime's `computed`: each resource's computed fields; null (and left out) when none has any. */
@@ -273,4 +280,55 @@ export interface BodyValidatorsView extends HeaderView {
   readonly types: ResourceComponentNames
   /** Declares the nested bodies' validators too; null for a top-level resource. */
   readonly nested: { readonly parentResource: string; readonly parentKey: string } | null
+}
+
+/** `<version>/operations/routes.ts`: the version's custom operations, as the runtime's OperationRoute data. */
+export interface OperationRoutesView extends HeaderView {
+  readonly version: string
+  /** Whether any operation names a table (imports schema.ts). */
+  readonly tables: boolean
+  /** The translate/ modules the operations use: the version's records differ from the storage's rows. */
+  readonly translations: readonly { readonly alias: string; readonly fileName: string }[]
+  readonly operations: readonly {
+    readonly handler: string
+    readonly method: string
+    /** With the version prefix, for the doc comment. */
+    readonly path: string
+    readonly url: string
+    readonly status: number
+    /** The record it acts on: its schema.ts constant and path parameter; null on a collection_only resource. */
+    readonly target: { readonly table: string; readonly param: string } | null
+    /** The body's field names and its validator's export; null without a body. */
+    readonly body: { readonly fields: readonly string[]; readonly validator: string } | null
+    readonly query: { readonly fields: Readonly<Record<string, string>>; readonly validator: string } | null
+    /** `responds: <resource>`: its schema.ts constant and translation alias. */
+    readonly record: { readonly table: string; readonly translation: string | null } | null
+    /** `responds: { fields }`: the response validator's export. */
+    readonly shape: string | null
+    readonly access: readonly AccessRule[] | null
+    readonly rate: RatePolicy | null
+  }[]
+}
+
+/** `<version>/operations/types.ts`: each operation's body, query and result interfaces, and the `Operations` map. */
+export interface OperationTypesView extends HeaderView {
+  /** Record types the responses name, from the version's types/ files. */
+  readonly records: readonly { readonly typeName: string; readonly fileName: string }[]
+  readonly operations: readonly {
+    readonly handler: string
+    readonly method: string
+    readonly path: string
+    readonly params: readonly string[]
+    readonly body: { readonly name: string; readonly members: readonly MemberView[] } | null
+    readonly query: { readonly name: string; readonly members: readonly MemberView[] } | null
+    readonly result: { readonly name: string; readonly members: readonly MemberView[]; readonly many: boolean } | null
+    /** The type the handler returns: a record type or `result.name`; null for a 204. */
+    readonly responseType: string | null
+    readonly responseMany: boolean
+  }[]
+}
+
+/** `<version>/operations/validators.d.ts`: each validator, typed by an interface of types.ts. */
+export interface OperationValidatorsView extends HeaderView {
+  readonly validators: readonly { readonly name: string; readonly type: string; readonly many: boolean }[]
 }

@@ -6,6 +6,8 @@ import type { LoadedManifest } from '../manifest/load-manifest.js'
 import type { Manifest } from '../manifest/manifest.js'
 import { deriveResourceNames } from '../names/derive-names.js'
 import { compareAppModule, describeMismatch } from '../../runtime/app/check-app-module.js'
+import { compareOperationHandlers, describeOperationMismatch } from '../../runtime/app/compare-operation-handlers.js'
+import { operationHandlerKey } from '../../runtime/contract/operation-route.js'
 import { createCheckContext, type CheckContext } from './check-context.js'
 
 /** Where the manifest's `app:` module is: relative to the manifest, not to the working directory. */
@@ -78,6 +80,30 @@ export function checkAppModuleFile(loaded: LoadedManifest, cwd: string): Diagnos
 }
 
 /**
+ * OPERATION_HANDLER_MISSING at an operation the module has no handler for,
+ * OPERATION_HANDLER_UNDECLARED at `app:` for a handler no operation declares.
+ */
+function checkOperationHandlers(context: CheckContext, manifest: Manifest, app: unknown): void {
+  const declared = new Map(
+    Object.entries(manifest.resources).flatMap(([resource, { operations = {} }]) =>
+      Object.entries(operations).map(([name, operation]) => [
+        operationHandlerKey(resource, name, operation.method),
+        ['resources', resource, 'operations', name],
+      ]),
+    ),
+  )
+  const operations = typeof app === 'object' && app !== null ? (app as { operations?: unknown }).operations : undefined
+  for (const mismatch of compareOperationHandlers(operations, [...declared.keys()])) {
+    const message = describeOperationMismatch(mismatch)
+    if (mismatch.kind === 'handler-missing') {
+      context.report('OPERATION_HANDLER_MISSING', message, context.atKey(declared.get(mismatch.key)!))
+    } else {
+      context.report('OPERATION_HANDLER_UNDECLARED', message, context.atValue(['app']))
+    }
+  }
+}
+
+/**
  * The app module's exports against the manifest's declarations, with
  * positions: APP_MODULE_INVALID, HOOK_NOT_EXPORTED, HOOK_NOT_DECLARED.
  * `app` is the module's default export, or the error loading it threw.
@@ -128,5 +154,6 @@ export function checkAppExports(
       context.report('HOOK_NOT_DECLARED', message, context.atKey(path))
     }
   }
+  checkOperationHandlers(context, manifest, app.loaded)
   return diagnostics
 }

@@ -1,4 +1,5 @@
 import { asRecord } from '../manifest/as-record.js'
+import type { ManifestPath } from '../manifest/source-ranges.js'
 import type { CheckContext } from './check-context.js'
 import { RESERVED_QUERY_NAMES } from '../../runtime/contract/query-rules.js'
 import { hintUnknownName } from './describe-value.js'
@@ -123,38 +124,54 @@ export function checkAccess(context: CheckContext, data: unknown): void {
     }
     checkOwnerField(context, root?.resources, resourceName, asRecord(resource.owner))
     if (auth !== null) checkOwnerScheme(context, resourceName, asRecord(resource.owner), schemeNames)
-    const access = asRecord(resource.access)
-    if (access === null) continue
+    const rules: [label: string, at: ManifestPath, rule: unknown][] = Object.entries(
+      asRecord(resource.access) ?? {},
+    ).map(([operation, rule]) => [`access.${operation}`, [...path, 'access', operation], rule])
+    for (const [name, operation] of Object.entries(asRecord(resource.operations) ?? {})) {
+      const rule = asRecord(operation)?.access
+      if (rule !== undefined) rules.push([`operation "${name}"`, [...path, 'operations', name, 'access'], rule])
+    }
+    if (rules.length === 0) continue
     if (auth === null) {
+      const at = 'access' in resource ? [...path, 'access'] : rules[0]![1]
       context.report(
         'ACCESS_WITHOUT_AUTH',
         `resource "${resourceName}" has access rules, but the manifest has no auth: section, so no caller could ever authenticate; add auth.schemes, or remove access`,
-        context.atKey([...path, 'access']),
+        context.atKey(at),
       )
       continue
     }
-    for (const [operation, rule] of Object.entries(access)) {
-      const alternatives = Array.isArray(rule)
-        ? rule.map((item, index) => [item, index] as const)
-        : [[rule, null] as const]
-      for (const [alternative, index] of alternatives) {
-        const at = index === null ? [...path, 'access', operation] : [...path, 'access', operation, index]
-        if (alternative === 'owner' && !('owner' in resource)) {
-          context.report(
-            'ACCESS_OWNER_UNDECLARED',
-            `access.${operation} of resource "${resourceName}" allows owner, but "${resourceName}" declares no owner:; add owner: { field: owner_sub, claim: sub }`,
-            context.atValue(at),
-          )
-        }
-        const scheme = asRecord(alternative)?.scheme
-        if (typeof scheme === 'string' && !schemeNames.includes(scheme)) {
-          context.report(
-            'AUTH_SCHEME_UNKNOWN',
-            `access.${operation} of resource "${resourceName}" names scheme ${JSON.stringify(scheme)}, which is not in auth.schemes${hintUnknownName(scheme, schemeNames, 'declared schemes')}`,
-            context.atValue([...at, 'scheme']),
-          )
-        }
-      }
+    for (const [label, at, rule] of rules) checkRule(context, resourceName, resource, schemeNames, label, at, rule)
+  }
+}
+
+/** One access rule (a keyword, scopes, or a list of them) of a resource or of one of its operations. */
+function checkRule(
+  context: CheckContext,
+  resourceName: string,
+  resource: Readonly<Record<string, unknown>>,
+  schemeNames: readonly string[],
+  label: string,
+  path: ManifestPath,
+  rule: unknown,
+): void {
+  const alternatives = Array.isArray(rule) ? rule.map((item, index) => [item, index] as const) : [[rule, null] as const]
+  for (const [alternative, index] of alternatives) {
+    const at = index === null ? path : [...path, index]
+    if (alternative === 'owner' && !('owner' in resource)) {
+      context.report(
+        'ACCESS_OWNER_UNDECLARED',
+        `${label} of resource "${resourceName}" allows owner, but "${resourceName}" declares no owner:; add owner: { field: owner_sub, claim: sub }`,
+        context.atValue(at),
+      )
+    }
+    const scheme = asRecord(alternative)?.scheme
+    if (typeof scheme === 'string' && !schemeNames.includes(scheme)) {
+      context.report(
+        'AUTH_SCHEME_UNKNOWN',
+        `${label} of resource "${resourceName}" names scheme ${JSON.stringify(scheme)}, which is not in auth.schemes${hintUnknownName(scheme, schemeNames, 'declared schemes')}`,
+        context.atValue([...at, 'scheme']),
+      )
     }
   }
 }

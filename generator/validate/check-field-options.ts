@@ -1,7 +1,7 @@
 import type { CheckContext } from './check-context.js'
 import { compilePattern, explainValueMismatch } from './explain-value-mismatch.js'
 import { quoteValue } from './describe-value.js'
-import { listResourceEntries, type ListedEntry } from './list-resource-entries.js'
+import { listOperationFields, listResourceEntries, type ListedEntry } from './list-resource-entries.js'
 
 const NUMERIC_TYPES: readonly unknown[] = ['integer', 'number']
 const ENUM_TYPES: readonly unknown[] = ['string', 'integer', 'number']
@@ -15,7 +15,7 @@ const STRING_OPTIONS = ['min_length', 'max_length', 'pattern', 'format'] as cons
  * schema check.
  */
 export function checkFieldOptions(context: CheckContext, data: unknown): void {
-  for (const field of listResourceEntries(data, 'fields')) {
+  for (const field of [...listResourceEntries(data, 'fields'), ...listOperationFields(data)]) {
     if (field.options === null || !FIELD_TYPES.includes(field.options.type)) continue
     checkRanges(context, field, field.options)
     checkEnum(context, field, field.options)

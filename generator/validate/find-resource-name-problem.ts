@@ -3,6 +3,7 @@ import { describeValue } from './describe-value.js'
 import { explainUnsafeName } from './explain-unsafe-name.js'
 import { findActionVerbs, type FoundVerb } from './find-action-verbs.js'
 import { findCaseProblem } from './find-case-problem.js'
+import { headNounIndex } from './head-noun-index.js'
 import type { RuleId } from './rules.js'
 import { suggestResourceName } from './suggest-resource-name.js'
 
@@ -17,7 +18,8 @@ export interface NameProblem {
  * UNSAFE_NAME, NAMING_LOWERCASE, NAMING_HYPHENS, NAMING_NO_VERBS, NAMING_PLURAL
  * and only the first broken one is reported, because its suggestion already
  * fixes all of them (`create_order` → `orders`): one name, one diagnostic.
- * With `singular:` declared the plural check is skipped.
+ * With `singular:` declared the plural check is skipped; it checks the head
+ * noun (headNounIndex).
  */
 export function findResourceNameProblem(name: string, hasDeclaredSingular: boolean): NameProblem | null {
   const unsafe = explainUnsafeName(name, 'resource')
@@ -45,8 +47,8 @@ export function findResourceNameProblem(name: string, hasDeclaredSingular: boole
   const words = name.split('-')
   const [verb] = findActionVerbs(words)
   if (verb !== undefined) return { code: 'NAMING_NO_VERBS', message: explainVerb(name, words, verb) + hint }
-  const last = words[words.length - 1] ?? name
-  if (!hasDeclaredSingular && !pluralize.isPlural(last)) {
+  const head = words[headNounIndex(words)] ?? name
+  if (!hasDeclaredSingular && !pluralize.isPlural(head)) {
     return { code: 'NAMING_PLURAL', message: `collection "${name}" must be a plural noun${hint}` }
   }
   return null

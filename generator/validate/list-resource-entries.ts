@@ -30,3 +30,29 @@ export function listResourceEntries(data: unknown, section: 'fields' | 'relation
     }))
   })
 }
+
+/** Every field of every custom operation (`body:`, `query:`, `responds.fields`), in manifest order. */
+export function listOperationFields(data: unknown): ListedEntry[] {
+  const resources = asRecord(asRecord(data)?.resources) ?? {}
+  return Object.entries(resources).flatMap(([resource, value]) => {
+    const resourceValue = asRecord(value)
+    const operations = asRecord(resourceValue?.operations)
+    if (resourceValue === null || operations === null) return []
+    return Object.entries(operations).flatMap(([operation, operationValue]) => {
+      const sections: [ManifestPath, unknown][] = [
+        [['body'], asRecord(operationValue)?.body],
+        [['query'], asRecord(operationValue)?.query],
+        [['responds', 'fields'], asRecord(asRecord(operationValue)?.responds)?.fields],
+      ]
+      return sections.flatMap(([section, fields]) =>
+        Object.entries(asRecord(fields) ?? {}).map(([name, options]) => ({
+          resource,
+          resourceValue,
+          name,
+          options: asRecord(options),
+          path: ['resources', resource, 'operations', operation, ...section, name],
+        })),
+      )
+    })
+  })
+}

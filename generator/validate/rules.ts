@@ -47,7 +47,7 @@ export const RULES = {
   NAMING_HYPHENS: 'Multi-word resource names are separated by single hyphens, never underscores, spaces or camelCase.',
   NAMING_NO_VERBS: 'Resource names contain no verbs: the HTTP method carries the action (see ACTION_VERBS).',
   NAMING_PLURAL:
-    'Resource names are plural nouns (the last hyphen-separated word is checked), unless `singular:` is declared.',
+    'Resource and operation names are plural nouns (the last hyphen-separated word is checked, or the word before `by` or `per`: `sales-by-month`), unless `singular:` is declared.',
   SINGULAR_COLLISION: 'No two resources share a singular: it names their TypeScript type and their foreign keys.',
   NAME_COLLISION:
     'No two resources, and no resource and restmint itself, generate the same name: OpenAPI schemas (record, bodies, page envelope; Problem, PageMeta, PageLinks), operationIds, table constants and route functions.',
@@ -106,6 +106,19 @@ export const RULES = {
   ACCESS_OWNER_UNDECLARED: 'The `owner` access rule belongs to resources that declare `owner:`.',
   OWNER_FIELD:
     '`owner.field` is a new lower_snake_case name: not a field the resource already has (declared or generated) nor a query parameter name.',
+  OPERATION_PATH_CLASH:
+    "A custom operation's path is its own: not the nested route of a child resource (`/orders/{order_id}/items`).",
+  OPERATION_BODY_METHOD: 'GET and DELETE operations take no body: their input is the path and `query:`.',
+  OPERATION_RESPONDS_UNKNOWN:
+    "An operation's `responds:` names a resource with records (not a `collection_only` one), or gives `{ fields }`.",
+  OPERATION_STATUS: "An operation's `status` 204 has no body, so no `responds:`; any other status sends `responds:`.",
+  OPERATIONS_WITHOUT_APP: 'A resource that declares `operations` needs `app:`, the module that exports their handlers.',
+  OPERATION_HANDLER_MISSING:
+    "Every declared operation has a handler in the app module: `operations['<resource>.<operation>.<method name>']`.",
+  OPERATION_HANDLER_UNDECLARED:
+    'Every handler the app module exports under `operations` is an operation the manifest declares.',
+  COLLECTION_ONLY:
+    'A `collection_only` resource has no table: it declares operations and nothing stored (fields, relations, parent, owner, access…), and no parent or relation points at it.',
   APP_MODULE_MISSING: '`app` names a module file that exists, relative to the manifest.',
   APP_MODULE_INVALID:
     "The `app` module loads, and its default export is `defineApp({...})`'s result: an object with `hooks`, `compute` and `operations`, each optional.",

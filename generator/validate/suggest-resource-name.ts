@@ -1,14 +1,15 @@
 import pluralize from 'pluralize'
 import { findActionVerbs } from './find-action-verbs.js'
 import { splitWords } from './find-case-problem.js'
+import { headNounIndex } from './head-noun-index.js'
 
 const RESOURCE_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
 
 /**
  * The name `name` should have had, fixing every naming rule at once: lowercase,
  * hyphen-separated, verbs removed (`create-orders` → `orders`) or turned into
- * the noun of the action (`submit-orders` → `order-submissions`), last word
- * plural unless the resource declares `singular:`. Null when no fix can be
+ * the noun of the action (`submit-orders` → `order-submissions`), head noun
+ * (headNounIndex) plural unless the resource declares `singular:`. Null when no fix can be
  * derived (`do`) or the name is already right.
  */
 export function suggestResourceName(name: string, hasDeclaredSingular: boolean): string | null {
@@ -26,9 +27,12 @@ export function suggestResourceName(name: string, hasDeclaredSingular: boolean):
     // The other words become modifiers of that noun, so they are singular.
     fixed = [...kept.map((word) => pluralize.singular(word)), nounVerb.verb.noun]
   } else {
-    const last = kept.pop()
-    if (last === undefined) return null
-    fixed = [...kept, hasDeclaredSingular || pluralize.isPlural(last) ? last : pluralize.plural(last)]
+    if (kept.length === 0) return null
+    const head = headNounIndex(kept)
+    const noun = kept[head]!
+    fixed = kept.map((word, index) =>
+      index === head && !hasDeclaredSingular && !pluralize.isPlural(noun) ? pluralize.plural(noun) : word,
+    )
   }
   const suggestion = fixed.join('-')
   return suggestion !== name && RESOURCE_NAME.test(suggestion) ? suggestion : null

@@ -12,6 +12,7 @@ import { deriveVersions, type DerivedVersions } from '../versions/derive-version
 import { RESOURCE_CHECKS } from './resource-checks.js'
 import { checkDeprecation } from './check-deprecation.js'
 import { checkAccess, checkAuth } from './check-auth.js'
+import { checkOperations } from './check-operations.js'
 import { checkComputedNames, checkHooksWithoutApp } from './check-app-module.js'
 
 /**
@@ -38,6 +39,7 @@ export function validateManifest(loaded: LoadedManifest): ValidatedManifest {
       checkRateLimits,
       checkHttp,
       ...RESOURCE_CHECKS,
+      checkOperations,
       checkAuth,
       checkAccess,
       checkHooksWithoutApp,

@@ -1,5 +1,6 @@
 import type { Manifest, ManifestResource } from '../manifest/manifest.js'
 import { orderVersions } from '../manifest/order-versions.js'
+import { withoutCollectionOnly } from '../manifest/without-collection-only.js'
 import { applyChangesBackwards, type NamesToNewer } from './apply-changes-backwards.js'
 import { buildStorage, type StorageCollision, type StorageNames } from './build-storage.js'
 import { parseVersionChanges, type VersionChange } from './version-change.js'
@@ -41,7 +42,9 @@ export interface DerivedVersions {
  * that serves them all. Needs a manifest whose checks before
  * checkDerivedVersions passed.
  */
-export function deriveVersions(manifest: Manifest): DerivedVersions {
+export function deriveVersions(declared: Manifest): DerivedVersions {
+  // collection_only resources have no table and no records: nothing here concerns them.
+  const manifest = { ...declared, resources: withoutCollectionOnly(declared.resources) }
   const names = orderVersions(Object.keys(manifest.versions))
   const newest = names.at(-1)!
   const derived: Omit<VersionResources, 'toStorage'>[] = [

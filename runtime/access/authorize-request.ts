@@ -40,6 +40,11 @@ export interface AccessControl {
   /** False without `auth:`: every answer is the same for every caller. */
   readonly enabled: boolean
   authorize(request: FastifyRequest, table: string, operation: AccessOperation): Promise<AccessGrant>
+  /**
+   * A custom operation's own alternatives (its `access`), `owner` granting the
+   * rows of `table` the caller owns.
+   */
+  authorizeRules(request: FastifyRequest, rules: readonly AccessRule[], table: string | null): Promise<AccessGrant>
   /** Whether `operation`'s answer may differ by caller: then `Cache-Control: private`, `Vary` on credentialHeaders. */
   dependsOnCaller(table: string, operation: AccessOperation): boolean
   /** The request headers credentials arrive in: `Authorization` and each API-key scheme's header. */
@@ -58,11 +63,16 @@ export const PUBLIC_ACCESS: AccessControl = {
   enabled: false,
   credentialHeaders: [],
   authorize: async () => OPEN_GRANT,
+  authorizeRules: async () => OPEN_GRANT,
   dependsOnCaller: () => false,
 }
 
 export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): AccessControl {
   const rulesOf = (table: string): TableAccess | undefined => auth.resources[table]
+  const readableRows = (table: string, caller: Caller | null): RowFilter | null => {
+    const rules = rulesOf(table)
+    return rules ? evaluate(rules.access.read, rules.owner, caller) : {}
+  }
   return {
     enabled: true,
     credentialHeaders: [
@@ -80,10 +90,20 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
         rows,
         stamp: ownerStamp(rules.owner, caller),
         scopeAlternatives: rules.access[operation].flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),
-        readableRowsOf: (other) => {
-          const otherRules = rulesOf(other)
-          return otherRules ? evaluate(otherRules.access.read, otherRules.owner, caller) : {}
-        },
+        readableRowsOf: (other) => readableRows(other, caller),
+      }
+    },
+    async authorizeRules(request, alternatives, table) {
+      const caller = await authenticate(request)
+      const owner = table === null ? null : (rulesOf(table)?.owner ?? null)
+      const rows = evaluate(alternatives, owner, caller)
+      if (rows === null) throw refuse(auth, alternatives, caller)
+      return {
+        caller,
+        rows,
+        stamp: {},
+        scopeAlternatives: alternatives.flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),
+        readableRowsOf: (other) => readableRows(other, caller),
       }
     },
     dependsOnCaller(table, operation) {

@@ -41,15 +41,21 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
     result.rows.length > parsed.perPage && last
       ? api.cursors.encode(parsed.cursorKey, [...sort.map((key) => last[key.column]!), last.id!])
       : null
-  const storageIncludes = include.map(translation.includeOf)
-  const truncated = await includeRelations(api.storage, api.tables, route.table, rows, storageIncludes, {
-    pointers: rows.map((_, index) => `/data/${index}`),
-    itemsMax: api.limits.includeItemsMax,
-    prefix: route.prefix,
-    readableRowsOf: context.grant.readableRowsOf,
-    names: route.includeNames,
-  })
-  await computeFields(context, rows, storageIncludes)
+  const truncated = await includeRelations(
+    api.storage,
+    api.tables,
+    route.table,
+    rows,
+    include.map(translation.includeOf),
+    {
+      pointers: rows.map((_, index) => `/data/${index}`),
+      itemsMax: api.limits.includeItemsMax,
+      prefix: route.prefix,
+      readableRowsOf: context.grant.readableRowsOf,
+      names: route.includeNames,
+    },
+  )
+  await computeFields(context, rows, include.map(translation.includeOf))
   const data = rows.map(translation.rowToVersion)
   const cut = truncated.length > 0 ? { truncated } : {}
   setCacheHeaders(context, 'list', include)

@@ -10,6 +10,9 @@ import { declaredCharset, MERGE_PATCH } from '../http/media-types.js'
 import { createCursorCodec } from '../query/page-cursor.js'
 import { ProblemError, validationFailed } from '../problems/problem-error.js'
 import { createResourceRegistrar } from './register-resource.js'
+import { registerOperations, type OperationFunction, type OperationServices } from './register-operations.js'
+import { compareOperationHandlers, describeOperationMismatch } from '../app/compare-operation-handlers.js'
+import { ServerConfigurationError } from '../ops/server-configuration-error.js'
 import { AppRuntime } from '../app/app-runtime.js'
 import { checkAppModule } from '../app/check-app-module.js'
 import type { RegisterResource } from '../contract/resource-routes.js'
@@ -75,6 +78,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
     const appRuntime = options.app
       ? new AppRuntime(checkAppModule(api, options.app), options.storage, tables, api.computed ?? {})
       : null
+    const operationHandlers = checkOperationHandlers(api, options.app)
     const newest = api.versions.at(-1)
     for (const version of api.versions) {
       // A version that kept older access rules (change_access) enforces them over the tables' own.
@@ -93,6 +97,14 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
         access,
         app: appRuntime,
       })
+      const operations: OperationServices = {
+        storage: options.storage,
+        limits: api.limits,
+        access,
+        handlers: operationHandlers,
+        // Asked per request, once every route (and so every resource db needs) is registered.
+        db: () => appRuntime?.dbOver(),
+      }
       // Hooks speak the newest version's names: its resources are recorded as they register.
       const register: RegisterResource =
         appRuntime && version === newest
@@ -128,6 +140,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
           if (version.deprecation) announceDeprecation(versionApp, version.prefix, version.deprecation)
           handleErrors(versionApp, api.limits)
           version.register(versionApp, register)
+          if (version.operations) registerOperations(versionApp, version.name, version.operations, operations)
         },
         { prefix: version.prefix },
       )
@@ -168,4 +181,25 @@ function findPrototypeKey(value: unknown, pointer: string): string | null {
     if (found !== null) return found
   }
   return null
+}
+
+/**
+ * The app module's operation handlers, when they are exactly the declared
+ * operations' (every version serves the same ones); else the server refuses
+ * to start, naming each mismatch.
+ */
+function checkOperationHandlers(
+  api: ApiDefinition,
+  app: AppDefinition<any> | undefined,
+): Readonly<Record<string, OperationFunction>> {
+  const declared = [
+    ...new Set(api.versions.flatMap((version) => version.operations ?? []).map((route) => route.handler)),
+  ]
+  const mismatches = compareOperationHandlers(app?.operations, declared)
+  if (mismatches.length > 0) {
+    throw new ServerConfigurationError(
+      `the app module disagrees with the manifest's operations: ${mismatches.map(describeOperationMismatch).join('; ')}`,
+    )
+  }
+  return (app?.operations ?? {}) as Readonly<Record<string, OperationFunction>>
 }

@@ -28,15 +28,21 @@ export const readRecord: RouteHandler = async (route, request, reply) => {
   // The tag is the stored row's, whatever `include` embeds (so it serves a later If-Match); the embedded
   // rows change without changing it, so an answer that embeds them is never a 304.
   if (ifNoneMatch && include.length === 0 && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
-  const storageIncludes = include.map(translation.includeOf)
-  const truncated = await includeRelations(api.storage, api.tables, route.table, [row], storageIncludes, {
-    pointers: ['/data'],
-    itemsMax: api.limits.includeItemsMax,
-    prefix: route.prefix,
-    readableRowsOf: context.grant.readableRowsOf,
-    names: route.includeNames,
-  })
-  await computeFields(context, [row], storageIncludes)
+  const truncated = await includeRelations(
+    api.storage,
+    api.tables,
+    route.table,
+    [row],
+    include.map(translation.includeOf),
+    {
+      pointers: ['/data'],
+      itemsMax: api.limits.includeItemsMax,
+      prefix: route.prefix,
+      readableRowsOf: context.grant.readableRowsOf,
+      names: route.includeNames,
+    },
+  )
+  await computeFields(context, [row], include.map(translation.includeOf))
   const data = translation.rowToVersion(row)
   return truncated.length > 0 ? { data, meta: { truncated } } : { data }
 }

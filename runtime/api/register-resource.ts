@@ -104,9 +104,14 @@ export function createResourceRegistrar(api: ApiServices): RegisterResource {
 
 /**
  * OPTIONS: 204 with an `Allow` header; the not-found handler answers every
- * other method the path does not take with 405 (allowed-methods.ts).
+ * other method the path does not take with 405 (allowed-methods.ts). Custom
+ * operations' paths answer it alike (register-operations.ts).
  */
-async function answerOptions(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+export async function answerOptions(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<unknown> {
   const allowHeader = allowedMethodsAt(app, request)
   if (allowHeader === null) throw noRoute(request)
   return reply.code(204).header('allow', allowHeader).send()

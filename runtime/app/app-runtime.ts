@@ -1,18 +1,11 @@
-import type { ResourceBodies, ResourceRoutes } from '../contract/resource-routes.js'
+import type { ResourceRoutes } from '../contract/resource-routes.js'
 import type { RelationDefinition, Row, TableDefinition } from '../contract/table-definition.js'
 import { ProblemError } from '../problems/problem-error.js'
 import { identityTranslation } from '../contract/version-translation.js'
 import type { Storage } from '../storage/storage.js'
-import { createAppDb, type NewestResource } from './create-app-db.js'
+import { createAppDb, type NewestRoutes } from './create-app-db.js'
 import type { AppDb, AppDefinition, ResourceHooks } from './define-app.js'
 import { WriteHooks, type HookRequest } from './write-hooks.js'
-
-/** A resource as the newest version serves it, with its top-level body validators (hooks' bodies are checked again). */
-export interface NewestRoutes extends NewestResource {
-  /** The newest version's name of the resource: the key of its hooks, `compute` and `db`. */
-  readonly name: string
-  readonly bodies: ResourceBodies
-}
 
 /**
  * The app module in a running API: which resources have hooks, and `db` over

@@ -1,3 +1,4 @@
+import type { ResourceBodies } from '../contract/resource-routes.js'
 import type { Row, TableDefinition } from '../contract/table-definition.js'
 import type { VersionTranslation } from '../contract/version-translation.js'
 import type { Storage } from '../storage/storage.js'
@@ -7,6 +8,13 @@ import type { AppDb, ResourceDb, ResourceShape } from './define-app.js'
 export interface NewestResource {
   readonly table: TableDefinition
   readonly translation: VersionTranslation
+}
+
+/** A resource as the newest version serves it, with its top-level body validators (hooks' bodies are checked again). */
+export interface NewestRoutes extends NewestResource {
+  /** The newest version's name of the resource: the key of its hooks, `compute` and `db`. */
+  readonly name: string
+  readonly bodies: ResourceBodies
 }
 
 /** What `db.<resource>.list()` returns at most when no `limit` is given. */

@@ -1,20 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify'
+import type { ApiShape, ResourceShape } from './api-shape.js'
 import type { OperationHandlers } from './operation-handler.js'
 
-/**
- * What a generated `Api` type says about one resource, in the newest
- * version's names: its record, and the bodies of a create (and replace) and
- * of an update. `generated/server.ts` exports one `Api` type mapping every
- * resource to these.
- */
-export interface ResourceShape {
-  readonly record: object
-  readonly create: object
-  readonly update: object
-}
-
-/** Every resource of an API by name (`generated/server.ts`'s `Api`). */
-export type ApiShape = { readonly [resource: string]: ResourceShape }
+export type { ApiShape, ResourceShape } from './api-shape.js'
 
 /** Who a request is from; null fields when it came without credentials. */
 export interface HookCaller {
@@ -99,7 +87,8 @@ export type ComputeFields<A extends ApiShape, S extends ResourceShape> = (
 export interface AppDefinition<A extends ApiShape = ApiShape> {
   readonly hooks?: { readonly [R in keyof A]?: ResourceHooks<A, A[R]> }
   readonly compute?: { readonly [R in keyof A]?: ComputeFields<A, A[R]> }
-  readonly operations?: OperationHandlers<A>
+  /** Custom operations' handlers, by key; each gets what every hook gets, and the request's input. */
+  readonly operations?: OperationHandlers<A, HookContext<A>>
 }
 
 /**

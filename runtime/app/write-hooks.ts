@@ -5,9 +5,9 @@ import type { VersionTranslation } from '../contract/version-translation.js'
 import { describeValidationErrors } from '../problems/describe-validation-errors.js'
 import { ProblemError, validationFailed, type InvalidParam } from '../problems/problem-error.js'
 import type { RowPrecondition, Storage } from '../storage/storage.js'
-import type { AppRuntime, NewestRoutes } from './app-runtime.js'
+import type { NewestRoutes } from './create-app-db.js'
 import type { HookName } from '../contract/hook-name.js'
-import type { AfterCommitEvent, HookCaller, HookContext, ResourceHooks } from './define-app.js'
+import type { AfterCommitEvent, AppDb, HookCaller, HookContext, ResourceHooks } from './define-app.js'
 import { AppProblemError } from './problem.js'
 
 /** What hooks learn about the request they run for. */
@@ -20,6 +20,12 @@ export interface HookRequest {
   readonly translation: VersionTranslation
 }
 
+/** What WriteHooks needs of the running app (AppRuntime): the API's storage, and `db` over any storage. */
+export interface HookServices {
+  readonly storage: Storage
+  dbOver(storage?: Storage): AppDb<any>
+}
+
 /**
  * One write's hooks, for one request: the handlers call these around the
  * storage's write, in storage columns; the hooks see the newest version's
@@ -28,12 +34,12 @@ export interface HookRequest {
  * afterCommit after it.
  */
 export class WriteHooks {
-  readonly #runtime: AppRuntime
+  readonly #runtime: HookServices
   readonly #newest: NewestRoutes
   readonly #hooks: ResourceHooks<any, any>
   readonly #request: HookRequest
 
-  constructor(runtime: AppRuntime, newest: NewestRoutes, hooks: ResourceHooks<any, any>, request: HookRequest) {
+  constructor(runtime: HookServices, newest: NewestRoutes, hooks: ResourceHooks<any, any>, request: HookRequest) {
     this.#runtime = runtime
     this.#newest = newest
     this.#hooks = hooks
@@ -44,9 +50,9 @@ export class WriteHooks {
   async beforeCreate(values: Row): Promise<Row> {
     const hook = this.#hooks.beforeCreate
     if (!hook) return values
-    const body = await this.#call('beforeCreate', () => hook({ ...this.#context(), body: this.#toBody(values) }))
-    if (body === undefined || body === null) return values
-    return { ...values, ...this.#fromBody(this.#check(this.#newest.bodies.createBody, body), true) }
+    const given = this.#toBody(values)
+    const body = await this.#call('beforeCreate', () => hook({ ...this.#context(), body: given }))
+    return { ...values, ...this.#changes('beforeCreate', given, body) }
   }
 
   /**
@@ -60,13 +66,7 @@ export class WriteHooks {
     const record = this.#newest.translation.rowToVersion(stored)
     const merged = this.#toBody({ ...stored, ...values })
     const body = await this.#call('beforeUpdate', () => hook({ ...this.#context(), body: merged, record }))
-    if (body === undefined || body === null) return values
-    const changed = this.#fromBody(this.#check(this.#newest.bodies.replaceBody, body), false)
-    const write: Row = { ...values }
-    for (const [column, value] of Object.entries(changed)) {
-      if (column in values || value !== stored[column]) write[column] = value
-    }
-    return write
+    return { ...values, ...this.#changes('beforeUpdate', merged, body) }
   }
 
   async beforeDelete(stored: Row): Promise<void> {
@@ -183,11 +183,16 @@ export class WriteHooks {
     } catch (error) {
       if (error instanceof AppProblemError) throw this.#translateProblem(error)
       if (error instanceof ProblemError) throw error
-      const hook = `${this.#newest.name}.${name}`
-      this.#request.log.error({ err: error, hook }, `hook ${hook} failed`)
-      const rolledBack = name.startsWith('after') ? '; the write was rolled back' : '; nothing was written'
-      throw new ProblemError('hook_failed', `The server's ${name} hook of ${this.#newest.name} failed${rolledBack}.`)
+      throw this.#failed(name, error)
     }
+  }
+
+  /** hook_failed for `error`, logged with the hook's name; never its message or stack in the answer. */
+  #failed(name: HookName, error: unknown): ProblemError {
+    const hook = `${this.#newest.name}.${name}`
+    this.#request.log.error({ err: error, hook }, `hook ${hook} failed`)
+    const rolledBack = name.startsWith('after') ? '; the write was rolled back' : '; nothing was written'
+    return new ProblemError('hook_failed', `The server's ${name} hook of ${this.#newest.name} failed${rolledBack}.`)
   }
 
   #translateProblem(error: AppProblemError): AppProblemError {
@@ -202,6 +207,24 @@ export class WriteHooks {
     if (field === undefined) return pointer
     const named = this.#request.translation.fieldOf(this.#newest.translation.columnOf(field))
     return ['', named, ...rest].join('/')
+  }
+
+  /**
+   * What a before-hook changed in the body it was `given`, in storage
+   * columns: the members it set to another value (members it left out stay
+   * as they were). Checked as a client's PATCH of them would be, in the
+   * newest version's names, else 400 naming what is wrong.
+   */
+  #changes(name: HookName, given: Row, returned: unknown): Row {
+    if (returned === undefined || returned === null) return {}
+    if (typeof returned !== 'object' || Array.isArray(returned)) {
+      throw this.#failed(name, new TypeError(`a before-hook returned ${typeof returned}, not a body`))
+    }
+    const changed: Row = {}
+    for (const [field, value] of Object.entries(returned)) {
+      if (!Object.is(value, given[field])) changed[field] = value
+    }
+    return this.#newest.translation.bodyToStorage(this.#check(this.#newest.bodies.updateBody, changed), false)
   }
 
   /** A changed body, checked as a client's would be (in the newest version's names), else 400 naming what is wrong. */
@@ -225,17 +248,6 @@ export class WriteHooks {
       if (value !== undefined) body[column.name] = value
     }
     return body
-  }
-
-  /** A body in the newest version's names, in storage columns; a create's omitted fields take their default. */
-  #fromBody(body: Row, creating: boolean): Row {
-    if (!creating) return this.#newest.translation.bodyToStorage(body, false)
-    const complete: Row = {}
-    for (const column of this.#newest.translation.view.columns) {
-      if (column.readOnly || column.owner !== undefined) continue
-      complete[column.name] = column.name in body ? body[column.name]! : column.default
-    }
-    return this.#newest.translation.bodyToStorage(complete, true)
   }
 
   #record(row: Row): object {

@@ -2,6 +2,7 @@ import type { ApiAuth, TableAccess } from './access-rule.js'
 import type { HookName } from './hook-name.js'
 import type { FastifyInstance } from 'fastify'
 import type { ApiLimits } from './api-limits.js'
+import type { OperationRoute } from './operation-route.js'
 import type { ServiceRatePolicy } from './rate-policy.js'
 import type { RegisterResource } from './resource-routes.js'
 import type { TableDefinition } from './table-definition.js'
@@ -25,6 +26,8 @@ export interface ApiVersion {
    * version changed them (`change_access`), over `ApiDefinition.auth`'s.
    */
   readonly access?: Readonly<Record<string, TableAccess>>
+  /** The version's custom operations (the manifest's `operations:`); their handlers are the app module's. */
+  readonly operations?: readonly OperationRoute[]
 }
 
 /** A deprecated version's dates and links, as the manifest's `versions.<name>` gives them. */

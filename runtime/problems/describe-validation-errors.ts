@@ -4,7 +4,8 @@ import type { InvalidParam } from './problem-error.js'
 
 /** The request body being validated. */
 export interface ValidationContext {
-  readonly table: TableDefinition
+  /** What the body is of: a resource, or a custom operation (`resource` names it in messages). */
+  readonly table: Pick<TableDefinition, 'resource' | 'columns'>
   /** Members the body may have, listed when an unknown one is sent. */
   readonly known: readonly string[]
   /** On nested routes, the parent key: it comes from the path, never the body. */
@@ -43,6 +44,20 @@ function describeOne(error: ErrorObject, context: ValidationContext): InvalidPar
     detail = describeKeyword(error.keyword, params)
   }
   return { in: 'body', pointer: path, detail }
+}
+
+/**
+ * Turns ajv errors of a custom operation's query (its values read as their
+ * types) into the `errors` member of a problem, by parameter name.
+ */
+export function describeQueryErrors(errors: readonly ErrorObject[]): InvalidParam[] {
+  return errors.map((error) => {
+    const params = error.params as Record<string, unknown>
+    if (error.keyword === 'required') {
+      return { in: 'query', name: String(params.missingProperty), detail: 'is required' }
+    }
+    return { in: 'query', name: error.instancePath.slice(1), detail: describeKeyword(error.keyword, params) }
+  })
 }
 
 /**

@@ -26,6 +26,7 @@ export const PROBLEM_CATALOGUE = {
   too_many_requests: { status: 429, title: 'Too many requests' },
   header_fields_too_large: { status: 431, title: 'Request header fields too large' },
   internal_error: { status: 500, title: 'Internal server error' },
+  operation_failed: { status: 500, title: 'Operation failed' },
   hook_failed: { status: 500, title: 'Hook failed' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>

@@ -26,7 +26,7 @@ const STRING_ATTEMPTS = 50
  */
 export async function seedSampleRows(storage: Storage, tables: readonly TableDefinition[]): Promise<number> {
   for (const table of tables) {
-    const { rows } = await storage.list(table, { rowFilter: {}, limit: 1, offset: 0, count: false })
+    const { rows } = await storage.list(table, { rowFilter: {}, limit: 1, offset: 0, count: 'none' })
     if (rows.length > 0) return 0
   }
   const ids = new Map<string, number[]>()

@@ -89,7 +89,8 @@ function readViewFields(program: hbs.AST.Program, partials: ReadonlyMap<string, 
 
 /**
  * A small API that takes every branch of every template (an enum, a nullable
- * field, a nested resource, an older version translated to the storage), so rendering it also checks the reads below a
+ * field, a nested resource, an older version translated to the storage, custom
+ * operations of each kind), so rendering it also checks the reads below a
  * view's top level (`types.create`, the fields of `#each` items): the helpers
  * refuse the undefined a missing one gives them.
  */
@@ -97,6 +98,10 @@ const model = buildModel(
   {
     restmint: 1,
     service: { title: 'Views' },
+    app: './src/app.ts',
+    auth: {
+      schemes: { user: { type: 'jwt', secret_env: 'SECRET', issuer: 'i', audience: 'a', algorithms: ['HS256'] } },
+    },
     versions: {
       v1: {},
       v2: {
@@ -117,6 +122,20 @@ const model = buildModel(
           quantity: { type: 'integer', required: true },
           note: { type: 'string', nullable: true },
           sku: { type: 'string', required: true },
+        },
+        rate: { requests: 10, per: '1m' },
+        operations: {
+          returns: { method: 'POST', body: { reason: { type: 'string', required: true } }, responds: 'items' },
+        },
+      },
+      reports: {
+        collection_only: true,
+        operations: {
+          totals: {
+            method: 'GET',
+            query: { year: { type: 'integer', required: true } },
+            responds: { fields: { total: { type: 'number', nullable: true } }, many: true },
+          },
         },
       },
     },

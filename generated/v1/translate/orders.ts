@@ -12,6 +12,7 @@ export function bodyToStorage(body: Row, creating: boolean): Row {
   const row: Row = {}
   if ('status' in body) row['status'] = body['status']!
   if ('placed_on' in body) row['placed_on'] = body['placed_on']!
+  if ('cancelled_at' in body) row['cancelled_at'] = body['cancelled_at']!
   if ('total' in body) row['total'] = body['total']!
   return row
 }
@@ -22,7 +23,9 @@ export function rowToVersion(row: Row): Row {
     id: row['id'],
     status: row['status'],
     placed_on: row['placed_on'],
+    cancelled_at: row['cancelled_at'],
     total: row['total'],
+    owner_sub: row['owner_sub'],
     created_at: row['created_at'],
     updated_at: row['updated_at'],
   }

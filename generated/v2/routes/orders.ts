@@ -16,12 +16,23 @@ export function registerOrderRoutes(
   registerResource(app, {
     table: tables.ordersTable,
     rules: {
-      sortable: ['status', 'placed_on', 'total', 'created_at', 'updated_at', 'id'],
+      sortable: [
+        'status',
+        'placed_on',
+        'cancelled_at',
+        'total',
+        'owner_sub',
+        'created_at',
+        'updated_at',
+        'id',
+      ],
       filters: {
         id: ['eq', 'in'],
         status: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with'],
         placed_on: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
+        cancelled_at: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
         total: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'],
+        owner_sub: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with', 'null'],
         created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
         updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
       },

@@ -6,7 +6,9 @@ export interface Order {
   readonly id: number
   status: 'pending' | 'paid' | 'shipped'
   placed_on: string | null
+  cancelled_at: string | null
   total: number
+  readonly owner_sub: string | null
   readonly created_at: string
   readonly updated_at: string
 }
@@ -15,6 +17,7 @@ export interface Order {
 export interface OrderCreate {
   status?: 'pending' | 'paid' | 'shipped'
   placed_on?: string
+  cancelled_at?: string | null
   total?: number
 }
 
@@ -25,5 +28,6 @@ export type OrderReplace = OrderCreate
 export interface OrderUpdate {
   status?: 'pending' | 'paid' | 'shipped'
   placed_on?: string
+  cancelled_at?: string | null
   total?: number
 }
