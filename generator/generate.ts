@@ -8,7 +8,7 @@ import { generatorFingerprint } from './generator-fingerprint.js'
 import type { Project } from './load-project.js'
 import { createContentCache, findCacheDirectory, hashKey, type ContentCache } from './render/content-cache.js'
 import { startFormatWorkers } from './render/format-workers.js'
-import { checkAppModuleFile, resolveAppModule } from './validate/check-app-module.js'
+import { resolveAppModule } from './validate/resolve-app-module.js'
 
 export interface GenerateResult {
   readonly diagnostics: readonly Diagnostic[]
@@ -16,6 +16,8 @@ export interface GenerateResult {
   readonly sources: ReadonlyMap<string, string>
   /** Output path → contents; null when the manifest has errors. */
   readonly files: ReadonlyMap<string, string> | null
+  /** The manifest's `app:` (null without one), known without parsing the manifest again; absent when invalid. */
+  readonly appModule?: string | null
 }
 
 /**
@@ -59,12 +61,20 @@ export async function generateFiles(
   }
   // Outside the cached result: the module may have gone since (server.ts would import a missing file).
   if (result.appModule !== null && !existsSync(resolveAppModule(project.cwd, manifestFile, result.appModule))) {
-    const { loaded } = await project.validated()
-    return { diagnostics: [...result.diagnostics, ...checkAppModuleFile(loaded, project.cwd)], sources, files: null }
+    const [{ loaded }, { checkAppModuleFile }] = await Promise.all([
+      project.validated(),
+      import('./validate/check-app-module.js'),
+    ])
+    return {
+      diagnostics: [...result.diagnostics, ...checkAppModuleFile(loaded, project.cwd)],
+      sources,
+      files: null,
+      appModule: result.appModule,
+    }
   }
   const files = shareVersionArtifacts(new Map(result.files))
   files.set(OUTPUT_INDEX, renderOutputIndex(manifestFile, hashManifest(project.bytes), files.keys()))
-  return { diagnostics: result.diagnostics, sources, files }
+  return { diagnostics: result.diagnostics, sources, files, appModule: result.appModule }
 }
 
 /** What the stages gave for a valid manifest (warnings included), without the output index. */

@@ -1,5 +1,5 @@
 import type { Project } from '../load-project.js'
-import { checkAppExports, resolveAppModule } from '../validate/check-app-module.js'
+import { resolveAppModule } from '../validate/resolve-app-module.js'
 import type { CliIo } from './cli-io.js'
 import { reportDiagnostics } from './report-diagnostics.js'
 
@@ -16,6 +16,7 @@ export async function reportAppModule(
 ): Promise<number> {
   const { loaded: manifestSource, manifest } = await project.validated()
   if (!manifest?.app) return 0
+  const { checkAppExports } = await import('../validate/check-app-module.js')
   let app: { loaded: unknown } | { error: unknown }
   if (loaded) app = { loaded: loaded.module }
   else {

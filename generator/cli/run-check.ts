@@ -58,7 +58,8 @@ export async function runCheck(
   const removals = await checkPublishedWas(project, options.publishedDir, result.files, report)
   const versions = await checkDeclaredVersionChanges(project, result.files, report)
   const migrations = await checkMigrations(project, options.migrationsDir, io)
-  const appModule = await reportAppModule(project, report)
+  // Only a manifest with `app:` is parsed again (for positions): a cached check stays without yaml.
+  const appModule = result.appModule ? await reportAppModule(project, report) : 0
   return Math.max(output, contracts, removals, versions, migrations, appModule)
 }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { resolveAppModule } from './resolve-app-module.js'
 import type { Diagnostic } from '../diagnostics/diagnostic.js'
 import { asRecord } from '../manifest/as-record.js'
 import type { LoadedManifest } from '../manifest/load-manifest.js'
@@ -9,11 +9,6 @@ import { compareAppModule, describeMismatch } from '../../runtime/app/check-app-
 import { compareOperationHandlers, describeOperationMismatch } from '../../runtime/app/compare-operation-handlers.js'
 import { operationHandlerKey } from '../../runtime/contract/operation-route.js'
 import { createCheckContext, type CheckContext } from './check-context.js'
-
-/** Where the manifest's `app:` module is: relative to the manifest, not to the working directory. */
-export function resolveAppModule(cwd: string, manifestFile: string, appModule: string): string {
-  return resolve(dirname(resolve(cwd, manifestFile)), appModule)
-}
 
 /** HOOKS_WITHOUT_APP: a resource's `hooks:` list needs a module to export them from. */
 export function checkHooksWithoutApp(context: CheckContext, data: unknown): void {

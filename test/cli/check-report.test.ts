@@ -7,7 +7,7 @@ import { REPO } from '../support/copy-checkout.js'
 import { runCli, type CliRun } from '../support/run-cli.js'
 
 /** The example project's files `check` reads. */
-const PROJECT_FILES = ['resources.yaml', 'generated', 'migrations', 'published']
+const PROJECT_FILES = ['resources.yaml', 'src', 'generated', 'migrations', 'published']
 
 describe('restmint check on the example after adding one field and one resource', () => {
   const project = mkdtempSync(join(tmpdir(), 'restmint-check-report-'))
