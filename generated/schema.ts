@@ -152,7 +152,15 @@ export const ordersTable: TableDefinition = {
       readOnly: false,
       default: null,
     },
-    { name: 'total', type: 'number', nullable: false, unique: false, readOnly: false, default: 0 },
+    {
+      name: 'total',
+      type: 'number',
+      nullable: false,
+      unique: false,
+      readOnly: false,
+      default: 0,
+      minimum: 0,
+    },
     {
       name: 'owner_sub',
       type: 'string',
@@ -223,6 +231,7 @@ export const itemsTable: TableDefinition = {
       unique: false,
       readOnly: false,
       default: 0,
+      minimum: 0,
     },
     {
       name: 'order_id',

@@ -1,6 +1,13 @@
 import type { CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { HookName } from '../../runtime/contract/hook-name.js'
-import type { AccessRule, ApiAuth, AuthScheme, OwnerRule, ResourceAccess, TableAccess } from '../../runtime/contract/access-rule.js'
+import type {
+  AccessRule,
+  ApiAuth,
+  AuthScheme,
+  OwnerRule,
+  ResourceAccess,
+  TableAccess,
+} from '../../runtime/contract/access-rule.js'
 import type { ApiHttp } from '../../runtime/contract/define-api.js'
 import type { QueryRules } from '../../runtime/contract/query-rules.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'

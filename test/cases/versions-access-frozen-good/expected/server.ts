@@ -9,6 +9,8 @@ import {
   type ServerOptions,
 } from 'restmint/runtime'
 import { allTables } from './schema.js'
+import type * as notesTypes from './v2/types/notes.js'
+import type * as labelsTypes from './v2/types/labels.js'
 import { registerVersionV1 } from './v1/index.js'
 import { registerVersionV2 } from './v2/index.js'
 
@@ -97,12 +99,28 @@ export const api = defineApi({
 })
 
 /**
+ * Every resource in v2's names: its record, and the bodies of a create and an update.
+ * The app module's `defineApp<Api>({...})` types its hooks with it.
+ */
+export type Api = {
+  notes: { record: notesTypes.Note; create: notesTypes.NoteCreate; update: notesTypes.NoteUpdate }
+  labels: {
+    record: labelsTypes.Label
+    create: labelsTypes.LabelCreate
+    update: labelsTypes.LabelUpdate
+  }
+}
+
+/**
  * Fastify plugin serving every version of the API; register it in your own
  * app with `app.register(restmintApi, { storage })`.
  */
 export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = createApiPlugin(api)
 
-/** A ready Fastify instance serving the API (and its reference page at /docs). */
+/**
+ * The API's Fastify server (with its reference page at /docs), not yet
+ * listening: add routes of your own, then `listen`. Its `close()` drains.
+ */
 export function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
   return buildApiServer(api, options)
 }
