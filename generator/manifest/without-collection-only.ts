@@ -8,5 +8,8 @@ import type { ManifestResource } from './manifest.js'
 export function withoutCollectionOnly(
   resources: Readonly<Record<string, ManifestResource>>,
 ): Record<string, ManifestResource> {
-  return Object.fromEntries(Object.entries(resources).filter(([, resource]) => resource.collection_only !== true))
+  const entries = Object.entries(resources)
+  const kept = entries.filter(([, resource]) => resource.collection_only !== true)
+  // Unchanged when there is none: later stages may rely on the newest version being the manifest's own object.
+  return kept.length === entries.length ? (resources as Record<string, ManifestResource>) : Object.fromEntries(kept)
 }

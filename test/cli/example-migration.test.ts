@@ -88,7 +88,7 @@ describe('the example project', () => {
     expect((await runCli(checkout, 'generate')).exitCode).toBe(0)
     const created = await runCli(checkout, 'migrate', 'create')
     expect(created.stderr).toBe('')
-    expect(created.stdout).toMatch(/^Created migrations\/0005_\w+\/ /)
+    expect(created.stdout).toMatch(/^Created migrations\/0006_\w+\/ /)
     expect(created.stdout).toContain('  create table tags\n')
     expect(created.stdout).toContain('  posts: add summary\n')
 
@@ -108,7 +108,7 @@ describe('the example project', () => {
       expect(read.status).toBe(200)
       expect(((await read.json()) as { data: Row }).data).toMatchObject({ id: tag.id, label: 'news' })
     })
-    expect(stdout).toMatch(/^restmint: applying 0005_\w+ .*\nrestmint: applied 0005_\w+\nrestmint: serving /)
+    expect(stdout).toMatch(/^restmint: applying 0006_\w+ .*\nrestmint: applied 0006_\w+\nrestmint: serving /)
   }, 120_000)
 
   it('adopts a database serve created before the project had migrations', async () => {
@@ -118,7 +118,7 @@ describe('the example project', () => {
     cpSync(migrations, saved, { recursive: true })
     rmSync(migrations, { recursive: true })
     // The project before migrations: one version, posts' text still `body`, no owner, no app module and what
-    // 0004 added for it (what 0001_init's snapshot holds).
+    // 0004 added for it, no custom operations and what 0005 added for them (what 0001_init's snapshot holds).
     const manifest = join(checkout, 'resources.yaml')
     const current = readFileSync(manifest, 'utf8')
     const before = current
@@ -129,6 +129,10 @@ describe('the example project', () => {
       .replace(/^      (total|line_total): .*\n/gm, '')
       .replace(/^    (hooks: .*|computed:\n      word_count: .*)\n/gm, '')
       .replace(/^  audits:.*\n(?:    .*\n)+/m, '')
+      .replace(/^  reports:.*\n(?:    .*\n)+/m, '')
+      .replace(/^    operations:.*\n(?:      .*\n)+/m, '')
+      .replace(/^    owner: .*\n/m, '')
+      .replace(/^      cancelled_at: .*\n/m, '')
     expect(before).not.toBe(current)
     writeFileSync(manifest, before)
     expect((await runCli(checkout, 'generate')).exitCode).toBe(0)
@@ -148,7 +152,7 @@ describe('the example project', () => {
         expect(await getRows(base, '/v1/authors')).toEqual(authorsBefore)
       })
       expect(stdout).toMatch(
-        /^restmint: adopted 0001_init: the database's tables match its snapshot; .*\nrestmint: applying 0002_\w+ .*\nrestmint: applied 0002_\w+\nrestmint: applying 0003_\w+ .*\nrestmint: applied 0003_\w+\nrestmint: applying 0004_\w+ .*\nrestmint: applied 0004_\w+\nrestmint: serving /,
+        /^restmint: adopted 0001_init: the database's tables match its snapshot; .*\nrestmint: applying 0002_\w+ .*\nrestmint: applied 0002_\w+\nrestmint: applying 0003_\w+ .*\nrestmint: applied 0003_\w+\nrestmint: applying 0004_\w+ .*\nrestmint: applied 0004_\w+\nrestmint: applying 0005_\w+ .*\nrestmint: applied 0005_\w+\nrestmint: serving /,
       )
       const status = await runCli(
         checkout,
@@ -158,7 +162,7 @@ describe('the example project', () => {
         `sqlite:${join(checkout, 'data', 'restmint.db')}`,
       )
       expect(status.stdout).toMatch(
-        / 0001_init +applied .*\n.* 0002_\w+ +applied .*\n.* 0003_\w+ +applied .*\n.* 0004_\w+ +applied .*\nrestmint: up to date\n$/,
+        / 0001_init +applied .*\n.* 0002_\w+ +applied .*\n.* 0003_\w+ +applied .*\n.* 0004_\w+ +applied .*\n.* 0005_\w+ +applied .*\nrestmint: up to date\n$/,
       )
     } finally {
       rmSync(dirname(saved), { recursive: true, force: true })

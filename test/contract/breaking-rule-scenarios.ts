@@ -138,7 +138,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     rule: 'REQUEST_MEDIA_TYPE_REMOVED',
     editPublished: (document) => {
-      const content = document.paths['/v1/authors'].post.requestBody.content
+      // Create bodies are components.requestBodies, referenced from the operation.
+      const reference: string = document.paths['/v1/authors'].post.requestBody.$ref
+      const content = document.components.requestBodies[reference.split('/').at(-1)!].content
       content['application/vnd.api+json'] = structuredClone(content['application/json'])
     },
   },

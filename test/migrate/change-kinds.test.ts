@@ -201,7 +201,7 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
     const numbers = [1.5, 3, -0.25, 0.1 + 0.2, 1e-7, 123456.789, -0]
     const before = `  samples:
     fields:
-      count: { type: integer, required: true }
+      tally: { type: integer, required: true }
       amount: { type: number, required: true }
       flag: { type: boolean, required: true }
       day: { type: date, required: true }
@@ -210,7 +210,7 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
       count_text: { type: integer, required: true }
 `
     const after = before
-      .replace('count: { type: integer', 'count: { type: number')
+      .replace('tally: { type: integer', 'tally: { type: number')
       .replace('amount: { type: number', 'amount: { type: string')
       .replace('flag: { type: boolean', 'flag: { type: string')
       .replace('day: { type: date', 'day: { type: datetime')
@@ -219,7 +219,7 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
       .replace('count_text: { type: integer', 'count_text: { type: string')
     const project = await startMigrationProject(dialect, before, {
       samples: numbers.map((amount, index) => ({
-        count: 40 + index,
+        tally: 40 + index,
         amount,
         flag: index % 2 === 0,
         day: `2026-11-2${index}`,
@@ -232,7 +232,7 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
     expect(await served.list('samples')).toEqual(
       project.seeded.samples!.map((row, index) => ({
         ...row,
-        count: 40 + index,
+        tally: 40 + index,
         amount: String(numbers[index]),
         flag: String(index % 2 === 0),
         day: `2026-11-2${index}T00:00:00.000Z`,

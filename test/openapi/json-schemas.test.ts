@@ -138,6 +138,7 @@ describe('JSON Schemas', () => {
       'page',
       'per_page',
       'cursor',
+      'count',
       'sort',
       ...fields,
       'filter',
