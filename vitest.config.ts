@@ -38,6 +38,7 @@ export default defineConfig({
     },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    setupFiles: ['test/support/close-client-connections.ts'],
     // Files run one after another in a worker without a fresh module graph each: importing the generator,
     // the runtime and their packages again for every file was about half the CPU of the HTTP tests. No
     // test file keeps state in a module that another one reads, but the ones that mock modules.

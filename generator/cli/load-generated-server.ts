@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -35,8 +35,9 @@ const BUNDLED_PACKAGES = ['kysely']
  * The bundle is cached under the hash of every file it reads or imports: the
  * entry's directory tree (of its JSON files, only their names), the runtime's, and where each of restmint's
  * dependencies is with its version (the bundle imports the external ones by
- * path), so an unchanged tree starts without esbuild and a changed one is
- * never served stale.
+ * path), and the contents of every other file the bundle read (the app module
+ * and what it imports), so an unchanged tree starts without esbuild and a
+ * changed one is never served stale.
  */
 export async function loadGeneratedServer(entry: string, cache: ContentCache): Promise<GeneratedServerModule> {
   const runtimeEntry = findRuntimeEntry()
@@ -62,20 +63,58 @@ export async function loadGeneratedServer(entry: string, cache: ContentCache): P
     )}.mjs`
   }
   const key = keyOf()
-  const cached = cache.pathOf(key)
+  // Files outside those directories (the app module and what it imports) are listed under `key` by the
+  // build that read them; the bundle's own key adds their contents.
+  const outsideKey = `${key}.outside.json`
+  const listedOutside = readListedFiles(cache.read(outsideKey))
+  const listedKey = listedOutside && keyWithFiles(key, listedOutside)
+  const cached = listedKey ? cache.pathOf(listedKey) : null
   if (cached !== null) return (await import(pathToFileURL(cached).href)) as GeneratedServerModule
+  const startedAt = Date.now()
   const { code, inputs } = await bundle(entry, runtimeEntry)
-  // A bundle that read a file the key does not cover would not be, nor one built while the tree
-  // changed (a generate running meanwhile): those are built every time instead.
   const covered = [tree, runtime, ...dependencies.map(({ directory }) => directory)]
   const isCovered = (input: string) =>
     covered.some((directory) => !relative(directory, resolve(input)).startsWith('..'))
-  if (inputs.every(isCovered) && keyOf() === key) {
-    cache.write(key, code)
-    const written = cache.pathOf(key)
+  const outside = [...new Set(inputs.filter((input) => !isCovered(input)).map((input) => resolve(input)))].sort()
+  // Not cached: a bundle built while the tree changed (a generate running meanwhile), or while a file
+  // outside it changed (an editor saving the app module), whose contents the key would not describe.
+  const bundleKey =
+    keyOf() === key && outside.every((file) => isOlderThan(file, startedAt)) && keyWithFiles(key, outside)
+  if (bundleKey) {
+    cache.write(outsideKey, JSON.stringify(outside))
+    cache.write(bundleKey, code)
+    const written = cache.pathOf(bundleKey)
     if (written !== null) return (await import(pathToFileURL(written).href)) as GeneratedServerModule
   }
   return (await importOnce(code)) as GeneratedServerModule
+}
+
+/** `key` with the contents of `files`; null when one of them cannot be read (deleted since). */
+function keyWithFiles(key: string, files: readonly string[]): string | null {
+  if (files.length === 0) return key
+  try {
+    return `${hashKey(key, ...files, hashFiles(files, '/'))}.mjs`
+  } catch {
+    return null
+  }
+}
+
+function readListedFiles(text: string | null): string[] | null {
+  if (text === null) return null
+  try {
+    const files: unknown = JSON.parse(text)
+    return Array.isArray(files) && files.every((file) => typeof file === 'string') ? files : null
+  } catch {
+    return null
+  }
+}
+
+function isOlderThan(file: string, time: number): boolean {
+  try {
+    return statSync(file).mtimeMs < time
+  } catch {
+    return false
+  }
 }
 
 /**

@@ -58,8 +58,11 @@ function serveBundles(): string[] {
   return readdirSync(cache).filter((file) => file.endsWith('.mjs'))
 }
 
-async function serve(env: NodeJS.ProcessEnv = DEFAULT_CACHE): Promise<{ served: boolean; stderr: string }> {
-  const cli = spawnCli(project, ['serve', '--db', 'sqlite::memory:', '--port', '0'], env)
+async function serve(
+  env: NodeJS.ProcessEnv = DEFAULT_CACHE,
+  directory = project,
+): Promise<{ served: boolean; stderr: string }> {
+  const cli = spawnCli(directory, ['serve', '--db', 'sqlite::memory:', '--port', '0'], env)
   const served = await cli.waitForStdout(/restmint: serving/).then(
     () => true,
     () => false,
@@ -135,5 +138,26 @@ describe('what restmint loads at start-up', () => {
     } finally {
       writeFileSync(document, original)
     }
+  })
+})
+
+describe('the serve bundle of a project with an app module', () => {
+  const withApp = join(root, 'with-app')
+  const appModule = join(withApp, 'src', 'app.ts')
+  beforeAll(async () => {
+    cpSync(join(import.meta.dirname, '..', 'fixtures', 'hooks-api'), withApp, { recursive: true })
+    expect((await runCliProcess(withApp, ['generate'], DEFAULT_CACHE)).exitCode).toBe(0)
+  })
+
+  it('is reused while the module is unchanged, and built again once it changes', async () => {
+    expect(await serve(DEFAULT_CACHE, withApp)).toMatchObject({ served: true })
+    const before = serveBundles()
+    expect(await serve(refusing('esbuild'), withApp)).toEqual({ served: true, stderr: '' })
+    appendFileSync(appModule, '// edited by hand\n')
+    const withoutEsbuild = await serve(refusing('esbuild'), withApp)
+    expect(withoutEsbuild.served).toBe(false)
+    expect(withoutEsbuild.stderr).toMatch(/refused to load esbuild/)
+    expect(await serve(DEFAULT_CACHE, withApp)).toMatchObject({ served: true })
+    expect(serveBundles()).toHaveLength(before.length + 1)
   })
 })
