@@ -131,6 +131,7 @@ export interface ManifestAuthScheme {
   algorithms?: string[]
   scopes_claim?: string
   clock_tolerance_s?: number
+  max_ttl_s?: number
   header?: string
   keys_env?: string
 }

@@ -21,6 +21,7 @@ export function buildAuthSchemes(manifest: Manifest): AuthScheme[] {
           algorithms: scheme.algorithms!,
           scopesClaim: scheme.scopes_claim ?? 'scope',
           clockToleranceS: scheme.clock_tolerance_s ?? 0,
+          ...(scheme.max_ttl_s === undefined ? {} : { maxTtlS: scheme.max_ttl_s }),
         },
   )
 }

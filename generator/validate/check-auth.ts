@@ -7,7 +7,7 @@ import { listResourceFields } from './list-resource-fields.js'
 
 /** The keys each scheme type takes beyond `type`; the schema knows them all, not which type owns which. */
 const SCHEME_KEYS = {
-  jwt: ['secret_env', 'jwks_url', 'issuer', 'audience', 'algorithms', 'scopes_claim', 'clock_tolerance_s'],
+  jwt: ['secret_env', 'jwks_url', 'issuer', 'audience', 'algorithms', 'scopes_claim', 'clock_tolerance_s', 'max_ttl_s'],
   api_key: ['header', 'keys_env'],
 } as const
 

@@ -91,7 +91,7 @@ export const RULES = {
   MIGRATION_BACKFILL_UNUSED:
     'Each `--backfill` gives the value of a column that is added to existing rows or becomes NOT NULL in this migration.',
   AUTH_SCHEME_OPTIONS:
-    'An auth scheme takes the keys of its type only (jwt: secret_env or jwks_url, issuer, audience, algorithms, scopes_claim, clock_tolerance_s; api_key: header, keys_env), and all the required ones.',
+    'An auth scheme takes the keys of its type only (jwt: secret_env or jwks_url, issuer, audience, algorithms, scopes_claim, clock_tolerance_s, max_ttl_s; api_key: header, keys_env), and all the required ones.',
   AUTH_KEY_SOURCE: 'A jwt scheme takes its keys from exactly one of secret_env (HS*) and jwks_url (RS*/ES*/PS*).',
   AUTH_ALGORITHM_NONE: 'A jwt scheme never accepts algorithm none (unsigned tokens).',
   AUTH_ALGORITHM_MIX:

@@ -163,6 +163,13 @@ for (const dialect of DIALECTS) {
         expect(response.statusCode, response.body).toBe(200)
       })
 
+      it("refuses a token living past its scheme's max_ttl_s (partner: an hour), and takes one within it", async () => {
+        const partnerToken = (lifetime: number) =>
+          signJwt({ ...PARTNER, sub: 'p', iat: now(), exp: now() + lifetime }, { alg: 'RS256', privateKey, kid: 'k1' })
+        expectProblem(await send('GET', '/v1/posts', bearer(partnerToken(7_200))), 401, 'invalid_credentials')
+        expect((await send('GET', '/v1/posts', bearer(partnerToken(1_800)))).statusCode).toBe(200)
+      })
+
       it('accepts a token within the clock tolerance', async () => {
         const response = await send('GET', '/v1/posts', bearer(userToken('alice', '', { exp: now() - 2 })))
         expect(response.statusCode).toBe(200)
