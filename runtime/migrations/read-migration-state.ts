@@ -1,11 +1,12 @@
 import { join } from 'node:path'
+import { listTableIndexes } from '../storage/build-create-statements.js'
 import { findSchemaDifferences } from '../storage/find-schema-differences.js'
 import type { ExistingTable, SqlExecutor, StorageDialect } from '../storage/storage-dialect.js'
 import { readAppliedMigrations, type AppliedMigration } from './applied-migrations.js'
 import { MIGRATIONS_TABLE, SNAPSHOT_FILE } from './migration-files.js'
 import type { MigrationFile } from './read-migration-files.js'
 import { readSnapshotFile } from './read-snapshot-file.js'
-import type { StorageSnapshot } from './storage-snapshot.js'
+import type { SnapshotTable, StorageSnapshot } from './storage-snapshot.js'
 
 /** Where a database stands against a migrations directory. */
 export interface MigrationState {
@@ -102,8 +103,40 @@ export function compareWithSnapshot(
   return snapshot.tables.flatMap((table) => {
     const found = existing.get(table.name)
     if (found === undefined) return [`table "${table.name}" is missing`]
-    return findSchemaDifferences(table, found, dialect.columnTypes)
+    return [...findSchemaDifferences(table, found, dialect.columnTypes), ...findIndexDifferences(table, found)]
   })
+}
+
+/**
+ * The indexes the snapshot's migrations create (one per foreign key column,
+ * then the declared ones) that the table lacks, and those it has that none
+ * creates, by name: restmint names every index it makes. Only with
+ * migrations: without them, prepare() creates a missing index on start.
+ */
+function findIndexDifferences(table: SnapshotTable, existing: ExistingTable): string[] {
+  const expected = listTableIndexes({
+    name: table.name,
+    columns: table.columns,
+    indexes: table.indexes.map((columns) => ({ columns })),
+  })
+  const found = new Set(existing.indexes)
+  const expectedNames = new Set(expected.map((index) => index.name))
+  return [
+    ...expected
+      .filter((index) => !found.has(index.name))
+      .map(
+        (index) =>
+          `table "${table.name}": index "${index.name}" on (${index.columns.map((column) => column.name).join(', ')}) ` +
+          `is missing; create it again as the migration that made it did`,
+      ),
+    ...existing.indexes
+      .filter((name) => !expectedNames.has(name))
+      .map(
+        (name) =>
+          `table "${table.name}": index "${name}" exists in the database, but no migration creates it; ` +
+          `drop it, or declare the sort or filter it serves in the manifest and create a migration`,
+      ),
+  ]
 }
 
 /** Applied migrations whose file changed, was renamed, or is gone. */

@@ -34,6 +34,12 @@ export interface ForeignKeyRow {
   readonly onDelete: ForeignKeyAction
 }
 
+/** One index of a table that is neither unique nor the primary key's. */
+export interface IndexRow {
+  readonly table: string
+  readonly name: string
+}
+
 /** One CHECK constraint of a table. */
 export interface CheckRow extends ExistingCheck {
   readonly table: string
@@ -41,13 +47,14 @@ export interface CheckRow extends ExistingCheck {
 
 /**
  * Groups introspection rows into tables, in the order their columns come;
- * uniques, foreign keys and checks of tables without columns rows are dropped.
+ * uniques, foreign keys, checks and indexes of tables without columns rows are dropped.
  */
 export function assembleExistingTables(
   columns: readonly ColumnRow[],
   uniques: readonly UniqueRow[],
   foreignKeys: readonly ForeignKeyRow[],
   checks: readonly CheckRow[],
+  indexes: readonly IndexRow[],
 ): ExistingTable[] {
   const tables = new Map<
     string,
@@ -105,5 +112,9 @@ export function assembleExistingTables(
     checks: checks
       .filter((check) => check.table === table.name)
       .map(({ name, expression }): ExistingCheck => ({ name, expression })),
+    indexes: indexes
+      .filter((index) => index.table === table.name)
+      .map((index) => index.name)
+      .sort(),
   }))
 }

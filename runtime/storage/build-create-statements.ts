@@ -12,9 +12,9 @@ export interface CreateOptions {
 }
 
 /** An index the storage keeps on a table: one per foreign key column, then the declared ones. */
-export interface TableIndex {
+export interface TableIndex<Column = ColumnDefinition> {
   readonly name: string
-  readonly columns: readonly ColumnDefinition[]
+  readonly columns: readonly Column[]
   /** A foreign key's index: the bare column, whatever the dialect's index column form. */
   readonly foreignKey: boolean
 }
@@ -103,9 +103,11 @@ export function buildCreateIndex(
  * without one whose name a foreign key's index already has (the same single
  * column). Throws for a column the table lacks.
  */
-export function listTableIndexes(table: TableDefinition): TableIndex[] {
+export function listTableIndexes<Column extends Pick<ColumnDefinition, 'name' | 'references'>>(
+  table: Pick<TableDefinition, 'name' | 'indexes'> & { readonly columns: readonly Column[] },
+): TableIndex<Column>[] {
   const columns = new Map(table.columns.map((column) => [column.name, column]))
-  const indexes: TableIndex[] = table.columns
+  const indexes: TableIndex<Column>[] = table.columns
     .filter((column) => column.references !== undefined)
     .map((column) => ({ name: nameConstraint(table.name, column.name, 'idx'), columns: [column], foreignKey: true }))
   const seen = new Set(indexes.map((index) => index.name))

@@ -100,6 +100,8 @@ export interface ExistingTable {
   readonly foreignKeys: readonly ExistingForeignKey[]
   /** CHECK constraints, which restmint never creates: each one was made by hand. */
   readonly checks: readonly ExistingCheck[]
+  /** The names of its other indexes (neither unique nor the primary key's), sorted. */
+  readonly indexes: readonly string[]
 }
 
 export interface ExistingCheck {

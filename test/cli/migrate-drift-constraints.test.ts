@@ -130,6 +130,36 @@ describe.each(DIALECTS)('%s: a default changed by hand', (dialect) => {
   })
 })
 
+describe.each(DIALECTS)('%s: an index dropped or added by hand', (dialect) => {
+  let database: MigrationDatabase
+  afterEach(() => database.dispose())
+  const cli = (...args: string[]) => runCli(database.directory, ...args)
+
+  it('is drift: migrate status exits 1 naming each index, and says up to date once they are restored', async () => {
+    database = createMigrationDatabase(dialect)
+    // Sorting by name indexes it; posts' author_id, a foreign key, is indexed too.
+    const resources = `  authors:\n    fields:\n      name: { type: string }\n    sort: [name]\n  posts:\n    fields:\n      title: { type: string }\n    relations:\n      author: { resource: authors }\n`
+    writeFileSync(join(database.directory, 'resources.yaml'), manifestOf(resources))
+    expect((await cli('generate')).exitCode).toBe(0)
+    expect((await cli('migrate', 'create')).exitCode).toBe(0)
+    expect((await cli('migrate', 'apply', ...database.args)).exitCode).toBe(0)
+    expect((await cli('migrate', 'status', ...database.args)).stdout).toContain('up to date')
+
+    await database.query('drop index posts_author_id_idx')
+    await database.query('create index authors_by_hand on authors (name)')
+    const status = await cli('migrate', 'status', ...database.args)
+    expect(status.exitCode).toBe(1)
+    expect(status.stderr).toContain('table "posts": index "posts_author_id_idx" on (author_id) is missing')
+    expect(status.stderr).toContain(
+      'table "authors": index "authors_by_hand" exists in the database, but no migration creates it',
+    )
+
+    await database.query('drop index authors_by_hand')
+    await database.query('create index posts_author_id_idx on posts (author_id)')
+    expect((await cli('migrate', 'status', ...database.args)).stdout).toContain('up to date')
+  })
+})
+
 describe('findCheckConstraints (SQLite, which lists no CHECK in any pragma)', () => {
   it('reads column and table checks, named or not, skipping strings, quoted names and comments', () => {
     const statement =

@@ -5,6 +5,7 @@ import {
   type CheckRow,
   type ColumnRow,
   type ForeignKeyRow,
+  type IndexRow,
   type UniqueRow,
 } from '../assemble-existing-tables.js'
 import type { ExistingTable, ForeignKeyAction, SqlExecutor } from '../storage-dialect.js'
@@ -13,7 +14,7 @@ import type { ExistingTable, ForeignKeyAction, SqlExecutor } from '../storage-di
  * The base tables of `schema` with their columns (type as pg_type.typname),
  * UNIQUE constraints and unique indexes (pg_index, the primary key left out;
  * a UNIQUE constraint is backed by one), foreign keys (pg_constraint,
- * contype 'f') and CHECK constraints (contype 'c'). Kysely's introspector reads every schema of the database and
+ * contype 'f'), CHECK constraints (contype 'c') and the names of the other indexes. Kysely's introspector reads every schema of the database and
  * calls has_schema_privilege() on each by name, which fails when another
  * client drops a schema meanwhile (parallel test runs do); this reads only ours,
  * through `executor` (prepare's transaction, see StorageDialect.lockNamespace).
@@ -77,6 +78,17 @@ export async function readPostgresTables(
     where ns.nspname = ${schema} and con.contype = 'f'
     order by c.relname, con.conname, k.position`,
   )
+  const indexes = await runRawQuery(
+    executor,
+    db,
+    sql<IndexRow>`
+    select c.relname as "table", i.relname as "name"
+    from pg_catalog.pg_index ix
+    join pg_catalog.pg_class c on ix.indrelid = c.oid
+    join pg_catalog.pg_namespace ns on c.relnamespace = ns.oid
+    join pg_catalog.pg_class i on ix.indexrelid = i.oid
+    where ns.nspname = ${schema} and not ix.indisunique and not ix.indisprimary`,
+  )
   const checks = await runRawQuery(
     executor,
     db,
@@ -106,6 +118,7 @@ export async function readPostgresTables(
       onDelete: readAction(row.on_delete),
     })),
     checks,
+    indexes,
   )
 }
 

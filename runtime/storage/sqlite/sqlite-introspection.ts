@@ -5,6 +5,7 @@ import {
   assembleExistingTables,
   type ColumnRow,
   type ForeignKeyRow,
+  type IndexRow,
   type UniqueRow,
 } from '../assemble-existing-tables.js'
 import type { ExistingTable, ForeignKeyAction, SqlExecutor } from '../storage-dialect.js'
@@ -12,7 +13,7 @@ import type { ExistingTable, ForeignKeyAction, SqlExecutor } from '../storage-di
 /**
  * The database's base tables with their columns (PRAGMA table_info), UNIQUE
  * constraints and unique indexes (PRAGMA index_list / index_info, the primary
- * key left out) and foreign keys (PRAGMA foreign_key_list), through the
+ * key left out) foreign keys (PRAGMA foreign_key_list) and the names of the other indexes made by CREATE INDEX, through the
  * pragma table-valued functions, and CHECK constraints, which no pragma
  * lists, from each table's CREATE TABLE statement; run by `executor`.
  */
@@ -53,6 +54,14 @@ export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): 
     where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
     order by m.name, fk.id, fk.seq`,
   )
+  const indexes = await runRawQuery(
+    executor,
+    db,
+    sql<IndexRow>`
+    select m.name as "table", il.name as "name"
+    from sqlite_master m join pragma_index_list(m.name) il
+    where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\' and il."unique" = 0 and il.origin = 'c'`,
+  )
   const definitions = await runRawQuery(
     executor,
     db,
@@ -83,6 +92,7 @@ export async function readSqliteTables(executor: SqlExecutor, db: Kysely<any>): 
       onDelete: readAction(row.on_delete),
     })),
     definitions.flatMap((row) => findCheckConstraints(row.sql).map((check) => ({ table: row.table, ...check }))),
+    indexes,
   )
 }
 
