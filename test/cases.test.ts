@@ -1,7 +1,6 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { readTree } from './support/read-tree.js'
 import { runCli } from './support/run-cli.js'
 
@@ -17,8 +16,6 @@ import { runCli } from './support/run-cli.js'
  */
 const casesDirectory = join(import.meta.dirname, 'cases')
 const update = process.env.UPDATE_GOLDEN === '1'
-const scratch = mkdtempSync(join(tmpdir(), 'restmint-cases-'))
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const INDEX = '.restmint-files'
 
@@ -36,7 +33,11 @@ describe('end-to-end cases', () => {
     const expectsFailure = existsSync(stderrFile) || (update && name.endsWith('-bad'))
 
     it(name, async () => {
-      const out = join(scratch, name)
+      // Beside expected/ (gitignored): a generated tree imports the case's app module by its path relative
+      // to the tree, which then reads as from the case's own generated/, wherever the checkout is.
+      const out = join(caseDirectory, 'tmp-generated')
+      rmSync(out, { recursive: true, force: true })
+      onTestFinished(() => rmSync(out, { recursive: true, force: true }))
       const run = await runCli(caseDirectory, 'generate', '--manifest', 'resources.yaml', '--out', out)
       if (expectsFailure) {
         if (update) writeFileSync(stderrFile, run.stderr)

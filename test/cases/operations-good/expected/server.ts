@@ -9,7 +9,7 @@ import {
   type ApiPluginOptions,
   type ServerOptions,
 } from 'restmint/runtime'
-import appModule from '../../../work/wt-int/test/cases/operations-good/src/app.js'
+import appModule from '../src/app.js'
 import { allTables } from './schema.js'
 import type * as ordersTypes from './v1/types/orders.js'
 import type * as itemsTypes from './v1/types/items.js'
@@ -59,14 +59,14 @@ const plugin = createApiPlugin(api)
 
 /**
  * Fastify plugin serving every version of the API, with the app module
- * (../../../work/wt-int/test/cases/operations-good/src/app.js) in it; register it in your own app with
+ * (../src/app.js) in it; register it in your own app with
  * `app.register(restmintApi, { storage })`.
  */
 export const restmintApi: FastifyPluginAsync<ApiPluginOptions> = (instance, options) =>
   plugin(instance, { app: appModule, ...options })
 
 /**
- * The API's Fastify server, with the app module (../../../work/wt-int/test/cases/operations-good/src/app.js) in it, not yet
+ * The API's Fastify server, with the app module (../src/app.js) in it, not yet
  * listening: add routes of your own, then `listen`. Its `close()` drains.
  */
 export function buildServer(options: ServerOptions = {}): Promise<FastifyInstance> {
