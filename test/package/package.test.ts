@@ -189,7 +189,7 @@ describe('the npm package', () => {
     expect(list.status, output()).toBe(200)
     expect(await list.json()).toEqual({
       data: [],
-      meta: { page: 1, per_page: 20, total: 0, total_pages: 0, next_cursor: null },
+      meta: { page: 1, per_page: 20, total: 0, total_pages: 0, next_cursor: null, count: 'exact' },
       links: expect.objectContaining({ self: expect.any(String), prev: null, next: null }),
     })
     expect(stdout).toContain(`at ${base}`)
