@@ -104,6 +104,7 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
         handlers: operationHandlers,
         // Asked per request, once every route (and so every resource db needs) is registered.
         db: () => appRuntime?.dbOver(),
+        computeRows: async (table, rows, request) => appRuntime?.computeRows(table, rows, [], request),
       }
       // Hooks speak the newest version's names: its resources are recorded as they register.
       const register: RegisterResource =

@@ -4,7 +4,8 @@ import { describeHookCaller } from '../app/describe-hook-caller.js'
 import type { HookCaller } from '../app/define-app.js'
 import type { ApiLimits } from '../contract/api-limits.js'
 import type { OperationRoute } from '../contract/operation-route.js'
-import type { Row } from '../contract/table-definition.js'
+import type { Row, TableDefinition } from '../contract/table-definition.js'
+import type { ComputeRequest } from '../app/app-runtime.js'
 import { describeQueryErrors, describeValidationErrors } from '../problems/describe-validation-errors.js'
 import { ProblemError, validationFailed, type InvalidParam } from '../problems/problem-error.js'
 import { parseQueryString } from '../query/parse-query-string.js'
@@ -36,6 +37,8 @@ export interface OperationServices {
   readonly handlers: Readonly<Record<string, OperationFunction>>
   /** The app module's `db`, outside any transaction. */
   readonly db: () => unknown
+  /** Sets the computed fields of records an operation answers with, as every other answer has them. */
+  readonly computeRows: (table: TableDefinition, rows: Row[], request: ComputeRequest) => Promise<void>
 }
 
 /**
@@ -90,13 +93,14 @@ async function answerOperation(
   const query = readOperationQuery(operation, request.url)
   const body = readOperationBody(operation, request.body)
   const handler = services.handlers[operation.handler]!
+  const caller = describeHookCaller(grant.caller)
   let result: unknown
   try {
     result = await handler({
       params,
       query,
       body,
-      caller: describeHookCaller(grant.caller),
+      caller,
       version,
       db: services.db(),
       log: request.log,
@@ -109,7 +113,7 @@ async function answerOperation(
   }
   reply.code(operation.status)
   if (operation.responds === undefined) return reply.send()
-  return { data: await shapeResponse(operation, services.storage, result, request) }
+  return { data: await shapeResponse(operation, services, result, { log: request.log, caller, version }) }
 }
 
 /** The record an operation acts on: 404 when it does not exist or the caller may not see it, 403 when only not theirs. */
@@ -180,9 +184,9 @@ function readOperationBody(operation: OperationRoute, body: unknown): unknown {
  */
 async function shapeResponse(
   operation: OperationRoute,
-  storage: Storage,
+  services: OperationServices,
   result: unknown,
-  request: FastifyRequest,
+  request: ComputeRequest,
 ): Promise<unknown> {
   const responds = operation.responds!
   if (responds.kind === 'shape') {
@@ -194,7 +198,7 @@ async function shapeResponse(
     throw new ProblemError('operation_failed', `The operation ${operation.handler} failed.`)
   }
   const id = typeof result === 'object' && result !== null ? (result as { id?: unknown }).id : undefined
-  const row = typeof id === 'number' ? await storage.find(responds.table, id) : undefined
+  const row = typeof id === 'number' ? await services.storage.find(responds.table, id) : undefined
   if (row === undefined) {
     request.log.error(
       { operation: operation.handler, returned: id },
@@ -202,5 +206,6 @@ async function shapeResponse(
     )
     throw new ProblemError('operation_failed', `The operation ${operation.handler} failed.`)
   }
+  await services.computeRows(responds.table, [row], request)
   return responds.translation ? responds.translation.rowToVersion(row) : row
 }

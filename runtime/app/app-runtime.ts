@@ -7,6 +7,9 @@ import { createAppDb, type NewestRoutes } from './create-app-db.js'
 import type { AppDb, AppDefinition, ResourceHooks } from './define-app.js'
 import { WriteHooks, type HookRequest } from './write-hooks.js'
 
+/** What a compute function learns about the request. */
+export type ComputeRequest = Pick<HookRequest, 'log' | 'caller' | 'version'>
+
 /**
  * The app module in a running API: which resources have hooks, and `db` over
  * any storage. Learns the newest version's resources as its routes register
@@ -47,7 +50,7 @@ export class AppRuntime {
     table: TableDefinition,
     rows: Row[],
     include: readonly string[],
-    request: HookRequest,
+    request: ComputeRequest,
   ): Promise<void> {
     await this.#compute(table, rows, request)
     for (const path of include) {
@@ -67,7 +70,7 @@ export class AppRuntime {
     }
   }
 
-  async #compute(table: TableDefinition, rows: Row[], request: HookRequest): Promise<void> {
+  async #compute(table: TableDefinition, rows: Row[], request: ComputeRequest): Promise<void> {
     const newest = this.#newest.get(table.name)
     const names = newest && this.#computed[newest.name]
     const compute = newest && this.#app.compute?.[newest.name]

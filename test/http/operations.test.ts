@@ -78,6 +78,7 @@ for (const dialect of DIALECTS) {
           id,
           status: 'cancelled',
           cancel_reason: 'changed my mind (alice via v2, no scopes)',
+          reason_length: 'changed my mind (alice via v2, no scopes)'.length,
           owner_sub: 'alice',
         })
         expect((await storage.storage.find(ordersTable, id))?.status).toBe('cancelled')
@@ -232,7 +233,12 @@ describe('an app module that disagrees with the declared operations', () => {
   })
   afterAll(() => storage.dispose())
   const start = (operations: Record<string, unknown>) =>
-    buildApiServer(api, { storage: storage.storage, docs: false, redisUrl: '', app: { operations } as never })
+    buildApiServer(api, {
+      storage: storage.storage,
+      docs: false,
+      redisUrl: '',
+      app: { operations, compute: { orders: async () => [] } } as never,
+    })
 
   it('refuses to start without a handler for a declared operation, naming the key to export', async () => {
     const started = start({ 'reports.sales-by-month.list': async () => [] })
