@@ -1,6 +1,13 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { Ajv, _, type ErrorObject, type ValidateFunction } from 'ajv'
 import formatsModule from 'ajv-formats'
+import standaloneCode from 'ajv/dist/standalone/index.js'
+import ajvPackage from 'ajv/package.json' with { type: 'json' }
+import ajvFormatsPackage from 'ajv-formats/package.json' with { type: 'json' }
 import schema from '../../manifest.schema.json' with { type: 'json' }
+import { createContentCache, findCacheDirectory, hashKey } from '../emit/content-cache.js'
 import { didYouMean } from '../diagnostics/did-you-mean.js'
 import type { ManifestPath } from '../manifest/source-ranges.js'
 import { asRecord } from '../manifest/as-record.js'
@@ -43,11 +50,39 @@ export function checkSchema(context: CheckContext, data: unknown): void {
   }
 }
 
+/**
+ * Compiling the manifest schema takes ~0.4 s of CPU, in every process that
+ * validates a manifest (serve of a project with an app module, check, migrate
+ * create, a generate whose result is not cached): the validator's code (ajv
+ * standalone) is cached under the hash of the schema, ajv and this module, so
+ * a process compiles it only once per schema.
+ */
 function compileSchema(): ValidateFunction {
-  // verbose: errors carry the failing value and their schema, which the messages describe.
-  const ajv = new Ajv({ allErrors: true, strict: true, verbose: true })
-  formatsModule.default(ajv)
-  return ajv.compile(schema)
+  const cache = createContentCache(findCacheDirectory(process.cwd()))
+  const key = hashKey(
+    'manifest-validator',
+    ajvPackage.version,
+    ajvFormatsPackage.version,
+    readFileSync(fileURLToPath(import.meta.url), 'utf8'),
+    JSON.stringify(schema),
+  )
+  let code = cache.read(key)
+  if (code === null) {
+    // verbose: errors carry the failing value and their schema, which the messages describe.
+    const ajv = new Ajv({
+      allErrors: true,
+      strict: true,
+      verbose: true,
+      code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+    })
+    formatsModule.default(ajv)
+    code = standaloneCode.default(ajv, ajv.compile(schema))
+    cache.write(key, code)
+  }
+  // CommonJS that require()s ajv's runtime helpers and ajv-formats' formats, resolved from here.
+  const module = { exports: {} as ValidateFunction }
+  new Function('module', 'exports', 'require', code)(module, module.exports, createRequire(import.meta.url))
+  return module.exports
 }
 
 function reportUnknownKey(context: CheckContext, data: unknown, path: ManifestPath, error: ErrorObject): void {

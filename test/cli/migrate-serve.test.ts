@@ -5,13 +5,16 @@
  */
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { allTables } from '../../generated/schema.js'
+import { allTables } from '../fixtures/shop-api/generated/schema.js'
 import { createMigrationDatabase, type MigrationDatabase } from '../migrate/migration-database.js'
 import { writeInitialMigration } from '../migrate/migration-fixtures.js'
-import { REPO } from '../support/copy-checkout.js'
 import { runCli } from '../support/run-cli.js'
 import { runCliProcess, spawnCli, type CliProcess } from '../support/spawn-cli.js'
 import { DIALECTS, POSTGRES_OFF } from '../support/test-postgres.js'
+
+// A small project without an app module: these tests are about migrations at serve, and every serve of the
+// example project (many resources, an app module checked against its manifest) cost twice the CPU.
+const SHOP_API = join(import.meta.dirname, '..', 'fixtures', 'shop-api')
 
 let database: MigrationDatabase
 let migrations: string
@@ -41,7 +44,7 @@ async function expectServing(cli: CliProcess): Promise<string> {
 describe.each(DIALECTS)('%s: restmint serve with migrations', (dialect) => {
   it('refuses to start while migrations are pending, naming them and the command that applies them', async () => {
     setUp(dialect)
-    const run = await runCli(REPO, ...serveArgs())
+    const run = await runCli(SHOP_API, ...serveArgs())
     expect(run.exitCode).toBe(1)
     const schema = dialect === 'postgres' ? ` --schema ${database.schema}` : ''
     expect(run.stderr).toBe(
@@ -54,11 +57,11 @@ describe.each(DIALECTS)('%s: restmint serve with migrations', (dialect) => {
 
   it('applies pending migrations first with --migrate, then serves', async () => {
     setUp(dialect)
-    const stdout = await expectServing(spawnCli(REPO, [...serveArgs(), '--migrate']))
+    const stdout = await expectServing(spawnCli(SHOP_API, [...serveArgs(), '--migrate']))
     expect(stdout).toMatch(/^restmint: applying 0001_init .*\nrestmint: applied 0001_init\nrestmint: serving /)
     expect(await database.query('select id from restmint_migrations')).toEqual([{ id: '0001' }])
     // Applied: a plain serve starts now.
-    await expectServing(spawnCli(REPO, serveArgs()))
+    await expectServing(spawnCli(SHOP_API, serveArgs()))
   })
 })
 
@@ -67,7 +70,7 @@ describe('instances applying migrations together', () => {
     'postgres: two serve --migrate on one schema both come up; the migration is applied once',
     async () => {
       setUp('postgres')
-      const instances = [0, 1].map(() => spawnCli(REPO, [...serveArgs(), '--migrate']))
+      const instances = [0, 1].map(() => spawnCli(SHOP_API, [...serveArgs(), '--migrate']))
       const outputs = await Promise.all(instances.map(expectServing))
       expect(outputs.filter((stdout) => stdout.includes('applying 0001_init'))).toHaveLength(1)
       expect(await database.query('select id from restmint_migrations')).toEqual([{ id: '0001' }])

@@ -4,19 +4,31 @@ import * as prettier from 'prettier'
 import { describe, expect, it } from 'vitest'
 import { loadManifest } from '../../generator/manifest/load-manifest.js'
 import { buildModel } from '../../generator/model/build-model.js'
-import { TYPESCRIPT_PARSER } from '../../generator/render/format-source.js'
+import { createContentCache, findCacheDirectory, hashKey } from '../../generator/emit/content-cache.js'
 import { formatJson } from '../../generator/render/format-json.js'
-import { PRETTIER_OPTIONS } from '../../generator/render/format-source.js'
+import { PRETTIER_OPTIONS, PRETTIER_VERSION, TYPESCRIPT_PARSER } from '../../generator/render/format-source.js'
 import { renderProject } from '../../generator/render/render-project.js'
 import { validateManifest } from '../../generator/validate/validate-manifest.js'
 
 const casesDirectory = join(import.meta.dirname, '../cases')
 const NO_CACHE = { read: () => null, write: () => {}, pathOf: () => null }
 
+// prettier's output is a pure function of its version, options, parser and source: kept in the content cache
+// under the key generate uses (format-files.ts), so only sources or a prettier that changed are formatted again.
+const cache = createContentCache(findCacheDirectory(join(import.meta.dirname, '../..')))
+async function formatCached(source: string, parser: string, options = PRETTIER_OPTIONS): Promise<string> {
+  const key = hashKey('prettier', PRETTIER_VERSION, parser, JSON.stringify(options), source)
+  const cached = cache.read(key)
+  if (cached !== null) return cached
+  const formatted = await prettier.format(source, { ...options, parser })
+  cache.write(key, formatted)
+  return formatted
+}
+
 describe('formatting', () => {
   it('leaves YAML as yaml.stringify writes it because prettier would not change it', async () => {
     const yaml = readFileSync(join(import.meta.dirname, '../cases/relations-good/expected/v1/openapi.yaml'), 'utf8')
-    expect(await prettier.format(yaml, { parser: 'yaml', printWidth: 100 })).toBe(yaml)
+    expect(await formatCached(yaml, 'yaml', { printWidth: 100 })).toBe(yaml)
   })
 })
 
@@ -30,15 +42,14 @@ describe('TypeScript formatting', () => {
       const typescript = [...files].filter(([path]) => path.endsWith('.ts'))
       expect(typescript.length).toBeGreaterThan(0)
       for (const [path, source] of typescript) {
-        const format = (parser: string) => prettier.format(source, { ...PRETTIER_OPTIONS, parser })
-        expect(await format(TYPESCRIPT_PARSER), path).toBe(await format('typescript'))
+        expect(await formatCached(source, TYPESCRIPT_PARSER), path).toBe(await formatCached(source, 'typescript'))
       }
     },
   )
 })
 
 describe('formatJson', () => {
-  const prettierJson = (source: string) => prettier.format(source, { ...PRETTIER_OPTIONS, parser: 'json' })
+  const prettierJson = (source: string) => formatCached(source, 'json')
 
   it.each([
     ['the committed OpenAPI document', join(import.meta.dirname, '../../generated/v1/openapi.json')],

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { buildTestCli } from './build-test-cli.js'
-import { REPO } from './copy-checkout.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,16 +10,11 @@ declare module 'vitest' {
 
 /**
  * Vitest global setup: compiles the CLI once per run (and again before each
- * rerun in watch mode, so children never run stale code), into a directory
- * that git ignores (test/tmp-*), removed at the end.
+ * rerun in watch mode, so children never run stale code) into a directory
+ * that git ignores (test/tmp-cli-*), kept for the next run of the same sources.
  */
-export default async function compileTestCli(project: TestProject): Promise<() => void> {
-  const directory = mkdtempSync(join(REPO, 'test', 'tmp-cli-'))
-  const compile = async () => {
-    await buildTestCli(directory)
-    project.provide('testBuildDirectory', directory)
-  }
+export default async function compileTestCli(project: TestProject): Promise<void> {
+  const compile = async () => project.provide('testBuildDirectory', await buildTestCli())
   await compile()
   project.onTestsRerun(compile)
-  return () => rmSync(directory, { recursive: true, force: true })
 }
