@@ -43,6 +43,8 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     ...['--db', options.db, '--schema', options.schema, '--port', port, '--host', options.host],
     // A restart need not wait for slow requests.
     ...['--shutdown-timeout', '1'],
+    // Each update checks the module against the manifest before it starts the server (reportAppModule below).
+    '--app-module-checked',
   ]
   const manifestFile = resolve(io.cwd, options.manifest)
   let server: ServeProcess | null = null
@@ -50,6 +52,9 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
   // The app module's files as last built: a manifest or module that does not build keeps them watched.
   let moduleFiles: readonly string[] = []
   watcher.watchFiles([manifestFile])
+  // The manifest as the running server was generated and migrated from: a save of the module alone needs
+  // neither step again (together ~0.7 s of a restart).
+  let servedManifest: Buffer | null = null
 
   /** One pass over the project as it is now; false when it stopped at a problem it printed. */
   const update = async (): Promise<boolean> => {
@@ -72,6 +77,23 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     watcher.watchFiles([manifestFile, ...moduleFiles])
     // Hooks the module exports against the manifest's lists, as serve would refuse them: before the server stops.
     if ((await reportAppModule(project, io)) !== 0) return false
+    if (servedManifest === null || !servedManifest.equals(project.bytes)) {
+      if (!(await migrateAndGenerate())) return false
+    }
+    await server?.stop()
+    server = startServeProcess(serveArgs, io)
+    if ((await server.listening) !== null) {
+      servedManifest = project.bytes
+      return true
+    }
+    server = null
+    servedManifest = null
+    io.stderr('restmint dev: the server stopped (above)\n')
+    return false
+  }
+
+  /** Writes the migration the manifest's changes need, regenerates, and applies pending migrations. */
+  const migrateAndGenerate = async (): Promise<boolean> => {
     // Quiet unless it wrote a migration or refused to.
     const migrateOutput = collectOutput(io)
     const created = await runMigrateCreate({ ...options, backfill: [] }, migrateOutput.io)
@@ -90,12 +112,7 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     }
     io.stdout(`${generateOutput.stdout().split('\n')[0]!}\n`)
     await applyMigrationsLogged(options, io)
-    await server?.stop()
-    server = startServeProcess(serveArgs, io)
-    if ((await server.listening) !== null) return true
-    server = null
-    io.stderr('restmint dev: the server stopped (above)\n')
-    return false
+    return true
   }
 
   let running: Promise<void> | null = null
