@@ -2,7 +2,7 @@
  * CPU profile of one benchmarked request under load, to see where a ratio
  * below target goes:
  *
- *   npm run build && node --import tsx bench/profile-query.ts [filtered|included|cursor] [generated|hand-written]
+ *   npm run build && node --import tsx bench/profile-query.ts [filtered|included|first|cursor|create] [generated|generated-with-hooks|hand-written]
  *
  * Seeds a SQLite database as bench/query.ts does (BENCH_POSTS, default
  * 100000), starts the server with `--cpu-prof`, loads it with autocannon for
@@ -30,10 +30,15 @@ interface CpuProfile {
   readonly timeDeltas: readonly number[]
 }
 
-const which = (process.argv[2] ?? 'filtered') as 'filtered' | 'included' | 'cursor'
+const which = (process.argv[2] ?? 'filtered') as 'filtered' | 'included' | 'first' | 'cursor' | 'create'
 const kind = (process.argv[3] ?? 'generated') as ServerKind
-if (!['filtered', 'included', 'cursor'].includes(which) || !['generated', 'hand-written'].includes(kind)) {
-  throw new Error('usage: profile-query.ts [filtered|included|cursor] [generated|hand-written]')
+if (
+  !['filtered', 'included', 'first', 'cursor', 'create'].includes(which) ||
+  !['generated', 'generated-with-hooks', 'hand-written'].includes(kind)
+) {
+  throw new Error(
+    'usage: profile-query.ts [filtered|included|first|cursor|create] [generated|generated-with-hooks|hand-written]',
+  )
 }
 const posts = Number(process.env.BENCH_POSTS ?? 100_000)
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -46,16 +51,20 @@ const profiles = join(directory, 'profiles')
 const server = await startServer(kind, `sqlite:${file}`, undefined, ['--cpu-prof', `--cpu-prof-dir=${profiles}`])
 let path: string
 let requests = 0
+// create: the bench's row f, a POST of one author (through bench-app.ts's hooks on generated-with-hooks).
+const body = which === 'create' ? JSON.stringify({ name: ' Bench Author ' }) : undefined
 try {
-  if (which === 'cursor') {
+  if (which === 'create') {
+    path = '/v2/authors'
+  } else if (which === 'cursor') {
     const depthPage = Math.round((posts * 0.9) / PER_PAGE)
     const { body } = await getJson(server.origin + PATHS.offset(depthPage))
     path = PATHS.cursor(body.meta.next_cursor as string)
   } else {
     path = PATHS[which]
   }
-  const warmUp = await measure(server, path, 2, 10)
-  const { rps, p99, cpuPerRequest, requests: measured } = await measure(server, path, seconds, 10)
+  const warmUp = await measure(server, path, 2, 10, {}, body)
+  const { rps, p99, cpuPerRequest, requests: measured } = await measure(server, path, seconds, 10, {}, body)
   requests = warmUp.requests + measured
   console.log(
     `${kind} ${path}: ${Math.round(rps)} req/s, p99 ${p99} ms, ${Math.round(cpuPerRequest)} µs CPU per request (while profiling)`,

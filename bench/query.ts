@@ -21,7 +21,8 @@
  *
  * Environment (defaults in brackets): BENCH_POSTS [100000], BENCH_ROUNDS [5],
  * BENCH_SECONDS per run [3], BENCH_CONNECTIONS [10], BENCH_PG_URL
- * [postgres://postgres@127.0.0.1:5432/test], BENCH_PG=off to skip PostgreSQL.
+ * [postgres://postgres@127.0.0.1:5432/test], BENCH_PG=off to skip PostgreSQL, BENCH_ROWS [abcdef]: the
+ * letters of the rows to measure (`BENCH_ROWS=af` measures a and f only: a quick look at one change).
  * Prints Markdown tables; asserts nothing beyond the identical bodies.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -47,6 +48,7 @@ const seconds = envNumber('BENCH_SECONDS', 3)
 const connections = envNumber('BENCH_CONNECTIONS', 10)
 const postgresUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const WARM_UP_SECONDS = 1
+const selectedRows = process.env.BENCH_ROWS || 'abcdef'
 
 /** The row the depth measurements start after: 90% into the table (90,000 of 100,000). */
 const depthRows = Math.round((sizes.posts * 0.9) / PER_PAGE) * PER_PAGE
@@ -182,7 +184,7 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
     [throughV1, throughV2],
     [authenticated, authOff],
     [createWithHooks, createWithout],
-  ]
+  ].filter((group) => selectedRows.includes(group[0]!.name[0]!))
   const all = groups.flat()
 
   log(`${database}: warming up`)
@@ -213,7 +215,8 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
     withHooks.stop(),
   ])
   const depth = depthRows.toLocaleString('en-US')
-  return [
+  const measured = new Set(all)
+  const listed: Comparison[] = [
     {
       database,
       measurement: `a. \`filter[price][gte]=500&sort=-created_at&page=3&per_page=${PER_PAGE}\``,
@@ -305,6 +308,7 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
       minimum: 0.9,
     },
   ]
+  return listed.filter(({ subject, reference }) => measured.has(subject) && measured.has(reference))
 }
 
 /**

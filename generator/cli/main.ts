@@ -181,6 +181,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
         'DATABASE_POOL_TIMEOUT',
       ),
     )
+    .addOption(
+      // restmint dev's: it has just checked the module against the manifest, which costs a restart ~0.2 s.
+      new Option('--app-module-checked', 'skip the app module check (restmint dev did it)').hideHelp(),
+    )
     .action(async (options: Parameters<typeof runServe>[0]) => {
       exitCode = await (await import('./run-serve.js')).runServe(options, io)
     })

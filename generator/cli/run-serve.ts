@@ -29,6 +29,8 @@ export async function runServe(
     shutdownTimeout?: string
     poolSize?: string
     poolTimeout?: string
+    /** Set by restmint dev, which checked the app module against the manifest just before starting serve. */
+    appModuleChecked?: boolean
   },
   io: CliIo,
 ): Promise<number> {
@@ -50,7 +52,8 @@ export async function runServe(
   const poolTimeoutMs = readNumber('--pool-timeout (DATABASE_POOL_TIMEOUT)', options.poolTimeout, { min: 0 })
   const server = await loadGeneratedServer(entry, createContentCache(findCacheDirectory(io.cwd)))
   // The module server.ts imports must export what the manifest declares; said with positions here.
-  if (server.appModule !== undefined && existsSync(resolve(io.cwd, options.manifest))) {
+  const checkAppModule = server.appModule !== undefined && options.appModuleChecked !== true
+  if (checkAppModule && existsSync(resolve(io.cwd, options.manifest))) {
     const project = await loadProject(io.cwd, options.manifest)
     if ((await reportAppModule(project, io, { module: server.appModule })) !== 0) {
       throw new UserError(

@@ -34,9 +34,10 @@ export async function registerAuthentication(
   const jwtSchemes = schemes.filter((scheme): scheme is JwtScheme => scheme.type === 'jwt')
   // Imported here, not at the top: bundled by serve, a module's package imports would move to the
   // bundle's top and load for every API, also those without `auth:` that never import this module.
-  const [{ default: fastifyJwt }, { default: getJwks }] = await Promise.all([
+  // get-jwks (with its PEM conversion, ~7% of serve's start) only for a scheme with a `jwks_url`.
+  const [{ default: fastifyJwt }, getJwks] = await Promise.all([
     import('@fastify/jwt'),
-    import('get-jwks'),
+    jwtSchemes.some((scheme) => scheme.jwksUrl !== null) ? import('get-jwks').then(({ default: get }) => get) : null,
   ])
   for (const scheme of jwtSchemes) {
     await app.register(fastifyJwt, {
@@ -123,11 +124,13 @@ export async function registerAuthentication(
 function resolveKey(
   scheme: JwtScheme,
   env: Readonly<Record<string, string | undefined>>,
-  getJwks: typeof buildGetJwks,
+  /** Loaded when some scheme has a `jwks_url`. */
+  getJwks: typeof buildGetJwks | null,
   jwksTimeoutMs: number,
   warn: (message: string) => void,
 ): Secret {
   if (scheme.jwksUrl !== null) {
+    if (getJwks === null) throw new Error(`internal error: get-jwks not loaded for scheme "${scheme.name}"`)
     const fetchKey = createJwksKeyFetcher(getJwks, scheme.name, scheme.jwksUrl, jwksTimeoutMs, warn)
     // @fastify/jwt calls a secret function with (request, decoded token), as its README shows; its types say (decoded).
     return ((_request: FastifyRequest, token: { header: TokenHeader }) => fetchKey(token.header)) as unknown as Secret

@@ -51,7 +51,7 @@ export class WriteHooks {
     const hook = this.#hooks.beforeCreate
     if (!hook) return values
     const given = this.#toBody(values)
-    const body = await this.#call('beforeCreate', () => hook({ ...this.#context(), body: given }))
+    const body = await this.#call('beforeCreate', () => hook(this.#context({ body: given })))
     return { ...values, ...this.#changes('beforeCreate', given, body) }
   }
 
@@ -65,7 +65,7 @@ export class WriteHooks {
     if (!hook) return values
     const record = this.#newest.translation.rowToVersion(stored)
     const merged = this.#toBody({ ...stored, ...values })
-    const body = await this.#call('beforeUpdate', () => hook({ ...this.#context(), body: merged, record }))
+    const body = await this.#call('beforeUpdate', () => hook(this.#context({ body: merged, record })))
     return { ...values, ...this.#changes('beforeUpdate', merged, body) }
   }
 
@@ -73,7 +73,7 @@ export class WriteHooks {
     const hook = this.#hooks.beforeDelete
     if (!hook) return
     const record = this.#newest.translation.rowToVersion(stored)
-    await this.#call('beforeDelete', () => hook({ ...this.#context(), record }))
+    await this.#call('beforeDelete', () => hook(this.#context({ record })))
   }
 
   /** Runs `insert`, then afterCreate in its transaction, then afterCommit. */
@@ -81,7 +81,7 @@ export class WriteHooks {
     const after = this.#hooks.afterCreate
     const row = await this.#write(
       insert,
-      after && { name: 'afterCreate', run: (storage, record) => after({ ...this.#context(storage), record }) },
+      after && { name: 'afterCreate', run: (storage, record) => after(this.#context({ record }, storage)) },
     )
     await this.#afterCommit({ operation: 'create', record: this.#record(row) })
     return row
@@ -106,7 +106,7 @@ export class WriteHooks {
       (storage) => update(storage, capture),
       after && {
         name: 'afterUpdate',
-        run: (storage, record) => after({ ...this.#context(storage), record, previous: this.#record(previous!) }),
+        run: (storage, record) => after(this.#context({ record, previous: this.#record(previous!) }, storage)),
       },
     )
     if (row !== undefined) {
@@ -130,7 +130,7 @@ export class WriteHooks {
       (storage) => remove(storage, capture),
       after && {
         name: 'afterDelete',
-        run: (storage) => after({ ...this.#context(storage), record: this.#record(removed!) }),
+        run: (storage) => after(this.#context({ record: this.#record(removed!) }, storage)),
       },
     )
     if (deleted) await this.#afterCommit({ operation: 'delete', record: this.#record(removed!) })
@@ -160,16 +160,31 @@ export class WriteHooks {
     const hook = this.#hooks.afterCommit
     if (!hook) return
     try {
-      await hook({ ...this.#context(), ...event })
+      await hook(this.#context(event))
     } catch (error) {
       // Committed already: the client's answer stands, the failure is the server's to follow up.
       this.#request.log.error({ err: error, hook: `${this.#newest.name}.afterCommit` }, 'afterCommit hook failed')
     }
   }
 
-  #context(storage?: Storage): HookContext<any> {
+  /**
+   * A hook's argument: `members` and the request's context. `db` is made when
+   * the hook first reads it: over a transaction it is a new one each time, and
+   * most hooks never touch it.
+   */
+  #context<T extends object>(members: T, storage?: Storage): HookContext<any> & T {
     const { caller, version, log } = this.#request
-    return { caller, version, log, db: this.#runtime.dbOver(storage) }
+    const runtime = this.#runtime
+    let db: AppDb<any> | undefined
+    return {
+      ...members,
+      caller,
+      version,
+      log,
+      get db() {
+        return (db ??= runtime.dbOver(storage))
+      },
+    }
   }
 
   /**

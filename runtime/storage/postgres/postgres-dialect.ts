@@ -45,6 +45,8 @@ export function createPostgresDialect(
         types: postgresTypeParsers(pg.types),
         max: poolOptions.size ?? DEFAULT_POOL_SIZE,
         connectionTimeoutMillis: poolOptions.timeoutMs ?? DEFAULT_POOL_TIMEOUT_MS,
+        // A transaction's BEGIN goes out with its first statement rather than a round trip before it (PostgresDriver).
+        pipeline: true,
       })
       // An idle connection that dies is dropped by the pool; without a listener the process would crash.
       opened.on('error', () => {})

@@ -50,16 +50,22 @@ export class PostgresDriver implements SqlDriver {
     const client = await (await this.#openPool()).connect().catch((error: Error) => {
       throw connectionFailure(error)
     })
+    // Not awaited before the first statement: the pool's connections pipeline, so BEGIN and that
+    // statement share one round trip. Each statement's result waits for BEGIN's too, and a failed
+    // BEGIN fails it (on a connection that can still run a statement, BEGIN does not fail).
+    const begun = this.#control(client, 'begin')
+    begun.catch(() => {})
+    const afterBegin = async <R>(statement: Promise<R>): Promise<R> => (await Promise.all([begun, statement]))[1]
     try {
-      await this.#control(client, 'begin')
       const result = await work({
-        execute: (sql, parameters) => this.#run(client, sql, parameters, 'connection'),
+        execute: (sql, parameters) => afterBegin(this.#run(client, sql, parameters, 'connection')),
         executeScript: async (sql) => {
           this.#onStatement?.(sql)
           // Without values, pg uses the simple query protocol, which runs several statements.
-          await client.query(sql)
+          await afterBegin(client.query(sql))
         },
       })
+      await begun
       await this.#control(client, 'commit')
       client.release()
       return result
