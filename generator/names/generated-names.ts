@@ -73,9 +73,17 @@ export function migrationGuideName(older: string, newer: string): string {
   return `migrate-${older}-to-${newer}`
 }
 
-export type OperationVerb = 'list' | 'create' | 'get' | 'replace' | 'update' | 'delete'
+export type OperationVerb = 'list' | 'create' | 'get' | 'replace' | 'update' | 'delete' | 'aggregate'
 
-export const OPERATION_VERBS: readonly OperationVerb[] = ['list', 'create', 'get', 'replace', 'update', 'delete']
+export const OPERATION_VERBS: readonly OperationVerb[] = [
+  'list',
+  'create',
+  'get',
+  'replace',
+  'update',
+  'delete',
+  'aggregate',
+]
 
 /**
  * `listOrderItems`, `getOrderItem`… for top-level routes; nested routes put
@@ -85,7 +93,8 @@ export const OPERATION_VERBS: readonly OperationVerb[] = ['list', 'create', 'get
  * are unique.
  */
 export function operationId(verb: OperationVerb, resource: ResourceNames, parentTypeName: string | null): string {
-  const subject = verb === 'list' ? upperFirst(resource.identifier) : resource.typeName
+  // A list and the aggregates are about the whole collection: `listPosts`, `aggregatePosts`.
+  const subject = verb === 'list' || verb === 'aggregate' ? upperFirst(resource.identifier) : resource.typeName
   return parentTypeName === null ? `${verb}${subject}` : `${verb}${parentTypeName}_${subject}`
 }
 
@@ -171,7 +180,8 @@ export function listGeneratedNames(names: ResourceNames, nested: boolean): Gener
       : []),
     byType(SCHEMA, components.page, 'page envelope'),
     byType(INDEX_NAME, routesFunctionName(names.typeName), 'route registration function'),
-    ...OPERATION_VERBS.filter((verb) => verb !== 'list').map((verb) =>
+    byName(OPERATION, operationId('aggregate', names, null), 'aggregate operation'),
+    ...OPERATION_VERBS.filter((verb) => verb !== 'list' && verb !== 'aggregate').map((verb) =>
       byType(OPERATION, operationId(verb, names, null), `${verb} operation`),
     ),
   ]
