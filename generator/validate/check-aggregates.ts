@@ -70,7 +70,9 @@ export function checkAggregates(context: CheckContext, data: unknown): void {
         context.report(
           'AGGREGATE_FUNCTION',
           `function "${fn}" does not apply to field "${fieldName}" of resource "${name}", which has type ${field.type}; ` +
-            (allowed.length > 0 ? `${field.type} fields take ${allowed.join(', ')}` : `${field.type} fields take none`),
+            (allowed.length > 0
+              ? `${field.type} fields take ${allowed.join(', ')}`
+              : `${field.type} fields take none (each group counts its records anyway)`),
           context.atValue([...path, 'functions', fieldName, index]),
         )
       })

@@ -1,5 +1,5 @@
 /**
- * Aggregates (issue 17): `GET /v1/posts/aggregates` with `group_by`,
+ * Aggregates (issue 17): `GET /v2/posts/aggregates` with `group_by`,
  * `aggregate[field]`, the list's filters, the owner rule, the parent of a
  * nested route, cursor pages of groups and the `groups_max` cap, on both
  * databases, on test/fixtures/aggregates-api.
@@ -57,7 +57,7 @@ for (const dialect of DIALECTS) {
         docs: false,
         env: { AGGREGATES_TEST_JWT_SECRET: SECRET },
       })
-      for (const name of ['ada', 'bob']) authors.push(await create('/v1/authors', { name }))
+      for (const name of ['ada', 'bob']) authors.push(await create('/v2/authors', { name }))
       const [ada, bob] = authors
       const posts = [
         { author_id: ada, status: 'draft', views: 10, rating: 1.5, title: 'b', published_on: null },
@@ -67,14 +67,14 @@ for (const dialect of DIALECTS) {
         { author_id: bob, status: 'archived', views: Number.MAX_SAFE_INTEGER, title: 'e', published_on: '2026-01-01' },
         { author_id: bob, status: 'archived', views: Number.MAX_SAFE_INTEGER, title: 'f', published_on: '2026-01-03' },
       ]
-      for (const post of posts) await create('/v1/posts', post)
+      for (const post of posts) await create('/v2/posts', post)
       for (const [kind, size] of [
         ['a', 1],
         ['a', 2],
         ['b', 4],
       ] as const)
-        await create('/v1/notes', { kind, size }, as('alice'))
-      await create('/v1/notes', { kind: 'a', size: 100 }, as('mallory'))
+        await create('/v2/notes', { kind, size }, as('alice'))
+      await create('/v2/notes', { kind: 'a', size: 100 }, as('mallory'))
     })
     afterAll(async () => {
       await app.close()
@@ -83,7 +83,7 @@ for (const dialect of DIALECTS) {
 
     it('groups by one field, sorted by it, with count and the functions asked for', async () => {
       const page = await get(
-        '/v1/posts/aggregates?group_by=status&aggregate[views]=sum,avg,min,max&aggregate[title]=min',
+        '/v2/posts/aggregates?group_by=status&aggregate[views]=sum,avg,min,max&aggregate[title]=min',
       )
       expect(page.data).toEqual([
         {
@@ -101,7 +101,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('groups by two fields, nulls first, and without group_by counts every matching record as one group', async () => {
-      const page = await get('/v1/posts/aggregates?group_by=published_on,status&aggregate[rating]=sum')
+      const page = await get('/v2/posts/aggregates?group_by=published_on,status&aggregate[rating]=sum')
       expect(page.data.map((group) => [group.published_on, group.status, group.count])).toEqual([
         [null, 'draft', 2],
         ['2026-01-01', 'archived', 1],
@@ -110,43 +110,43 @@ for (const dialect of DIALECTS) {
       ])
       expect(page.data[0]!.rating).toEqual({ sum: 4 })
       expect(page.data[1]!.rating).toEqual({ sum: null })
-      expect((await get('/v1/posts/aggregates')).data).toEqual([{ count: 6 }])
-      expect((await get('/v1/posts/aggregates?filter[views][gte]=9007199254740991&status=draft')).data).toEqual([
+      expect((await get('/v2/posts/aggregates')).data).toEqual([{ count: 6 }])
+      expect((await get('/v2/posts/aggregates?filter[views][gte]=9007199254740991&status=draft')).data).toEqual([
         { count: 0 },
       ])
     })
 
     it('selects the records the list would: exact and operator filters, and the parent of a nested route', async () => {
       const filtered = await get(
-        '/v1/posts/aggregates?group_by=status&filter[status][in]=draft,published&filter[views][gte]=10',
+        '/v2/posts/aggregates?group_by=status&filter[status][in]=draft,published&filter[views][gte]=10',
       )
       expect(filtered.data).toEqual([{ status: 'draft', count: 2 }])
-      const exact = await get('/v1/posts/aggregates?group_by=author_id&status=published')
+      const exact = await get('/v2/posts/aggregates?group_by=author_id&status=published')
       expect(exact.data).toEqual([
         { author_id: authors[0], count: 1 },
         { author_id: authors[1], count: 1 },
       ])
-      const nested = await get(`/v1/authors/${authors[1]}/posts/aggregates?group_by=status&aggregate[views]=max`)
+      const nested = await get(`/v2/authors/${authors[1]}/posts/aggregates?group_by=status&aggregate[views]=max`)
       expect(nested.data).toEqual([
         { status: 'archived', count: 2, views: { max: 9007199254740991 } },
         { status: 'published', count: 1, views: { max: null } },
       ])
-      await problem('/v1/authors/999999/posts/aggregates', 404)
+      await problem('/v2/authors/999999/posts/aggregates', 404)
     })
 
     it('counts only the rows an owner rule lets the caller list, and requires the list access', async () => {
-      const alice = await get('/v1/notes/aggregates?group_by=kind&aggregate[size]=sum', as('alice'))
+      const alice = await get('/v2/notes/aggregates?group_by=kind&aggregate[size]=sum', as('alice'))
       expect(alice.data).toEqual([
         { kind: 'a', count: 2, size: { sum: '3' } },
         { kind: 'b', count: 1, size: { sum: '4' } },
       ])
-      const nobody = await get('/v1/notes/aggregates', as('nobody'))
+      const nobody = await get('/v2/notes/aggregates', as('nobody'))
       expect(nobody.data).toEqual([{ count: 0 }])
-      expect((await app.inject('/v1/notes/aggregates')).statusCode).toBe(401)
+      expect((await app.inject('/v2/notes/aggregates')).statusCode).toBe(401)
     })
 
     it('pages groups by cursor, at most groups_max per request, each page bounded by per_page', async () => {
-      const first = await get('/v1/posts/aggregates?group_by=author_id,status&per_page=2')
+      const first = await get('/v2/posts/aggregates?group_by=author_id,status&per_page=2')
       expect(first.data.map((group) => group.status)).toEqual(['draft', 'published'])
       expect(first.meta.next_cursor).toEqual(expect.any(String))
       const second = await get(first.links.next!)
@@ -155,10 +155,10 @@ for (const dialect of DIALECTS) {
         [authors[1], 'published'],
       ])
       expect(second.meta.next_cursor).toBeNull()
-      const capped = await problem('/v1/posts/aggregates?per_page=6')
+      const capped = await problem('/v2/posts/aggregates?per_page=6')
       expect(capped.errors).toEqual([{ in: 'query', name: 'per_page', detail: 'must be <= 5' }])
       // A cursor is bound to its group_by and filters.
-      const replayed = await problem(`/v1/posts/aggregates?group_by=status,author_id&cursor=${first.meta.next_cursor}`)
+      const replayed = await problem(`/v2/posts/aggregates?group_by=status,author_id&cursor=${first.meta.next_cursor}`)
       expect(replayed.code).toBe('invalid_cursor')
     })
 
@@ -186,19 +186,28 @@ for (const dialect of DIALECTS) {
         ['filter[title][eq]=a', 'filter[title]', /is not filterable/],
       ]
       for (const [query, name, detail] of cases) {
-        const body = await problem(`/v1/posts/aggregates?${query}`)
+        const body = await problem(`/v2/posts/aggregates?${query}`)
         expect(body.code, query).toBe('validation_failed')
         expect(body.errors.find((error) => error.name === name)?.detail, query).toMatch(detail)
       }
       // Repeated names join as lists do: aggregate[views]=sum&aggregate[views]=max is aggregate[views]=sum,max.
-      const joined = await get('/v1/posts/aggregates?aggregate[views]=sum&aggregate[views]=max')
+      const joined = await get('/v2/posts/aggregates?aggregate[views]=sum&aggregate[views]=max')
       expect(joined.data).toEqual([{ count: 6, views: { sum: '18014398509482017', max: 9007199254740991 } }])
     })
 
+    it('serves an older version in its own names: v1 calls rating score', async () => {
+      const v1 = await get('/v1/posts/aggregates?group_by=status&aggregate[score]=sum&status=draft')
+      expect(v1.data).toEqual([{ status: 'draft', count: 2, score: { sum: 4 } }])
+      const renamed = await problem('/v1/posts/aggregates?aggregate[rating]=sum')
+      expect(renamed.errors[0]!.detail).toMatch(
+        /"rating" is not aggregatable; aggregatable: views \(sum, avg, min, max\), score/,
+      )
+    })
+
     it('leaves the item route and its 400 for a non-numeric id alone', async () => {
-      expect((await app.inject('/v1/posts/aggregatez')).statusCode).toBe(400)
-      expect((await app.inject({ method: 'POST', url: '/v1/posts/aggregates', payload: {} })).statusCode).toBe(405)
-      expect((await app.inject('/v1/authors/aggregates')).statusCode).toBe(400)
+      expect((await app.inject('/v2/posts/aggregatez')).statusCode).toBe(400)
+      expect((await app.inject({ method: 'POST', url: '/v2/posts/aggregates', payload: {} })).statusCode).toBe(405)
+      expect((await app.inject('/v2/authors/aggregates')).statusCode).toBe(400)
     })
   })
 }
