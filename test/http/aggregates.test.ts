@@ -195,9 +195,9 @@ for (const dialect of DIALECTS) {
       expect(joined.data).toEqual([{ count: 6, views: { sum: '18014398509482017', max: 9007199254740991 } }])
     })
 
-    it('serves an older version in its own names: v1 calls rating score', async () => {
-      const v1 = await get('/v1/posts/aggregates?group_by=status&aggregate[score]=sum&status=draft')
-      expect(v1.data).toEqual([{ status: 'draft', count: 2, score: { sum: 4 } }])
+    it('serves an older version in its own names: v1 calls rating score and status state', async () => {
+      const v1 = await get('/v1/posts/aggregates?group_by=state&aggregate[score]=sum&state=draft')
+      expect(v1.data).toEqual([{ state: 'draft', count: 2, score: { sum: 4 } }])
       const renamed = await problem('/v1/posts/aggregates?aggregate[rating]=sum')
       expect(renamed.errors[0]!.detail).toMatch(
         /"rating" is not aggregatable; aggregatable: views \(sum, avg, min, max\), score/,
