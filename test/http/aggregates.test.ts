@@ -162,6 +162,12 @@ for (const dialect of DIALECTS) {
       expect(replayed.code).toBe('invalid_cursor')
     })
 
+    it('runs one statement per request, whatever the groups and functions (the list page and its count are two)', async () => {
+      const before = storage.statements()
+      await get('/v2/posts/aggregates?group_by=author_id,status&aggregate[views]=sum,avg,min,max&aggregate[title]=max')
+      expect(storage.statements() - before).toBe(1)
+    })
+
     it('answers 400 naming the parameter and the allowed values for what is not whitelisted', async () => {
       const cases: [string, string, RegExp][] = [
         ['group_by=title', 'group_by', /cannot group by "title"; fields to group by: status, author_id, published_on/],
