@@ -22,6 +22,8 @@ export interface ResourceComponentNames {
   readonly nestedReplace: string
   readonly nestedUpdate: string
   readonly page: string
+  /** The aggregates route's 200 body, for resources with `aggregate:`. */
+  readonly aggregatePage: string
 }
 
 /** Names a resource's schemas after its TypeScript type: `OrderItem`, `OrderItemCreate`, `OrderItemPage`… */
@@ -35,6 +37,7 @@ export function nameResourceComponents(typeName: string): ResourceComponentNames
     nestedReplace: `${typeName}NestedReplace`,
     nestedUpdate: `${typeName}NestedUpdate`,
     page: `${typeName}Page`,
+    aggregatePage: `${typeName}AggregatePage`,
   }
 }
 
@@ -150,7 +153,7 @@ export const FIXED_NAMES: readonly GeneratedName[] = [
  * renaming fixes. Nested operationIds (`getOrder_Item`) are left out: they
  * contain `_`, which no other name does, and are unique while type names are.
  */
-export function listGeneratedNames(names: ResourceNames, nested: boolean): GeneratedName[] {
+export function listGeneratedNames(names: ResourceNames, nested: boolean, aggregates = false): GeneratedName[] {
   const byName = (scope: string, name: string, role: string): GeneratedName => ({
     scope,
     name,
@@ -180,7 +183,12 @@ export function listGeneratedNames(names: ResourceNames, nested: boolean): Gener
       : []),
     byType(SCHEMA, components.page, 'page envelope'),
     byType(INDEX_NAME, routesFunctionName(names.typeName), 'route registration function'),
-    byName(OPERATION, operationId('aggregate', names, null), 'aggregate operation'),
+    ...(aggregates
+      ? [
+          byName(OPERATION, operationId('aggregate', names, null), 'aggregate operation'),
+          byType(SCHEMA, components.aggregatePage, 'aggregates page envelope'),
+        ]
+      : []),
     ...OPERATION_VERBS.filter((verb) => verb !== 'list' && verb !== 'aggregate').map((verb) =>
       byType(OPERATION, operationId(verb, names, null), `${verb} operation`),
     ),

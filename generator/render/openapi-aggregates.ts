@@ -2,16 +2,19 @@ import { aggregateResultKind } from '../../runtime/contract/aggregate-result-kin
 import type { AggregateRules } from '../../runtime/contract/aggregate-function.js'
 import type { FieldModel, ResourceModel } from '../model/api-model.js'
 import { buildOperandSchema, type JsonSchema, type JsonType } from './json-schemas.js'
-import { refSchema } from './openapi-components.js'
-import { SHARED_SCHEMAS } from '../names/generated-names.js'
 
 /**
  * The 200 body of an aggregates GET: one page of groups, each with the
  * grouping values the request named, `count`, and `{ <function>: <value> }`
  * per aggregated field. Exact results (sums of integers) are strings of
  * digits, averages numbers, a minimum or maximum a value of its field.
+ * `links` is the lists' PageLinks schema.
  */
-export function buildAggregatePageSchema(resource: ResourceModel, aggregate: AggregateRules): JsonSchema {
+export function buildAggregatePageSchema(
+  resource: ResourceModel,
+  aggregate: AggregateRules,
+  links: JsonSchema,
+): JsonSchema {
   const grouping = aggregate.groupBy.map((name) => [name, nullable(buildOperandSchema(fieldOf(resource, name)))])
   const aggregated = Object.entries(aggregate.functions).map(([name, functions]) => {
     const field = fieldOf(resource, name)
@@ -55,7 +58,7 @@ export function buildAggregatePageSchema(resource: ResourceModel, aggregate: Agg
         required: ['per_page', 'next_cursor'],
         additionalProperties: false,
       },
-      links: refSchema(SHARED_SCHEMAS.pageLinks),
+      links,
     },
     required: ['data', 'meta', 'links'],
     additionalProperties: false,

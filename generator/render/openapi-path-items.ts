@@ -11,7 +11,6 @@ import { operationId, type OperationVerb } from '../names/generated-names.js'
 import { buildParamsSchema, type JsonSchema } from './json-schemas.js'
 import { addConditionalRequests } from './openapi-conditional-requests.js'
 import { buildAggregateParameters, buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
-import { buildAggregatePageSchema } from './openapi-aggregates.js'
 import { ACCESS_OPERATION_OF, readDependsOnCaller, secureOperation } from './openapi-security.js'
 import {
   nameResourceComponents,
@@ -154,7 +153,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
           context,
           'aggregate',
           `One page of groups of ${words(resource.name)}.`,
-          buildAggregatePageSchema(resource, aggregate),
+          refSchema(context.names.aggregatePage),
         ),
         400: refResponse('BadRequest'),
         ...(parent ? { 404: refResponse('NotFound') } : {}),
