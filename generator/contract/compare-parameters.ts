@@ -3,11 +3,14 @@ import { addOperationFinding, compareSchemas, type OperationComparison } from '.
 import { asList, asNode, resolveNode, type OpenApiNode } from './openapi-node.js'
 
 const FILTER_PARAMETER = /^filter\[([^\]]+)\]\[([^\]]+)\]$/
+/** `aggregate[price]` of an aggregates route: named by its field, so a declared rename_field explains it. */
+const AGGREGATE_PARAMETER = /^aggregate\[([^\]]+)\]$/
 
 /**
  * Compares an operation's query parameters (path parameters are part of the
  * path): a plain parameter by presence, requirement and schema; `filter[f][op]`
- * by the operators each field has; `sort` and `include` by the values they list.
+ * by the operators each field has; `sort`, `include` and `group_by` by the
+ * values they list.
  */
 export function compareQueryParameters(
   comparison: OperationComparison,
@@ -22,13 +25,13 @@ export function compareQueryParameters(
     const before = was.get(name)
     const after = now.get(name)
     const subject = `query parameter ${name}`
-    if (name === 'sort' || name === 'include') {
+    if (name === 'sort' || name === 'include' || name === 'group_by') {
       compareListedValues(name, before, after, report)
       if (name === 'include' && before && after) compareParameterSchemas(comparison, name, name, before, after)
       continue
     }
     const filter = FILTER_PARAMETER.exec(name)
-    const field = filter?.[1] ?? name
+    const field = filter?.[1] ?? AGGREGATE_PARAMETER.exec(name)?.[1] ?? name
     if (filter && (before === undefined || after === undefined) && after?.node.required !== true) continue
     if (after === undefined) {
       report('QUERY_PARAMETER_REMOVED', field, subject, name, '(absent)')
@@ -135,7 +138,7 @@ function compareParameterSchemas(
 
 /** Sort fields (`price` and `-price` are one) and include paths, as capabilities gained or lost. */
 function compareListedValues(
-  name: 'sort' | 'include',
+  name: 'sort' | 'include' | 'group_by',
   before: Parameter | undefined,
   after: Parameter | undefined,
   report: (rule: ContractRuleId, name: string, subject: string, before: string, after: string) => void,
@@ -145,7 +148,9 @@ function compareListedValues(
   const [removedRule, addedRule] =
     name === 'sort'
       ? (['SORT_FIELD_REMOVED', 'SORT_FIELD_ADDED'] as const)
-      : (['INCLUDE_PATH_REMOVED', 'INCLUDE_PATH_ADDED'] as const)
+      : name === 'include'
+        ? (['INCLUDE_PATH_REMOVED', 'INCLUDE_PATH_ADDED'] as const)
+        : (['QUERY_PARAMETER_REMOVED', 'QUERY_PARAMETER_ADDED'] as const)
   const subject = `query parameter ${name}`
   for (const value of was) if (!now.has(value)) report(removedRule, value, subject, `${name}=${value}`, '(absent)')
   for (const value of now) if (!was.has(value)) report(addedRule, value, subject, '(absent)', `${name}=${value}`)

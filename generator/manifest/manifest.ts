@@ -1,5 +1,6 @@
 import type { AccessOperation } from '../../runtime/contract/access-rule.js'
 import type { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
+import type { AggregateFunction } from '../../runtime/contract/aggregate-function.js'
 import type { CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
@@ -86,6 +87,8 @@ export interface ManifestResource {
   cache?: ManifestCache
   /** How page requests count without `count=`; default `limits.count`, then `exact`. */
   count?: CountStrategy
+  /** What `GET /<resource>/aggregates` may group by and compute; no aggregates route without it. */
+  aggregate?: ManifestAggregate
   concurrency?: ManifestConcurrency
   rate?: ManifestRate
   /** `owner: { field, claim, scheme? }`: a server-managed string column set from the caller's claim on create. */
@@ -100,6 +103,14 @@ export interface ManifestResource {
   collection_only?: boolean
   /** Custom operations, keyed by their path segment: `/<resource>/{<singular>_id}/<operation>`. */
   operations?: Record<string, ManifestOperation>
+}
+
+/** `aggregate:` of a resource: whitelists, like `filter:`. */
+export interface ManifestAggregate {
+  group_by?: string[]
+  functions?: Record<string, AggregateFunction[]>
+  /** Overrides `limits.aggregate_groups_max` for this resource. */
+  groups_max?: number
 }
 
 /** One custom operation: its handler is the app module's `operations['<resource>.<operation>.<method name>']`. */

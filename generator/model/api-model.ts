@@ -1,3 +1,4 @@
+import type { AggregateFunction, AggregateRules } from '../../runtime/contract/aggregate-function.js'
 import type { CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { HookName } from '../../runtime/contract/hook-name.js'
 import type {
@@ -241,12 +242,16 @@ export interface ResourceModel {
   readonly filters: readonly FilterModel[]
   /** Query parameters of a collection GET, in documentation order (build-query-parameters.ts). */
   readonly listQuery: readonly QueryParameterModel[]
+  /** Query parameters of an aggregates GET; empty without `aggregate:`. */
+  readonly aggregateQuery: readonly QueryParameterModel[]
   /** Query parameters of an item GET. */
   readonly itemQuery: readonly QueryParameterModel[]
   /** `Cache-Control` of GET responses: `no-cache` or `max-age=<seconds>`. */
   readonly cacheControl: string
   /** How page requests count without `count=`: the resource's `count`, else `limits.count`, else `exact`. */
   readonly count: CountStrategy
+  /** What the aggregates route takes (`aggregate:`, `groups_max` filled in); null without it, and no such route. */
+  readonly aggregate: AggregateRules | null
   /** PUT, PATCH and DELETE require `If-Match` (428 without): `concurrency.require_if_match`, or the top-level one. */
   readonly requireIfMatch: boolean
   /** The resource's own rate limit, named after it, in place of ApiModel.rate; null when it has none. */
@@ -313,6 +318,8 @@ export type QueryParameterModel = { readonly name: string; readonly description:
   | { readonly kind: 'count' }
   | { readonly kind: 'sort'; readonly fields: readonly string[] }
   | { readonly kind: 'include'; readonly paths: readonly string[]; readonly maxItems: number }
+  | { readonly kind: 'group_by'; readonly fields: readonly string[] }
+  | { readonly kind: 'aggregate'; readonly functions: readonly AggregateFunction[] }
   | {
       readonly kind: 'filter'
       /** `exact`: `?<field>=` (eq); `operator`: `filter[<field>][<operator>]=`. */

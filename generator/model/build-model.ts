@@ -13,7 +13,11 @@ import type {
   RouteModel,
   VersionModel,
 } from './api-model.js'
-import { buildItemQueryParameters, buildListQueryParameters } from './build-query-parameters.js'
+import {
+  buildAggregateQueryParameters,
+  buildItemQueryParameters,
+  buildListQueryParameters,
+} from './build-query-parameters.js'
 import { buildQueryRules } from './build-query-rules.js'
 import { buildDeprecation } from './build-deprecation.js'
 import { buildAuthSchemes, buildResourceAccess } from './build-access.js'
@@ -172,7 +176,13 @@ function buildResource(
       .map(([relationName, relation]) => relationKeyField(relationName, relation)),
     serverManaged: systemField,
   })
-  const rules = buildQueryRules(resource, fields, manifest.cache, manifest.limits?.count)
+  const rules = buildQueryRules(
+    resource,
+    fields,
+    manifest.cache,
+    manifest.limits?.count,
+    manifest.limits?.aggregate_groups_max,
+  )
   return {
     name,
     singular: names.singular,
@@ -189,7 +199,8 @@ function buildResource(
     rate: buildRatePolicy(name, resource.rate),
     listQuery: buildListQueryParameters({ name, ...rules }, limits),
     itemQuery: buildItemQueryParameters({ name, ...rules }, limits),
-    routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources),
+    aggregateQuery: buildAggregateQueryParameters({ name, ...rules }, limits),
+    routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources, rules.aggregate !== null),
     access: buildResourceAccess(resource, manifest),
     owner: resource.owner ? { ...resource.owner, scheme: ownerScheme(resource.owner, manifest) } : null,
     computed: Object.entries(resource.computed ?? {}).map(([fieldName, field]) => ({
@@ -217,10 +228,11 @@ function buildRoutes(
   parent: ParentModel | null,
   idParam: string,
   all: Manifest['resources'],
+  aggregates: boolean,
 ): RouteModel[] {
   const nestedUnder =
     parent && all[parent.resource] ? { parentResource: parent.resource, parentKey: parent.foreignKey, idParam } : null
-  return listResourceRoutes(name, nestedUnder)
+  return listResourceRoutes(name, nestedUnder, aggregates)
 }
 
 function systemField(name: string, type: FieldModel['type']): FieldModel {

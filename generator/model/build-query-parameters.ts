@@ -3,7 +3,7 @@ import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import { maxPageNumber } from '../../runtime/contract/api-limits.js'
 import type { QueryParameterModel, ResourceModel } from './api-model.js'
 
-type QueryRules = Pick<ResourceModel, 'name' | 'sortable' | 'filters' | 'includes' | 'count'>
+type QueryRules = Pick<ResourceModel, 'name' | 'sortable' | 'filters' | 'includes' | 'count' | 'aggregate'>
 
 /**
  * The query parameters of a resource's collection GET, in documentation
@@ -57,6 +57,57 @@ export function buildListQueryParameters(resource: QueryRules, limits: ApiLimits
       fields: resource.sortable,
     },
     ...buildItemQueryParameters(resource, limits),
+    ...buildFilterParameters(resource),
+  ]
+}
+
+/**
+ * The query parameters of a resource's aggregates GET (none without
+ * `aggregate:`): `group_by`, `aggregate[<field>]` per aggregatable field,
+ * `per_page` (up to `groups_max`), `cursor`, then the list's filters.
+ */
+export function buildAggregateQueryParameters(resource: QueryRules, limits: ApiLimits): QueryParameterModel[] {
+  const { aggregate } = resource
+  if (aggregate === null) return []
+  const plural = resource.name.replaceAll('-', ' ')
+  return [
+    {
+      kind: 'group_by',
+      name: 'group_by',
+      description:
+        `Fields to group the matching ${plural} by, in order (groups are sorted by them, null first): ` +
+        `${aggregate.groupBy.join(', ') || 'none'}. Without it, every matching record is one group.`,
+      fields: aggregate.groupBy,
+    },
+    ...Object.entries(aggregate.functions).map(([field, functions]): QueryParameterModel => ({
+      kind: 'aggregate',
+      name: `aggregate[${field}]`,
+      description:
+        `Functions of \`${field}\` to compute per group: ${functions.join(', ')}; ` +
+        `each group then has \`${field}: { <function>: <value> }\`.`,
+      functions,
+    })),
+    {
+      kind: 'page',
+      name: 'per_page',
+      description: `Groups per page, at most ${aggregate.groupsMax}.`,
+      maximum: aggregate.groupsMax,
+      default: Math.min(limits.perPageDefault, aggregate.groupsMax),
+    },
+    {
+      kind: 'cursor',
+      name: 'cursor',
+      description:
+        'Continues from `meta.next_cursor` of the previous page of groups, unchanged, with the same ' +
+        '`group_by` and filters.',
+    },
+    ...buildFilterParameters(resource),
+  ]
+}
+
+function buildFilterParameters(resource: QueryRules): QueryParameterModel[] {
+  const plural = resource.name.replaceAll('-', ' ')
+  return [
     ...resource.filters
       .filter((filter) => filter.operators.includes('eq'))
       .map(({ field }): QueryParameterModel => ({

@@ -1,3 +1,5 @@
+import type { AggregateRules } from '../../runtime/contract/aggregate-function.js'
+import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
 import { DEFAULT_COUNT_STRATEGY, type CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { ManifestCache, ManifestResource } from '../manifest/manifest.js'
 import type { FieldModel, ResourceModel } from './api-model.js'
@@ -9,14 +11,17 @@ import { defaultFilterOperators } from './default-filter-operators.js'
  * added), `filter:` (default every field, see defaultFilterOperators),
  * `include:` (default none),
  * `cache:` falling back to the manifest's top-level `cache`, then `no-cache`,
- * and `count:` falling back to `limits.count`, then `exact`.
+ * `count:` falling back to `limits.count`, then `exact`, and `aggregate:`
+ * (null without it) with its `groups_max` falling back to
+ * `limits.aggregate_groups_max`.
  */
 export function buildQueryRules(
   resource: ManifestResource,
   fields: readonly FieldModel[],
   serviceCache: ManifestCache | undefined,
   serviceCount: CountStrategy | undefined,
-): Pick<ResourceModel, 'includes' | 'sortable' | 'filters' | 'cacheControl' | 'count'> {
+  serviceGroupsMax: number | undefined,
+): Pick<ResourceModel, 'includes' | 'sortable' | 'filters' | 'cacheControl' | 'count' | 'aggregate'> {
   const sortable =
     resource.sort ??
     fields.filter((field) => field.references === null && field.name !== 'id').map((field) => field.name)
@@ -33,5 +38,17 @@ export function buildQueryRules(
     filters,
     cacheControl: cache === undefined ? 'no-cache' : `max-age=${cache.max_age}`,
     count: resource.count ?? serviceCount ?? DEFAULT_COUNT_STRATEGY,
+    aggregate: resource.aggregate ? buildAggregateRules(resource.aggregate, serviceGroupsMax) : null,
+  }
+}
+
+function buildAggregateRules(
+  aggregate: NonNullable<ManifestResource['aggregate']>,
+  serviceGroupsMax: number | undefined,
+): AggregateRules {
+  return {
+    groupBy: aggregate.group_by ?? [],
+    functions: aggregate.functions ?? {},
+    groupsMax: aggregate.groups_max ?? serviceGroupsMax ?? DEFAULT_LIMITS.aggregate_groups_max,
   }
 }

@@ -122,7 +122,7 @@ export function buildRuntimeHttp({ trustProxy, cors }: HttpModel): ApiHttp | nul
 
 /** The runtime's QueryRules of a resource, as routes files declare them. */
 export function buildRuntimeRules(
-  resource: Pick<ResourceModel, 'sortable' | 'filters' | 'includes' | 'cacheControl' | 'count'>,
+  resource: Pick<ResourceModel, 'sortable' | 'filters' | 'includes' | 'cacheControl' | 'count' | 'aggregate'>,
 ): QueryRules {
   return {
     sortable: resource.sortable,
@@ -131,6 +131,7 @@ export function buildRuntimeRules(
     cacheControl: resource.cacheControl,
     // Left out at the default, as the runtime assumes it: routes files say only what differs.
     ...(resource.count === DEFAULT_COUNT_STRATEGY ? {} : { count: resource.count }),
+    ...(resource.aggregate === null ? {} : { aggregate: resource.aggregate }),
   }
 }
 

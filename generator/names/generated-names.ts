@@ -22,6 +22,8 @@ export interface ResourceComponentNames {
   readonly nestedReplace: string
   readonly nestedUpdate: string
   readonly page: string
+  /** The aggregates route's 200 body, for resources with `aggregate:`. */
+  readonly aggregatePage: string
 }
 
 /** Names a resource's schemas after its TypeScript type: `OrderItem`, `OrderItemCreate`, `OrderItemPage`… */
@@ -35,6 +37,7 @@ export function nameResourceComponents(typeName: string): ResourceComponentNames
     nestedReplace: `${typeName}NestedReplace`,
     nestedUpdate: `${typeName}NestedUpdate`,
     page: `${typeName}Page`,
+    aggregatePage: `${typeName}AggregatePage`,
   }
 }
 
@@ -73,9 +76,17 @@ export function migrationGuideName(older: string, newer: string): string {
   return `migrate-${older}-to-${newer}`
 }
 
-export type OperationVerb = 'list' | 'create' | 'get' | 'replace' | 'update' | 'delete'
+export type OperationVerb = 'list' | 'create' | 'get' | 'replace' | 'update' | 'delete' | 'aggregate'
 
-export const OPERATION_VERBS: readonly OperationVerb[] = ['list', 'create', 'get', 'replace', 'update', 'delete']
+export const OPERATION_VERBS: readonly OperationVerb[] = [
+  'list',
+  'create',
+  'get',
+  'replace',
+  'update',
+  'delete',
+  'aggregate',
+]
 
 /**
  * `listOrderItems`, `getOrderItem`… for top-level routes; nested routes put
@@ -85,7 +96,8 @@ export const OPERATION_VERBS: readonly OperationVerb[] = ['list', 'create', 'get
  * are unique.
  */
 export function operationId(verb: OperationVerb, resource: ResourceNames, parentTypeName: string | null): string {
-  const subject = verb === 'list' ? upperFirst(resource.identifier) : resource.typeName
+  // A list and the aggregates are about the whole collection: `listPosts`, `aggregatePosts`.
+  const subject = verb === 'list' || verb === 'aggregate' ? upperFirst(resource.identifier) : resource.typeName
   return parentTypeName === null ? `${verb}${subject}` : `${verb}${parentTypeName}_${subject}`
 }
 
@@ -141,7 +153,7 @@ export const FIXED_NAMES: readonly GeneratedName[] = [
  * renaming fixes. Nested operationIds (`getOrder_Item`) are left out: they
  * contain `_`, which no other name does, and are unique while type names are.
  */
-export function listGeneratedNames(names: ResourceNames, nested: boolean): GeneratedName[] {
+export function listGeneratedNames(names: ResourceNames, nested: boolean, aggregates = false): GeneratedName[] {
   const byName = (scope: string, name: string, role: string): GeneratedName => ({
     scope,
     name,
@@ -171,7 +183,13 @@ export function listGeneratedNames(names: ResourceNames, nested: boolean): Gener
       : []),
     byType(SCHEMA, components.page, 'page envelope'),
     byType(INDEX_NAME, routesFunctionName(names.typeName), 'route registration function'),
-    ...OPERATION_VERBS.filter((verb) => verb !== 'list').map((verb) =>
+    ...(aggregates
+      ? [
+          byName(OPERATION, operationId('aggregate', names, null), 'aggregate operation'),
+          byType(SCHEMA, components.aggregatePage, 'aggregates page envelope'),
+        ]
+      : []),
+    ...OPERATION_VERBS.filter((verb) => verb !== 'list' && verb !== 'aggregate').map((verb) =>
       byType(OPERATION, operationId(verb, names, null), `${verb} operation`),
     ),
   ]

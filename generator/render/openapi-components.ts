@@ -1,3 +1,4 @@
+import { buildAggregatePageSchema } from './openapi-aggregates.js'
 import { COUNT_STRATEGIES } from '../../runtime/contract/count-strategy.js'
 import { buildAuthResponses, buildSecuritySchemes } from './openapi-security.js'
 import { type ApiModel, type ResourceModel, findResource } from '../model/api-model.js'
@@ -82,6 +83,14 @@ export function buildComponents(
       addComponent(schemas, names.nestedUpdate, resourceSchemas.nestedUpdateBody, resource)
     }
     addComponent(schemas, names.page, buildPageSchema(resource, names.record), resource)
+    if (resource.aggregate !== null) {
+      addComponent(
+        schemas,
+        names.aggregatePage,
+        buildAggregatePageSchema(resource, resource.aggregate, refSchema(SHARED_SCHEMAS.pageLinks)),
+        resource,
+      )
+    }
   }
   const cutsArrays = model.resources.some((resource) => listIncludedHasMany(resource, model).length > 0)
   addComponent(schemas, SHARED_SCHEMAS.pageMeta, buildPageMeta(cutsArrays), null)

@@ -22,6 +22,7 @@ export function addConditionalRequests(
   const { responses } = body
   switch (verb) {
     case 'list':
+    case 'aggregate':
       return body
     case 'create':
       return { ...body, responses: { ...responses, 201: withETag(responses[201]) } }

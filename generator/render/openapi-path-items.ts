@@ -10,7 +10,7 @@ import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import { operationId, type OperationVerb } from '../names/generated-names.js'
 import { buildParamsSchema, type JsonSchema } from './json-schemas.js'
 import { addConditionalRequests } from './openapi-conditional-requests.js'
-import { buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
+import { buildAggregateParameters, buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
 import { ACCESS_OPERATION_OF, readDependsOnCaller, secureOperation } from './openapi-security.js'
 import {
   nameResourceComponents,
@@ -36,6 +36,7 @@ type Verb = OperationVerb
 const VERBS: Readonly<Record<RouteModel['kind'], Partial<Record<RouteMethod, Verb>>>> = {
   collection: { GET: 'list', POST: 'create' },
   item: { GET: 'get', PUT: 'replace', PATCH: 'update', DELETE: 'delete' },
+  aggregates: { GET: 'aggregate' },
 }
 
 interface OperationContext {
@@ -109,6 +110,7 @@ const SUMMARIES: Readonly<Record<Verb, (resource: ResourceModel) => string>> = {
   replace: (resource) => `Replace one ${words(resource.singular)}`,
   update: (resource) => `Update one ${words(resource.singular)}`,
   delete: (resource) => `Delete one ${words(resource.singular)}`,
+  aggregate: (resource) => `Count and aggregate ${words(resource.name)} by group`,
 }
 
 type OperationBody = Pick<OpenApiOperation, 'description' | 'parameters' | 'requestBody' | 'responses'>
@@ -129,6 +131,30 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
       parameters: buildListParameters(resource),
       responses: {
         200: readResponse(context, 'list', `One page of ${words(resource.name)}.`, refSchema(names.page)),
+        400: refResponse('BadRequest'),
+        ...(parent ? { 404: refResponse('NotFound') } : {}),
+      },
+    }
+  },
+  aggregate: (context) => {
+    const { resource, parent } = context
+    const aggregate = resource.aggregate!
+    return {
+      description:
+        `Groups ${describeScope(context)} matching the exact and \`filter[…]\` parameters (as the list ` +
+        'selects them, and only the records the caller may list) by the `group_by` fields, and returns per group ' +
+        'its values, `count` and the `aggregate[…]` functions asked for. Groups are sorted by their values ' +
+        `(null first), at most \`per_page\` (up to ${aggregate.groupsMax}) per page; \`meta.next_cursor\` ` +
+        'continues. Sums of integers are strings of digits, exact beyond 2^53.' +
+        parentMissing(context),
+      parameters: buildAggregateParameters(resource),
+      responses: {
+        200: readResponse(
+          context,
+          'aggregate',
+          `One page of groups of ${words(resource.name)}.`,
+          refSchema(context.names.aggregatePage),
+        ),
         400: refResponse('BadRequest'),
         ...(parent ? { 404: refResponse('NotFound') } : {}),
       },
@@ -248,7 +274,7 @@ function updatedResponse(context: OperationContext): OpenApiOperation['responses
  */
 function readResponse(
   { resource }: OperationContext,
-  verb: 'list' | 'get',
+  verb: 'list' | 'get' | 'aggregate',
   description: string,
   schema: JsonSchema,
 ): OpenApiResponse {

@@ -16,6 +16,11 @@ export function buildListParameters(resource: ResourceModel): OpenApiParameter[]
   return resource.listQuery.map((parameter) => buildParameter(resource, parameter))
 }
 
+/** The query parameters of an aggregates GET (ResourceModel.aggregateQuery). */
+export function buildAggregateParameters(resource: ResourceModel): OpenApiParameter[] {
+  return resource.aggregateQuery.map((parameter) => buildParameter(resource, parameter))
+}
+
 /** The query parameters of an item GET: `include`, when the resource has includes. */
 export function buildItemParameters(resource: ResourceModel): OpenApiParameter[] {
   return resource.itemQuery.map((parameter) => buildParameter(resource, parameter))
@@ -46,6 +51,10 @@ function buildParameter(resource: ResourceModel, query: QueryParameterModel): Op
         { type: 'string', enum: query.paths },
         { uniqueItems: true, maxItems: query.maxItems },
       )
+    case 'group_by':
+      return listParameter(name, description, { type: 'string', enum: [...query.fields] }, { uniqueItems: true })
+    case 'aggregate':
+      return listParameter(name, description, { type: 'string', enum: [...query.functions] }, { uniqueItems: true })
     case 'filter': {
       const operand = operandSchema(fieldOf(resource, query.field), query.operator)
       return query.operator === 'in'

@@ -17,6 +17,8 @@ export const ACCESS_OPERATION_OF: Readonly<Record<OperationVerb, AccessOperation
   replace: 'update',
   update: 'update',
   delete: 'delete',
+  // The aggregates read what the list reads.
+  aggregate: 'list',
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { ApiModel } from '../model/api-model.js'
+import type { ApiModel, ResourceModel } from '../model/api-model.js'
+import { operationId } from '../names/generated-names.js'
 import type {
   OpenApiDocument,
   OpenApiMethod,
@@ -34,8 +35,14 @@ const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delet
  */
 export function shareQueryParameters(document: OpenApiDocument, model: ApiModel): SharedOpenApiDocument {
   const typeNames = new Map(model.resources.map((resource) => [resource.name, resource.typeName]))
-  // A custom operation's query parameters are its own: they stay on it.
-  const custom = new Set(model.versions.flatMap((version) => version.operations.map(customOperationId)))
+  // A custom operation's query parameters are its own: they stay on it; so do an aggregates operation's,
+  // whose `per_page` and `cursor` are not the list's.
+  const custom = new Set([
+    ...model.versions.flatMap((version) => version.operations.map(customOperationId)),
+    ...model.versions.flatMap((version) =>
+      version.resources.flatMap((resource) => listAggregateOperationIds(resource, version.resources)),
+    ),
+  ])
   const variants = new Map<string, Set<string>>()
   for (const { parameter } of listQueryParameters(document, custom)) {
     const key = componentKey(parameter.name)
@@ -83,4 +90,19 @@ function listQueryParameters(
 /** `filter[price][gte]` → `filter.price.gte`: component names allow only `[A-Za-z0-9._-]`. */
 function componentKey(name: string): string {
   return name.replace(/\]\[|\[/g, '.').replace(/\]/g, '')
+}
+
+/** The operationIds of a resource's aggregates routes (none without `aggregate:`). */
+function listAggregateOperationIds(resource: ResourceModel, resources: readonly ResourceModel[]): string[] {
+  return resource.routes
+    .filter((route) => route.kind === 'aggregates')
+    .map((route) =>
+      operationId(
+        'aggregate',
+        resource,
+        route.nestedUnder
+          ? (resources.find((parent) => parent.name === route.nestedUnder!.parentResource)?.typeName ?? null)
+          : null,
+      ),
+    )
 }

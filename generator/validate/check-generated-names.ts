@@ -50,7 +50,11 @@ export function checkGeneratedNames(context: CheckContext, data: unknown): void 
       context.report('UNSAFE_NAME', unsafe, at)
       continue
     }
-    const generatedNames = listGeneratedNames(names, typeof resource?.parent === 'string')
+    const generatedNames = listGeneratedNames(
+      names,
+      typeof resource?.parent === 'string',
+      asRecord(resource?.aggregate) !== null,
+    )
     const collision = generatedNames.find((generated) => taken.has(keyOf(generated)))
     if (collision !== undefined) {
       context.report('NAME_COLLISION', explainCollision(name, collision, taken.get(keyOf(collision))!), at)

@@ -155,6 +155,7 @@ function describeExpected(node: SchemaNode): string | null {
   if (Array.isArray(node.enum)) return `one of ${node.enum.join(', ')}`
   switch (node.type) {
     case 'integer':
+      if (node.minimum === 1 && typeof node.maximum === 'number') return `an integer from 1 to ${node.maximum}`
       if (node.minimum === 1) return 'a positive integer'
       return node.minimum === 0 ? 'a non-negative integer' : 'an integer'
     case 'number':

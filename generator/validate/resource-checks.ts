@@ -1,3 +1,4 @@
+import { checkAggregates } from './check-aggregates.js'
 import type { CheckContext } from './check-context.js'
 import { checkFieldNames } from './check-field-names.js'
 import { checkFieldOptions } from './check-field-options.js'
@@ -29,5 +30,6 @@ export const RESOURCE_CHECKS: readonly ((context: CheckContext, data: unknown) =
   checkIncludes,
   checkSort,
   checkFilters,
+  checkAggregates,
   checkRenames,
 ]

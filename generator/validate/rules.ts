@@ -82,6 +82,14 @@ export const RULES = {
   FILTER_UNKNOWN_FIELD: '`filter` keys are fields of the resource.',
   FILTER_OPERATOR:
     'Filter operators fit the field type: contains and starts_with only on strings; gt, gte, lt, lte and in not on booleans.',
+  AGGREGATE_UNKNOWN_FIELD: '`aggregate.group_by` and `aggregate.functions` name fields of the resource.',
+  AGGREGATE_GROUP_TYPE:
+    '`aggregate.group_by` fields have a type whose values repeat: string, integer (foreign keys too), boolean or date.',
+  AGGREGATE_FUNCTION:
+    'Aggregate functions fit the field type: sum and avg of integer and number fields; min and max of integer, number, string, date and datetime fields.',
+  AGGREGATE_FIELD_TWICE: 'A field is either grouped by or aggregated, not both: a group names each field once.',
+  AGGREGATE_FIELD_NAME:
+    'A resource with `aggregate:` has no field named like a query parameter of its aggregates route (`group_by`, `aggregate`).',
   RENAMED_FROM:
     '`renamed_from` gives the name a resource, field or belongs-to relation had before: of the same form, not its own name, not a name still in use, and claimed by one rename only.',
   MIGRATION_VALUE_NEEDED:

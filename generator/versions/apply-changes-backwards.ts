@@ -269,13 +269,24 @@ function renameVia(resources: Resources, target: string, from: string, to: strin
   }
 }
 
-/** A field's name in the resource's `sort` and `filter` lists; `to: null` removes it. */
+/** A field's name in the resource's `sort`, `filter` and `aggregate` lists; `to: null` removes it. */
 function renameFieldMentions(resource: ManifestResource, from: string, to: string | null): void {
-  if (resource.sort) {
-    resource.sort = resource.sort.flatMap((field) => (field !== from ? [field] : to === null ? [] : [to]))
-  }
+  const rename = (fields: readonly string[]) =>
+    fields.flatMap((field) => (field !== from ? [field] : to === null ? [] : [to]))
+  if (resource.sort) resource.sort = rename(resource.sort)
   if (resource.filter?.[from]) {
     resource.filter = to === null ? withoutKey(resource.filter, from) : renameKey(resource.filter, from, to)
+  }
+  const aggregate = resource.aggregate
+  if (aggregate) {
+    const { functions } = aggregate
+    resource.aggregate = {
+      ...aggregate,
+      ...(aggregate.group_by ? { group_by: rename(aggregate.group_by) } : {}),
+      ...(functions?.[from]
+        ? { functions: to === null ? withoutKey(functions, from) : renameKey(functions, from, to) }
+        : {}),
+    }
   }
 }
 

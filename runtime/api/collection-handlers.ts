@@ -4,7 +4,7 @@ import { ProblemError, validationFailed } from '../problems/problem-error.js'
 import { buildCursorLinks, buildPageLinks } from '../query/page-links.js'
 import { readListQuery, rejectQuery } from '../query/read-query.js'
 import { InvalidValueError, MissingReferenceError } from '../storage/storage-errors.js'
-import type { ListOptions, ListResult } from '../storage/storage.js'
+import type { Filter } from '../storage/storage.js'
 import { setCacheHeaders } from './cache-headers.js'
 import { entityTagOf } from './entity-tag.js'
 import { parentFilterOf, resolveParent } from './find-record.js'
@@ -26,7 +26,7 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
   // Parsed in the version's names (cursors too, bound to its route); the storage takes its columns.
   const sort = parsed.sort.map((key) => ({ ...key, column: translation.columnOf(key.column) }))
   const filters = parsed.filters.map((filter) => ({ ...filter, column: translation.columnOf(filter.column) }))
-  const result = await listOrReject(route, {
+  const result = await rejectInvalidValues(route, filters, (options) => route.api.storage.list(route.table, options), {
     rowFilter,
     filters,
     sort,
@@ -122,17 +122,23 @@ export const createRecord: RouteHandler = async (route, request, reply) => {
 }
 
 /**
- * Values the storage refuses despite parsing: a filter value it cannot hold
- * (a NUL character, say), or a cursor position it cannot (one signed before
- * the manifest changed).
+ * Runs a list or aggregate query, turning values the storage refuses despite
+ * parsing into the client's 400: a filter value it cannot hold (a NUL
+ * character, say), or a cursor position it cannot (one signed before the
+ * manifest changed).
  */
-async function listOrReject(route: RouteContext, options: ListOptions): Promise<ListResult> {
+export async function rejectInvalidValues<Options, Result>(
+  route: RouteContext,
+  filters: readonly Filter[],
+  query: (options: Options) => Promise<Result>,
+  options: Options,
+): Promise<Result> {
   try {
-    return await route.api.storage.list(route.table, options)
+    return await query(options)
   } catch (error) {
     if (!(error instanceof InvalidValueError)) throw error
     const field = route.translation.fieldOf(error.column)
-    if (options.filters?.some((filter) => filter.column === error.column)) {
+    if (filters.some((filter) => filter.column === error.column)) {
       throw validationFailed('query', [{ in: 'query', name: field, detail: error.reason }])
     }
     throw new ProblemError('invalid_cursor', 'The cursor holds a value this collection cannot be sorted by.', {

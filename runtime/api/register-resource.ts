@@ -8,6 +8,7 @@ import { allowedMethodsAt } from '../http/allowed-methods.js'
 import { planIncludeNames } from '../include/include-relations.js'
 import { noRoute } from '../problems/handle-errors.js'
 import { queryNamesOf } from '../query/read-query.js'
+import { aggregateRecords } from './aggregate-handlers.js'
 import { createRecord, listRecords } from './collection-handlers.js'
 import { readRecord, removeRecord, replaceRecord, updateRecord } from './item-handlers.js'
 import type { ApiServices, RouteContext, RouteHandler } from './route-context.js'
@@ -27,6 +28,8 @@ const METHODS: Readonly<Record<ResourceRoute['kind'], Readonly<Record<string, Ro
     PATCH: { handle: updateRecord, operation: 'update' },
     DELETE: { handle: removeRecord, operation: 'delete' },
   },
+  // Reads the records the list would: the list's access rule decides who may, and which rows count.
+  aggregates: { GET: { handle: aggregateRecords, operation: 'list' } },
 }
 
 /**
@@ -49,7 +52,7 @@ export function createResourceRegistrar(api: ApiServices): RegisterResource {
       nestedUnder && parentNames
         ? { parentResource: parentNames.resource, parentKey: nestedUnder.parentKey, idParam: nestedUnder.idParam }
         : null
-    for (const route of listResourceRoutes(translation.view.resource, nested)) {
+    for (const route of listResourceRoutes(translation.view.resource, nested, rules.aggregate !== undefined)) {
       const parentLink =
         route.nestedUnder && nestedUnder && parentNames
           ? {

@@ -22,6 +22,8 @@ export const DEFAULT_LIMITS = {
   // Lowered to per_page_max when that is smaller, so links to the rest stay valid pages.
   include_items_max: 50,
   body_max_bytes: 1_048_576,
+  // The most groups one aggregates request computes (its largest per_page); a resource's `aggregate.groups_max` overrides it.
+  aggregate_groups_max: 1000,
 } as const satisfies Readonly<Record<string, number>>
 
 /**

@@ -1,3 +1,4 @@
+import type { AggregateRules } from './aggregate-function.js'
 import type { CountStrategy } from './count-strategy.js'
 import type { FilterOperator } from './filter-operator.js'
 
@@ -21,6 +22,8 @@ export interface QueryRules {
    * count only when they ask.
    */
   readonly count?: CountStrategy
+  /** The manifest's `aggregate:`: what `GET /<resource>/aggregates` takes; absent without one (and the route). */
+  readonly aggregate?: AggregateRules
 }
 
 /**

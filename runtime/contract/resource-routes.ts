@@ -20,11 +20,20 @@ export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 const METHODS: Readonly<Record<ResourceRoute['kind'], readonly RouteMethod[]>> = {
   collection: ['GET', 'POST'],
   item: ['GET', 'PUT', 'PATCH', 'DELETE'],
+  aggregates: ['GET'],
 }
 
+/**
+ * The path segment of a collection's aggregates: a plural noun, never an id
+ * (ids are integers), so `/posts/aggregates` cannot be read as the item route
+ * `/posts/{id}`; a nested resource sits one segment deeper
+ * (`/posts/{post_id}/<children>`), so none can be named like it either.
+ */
+export const AGGREGATES_SEGMENT = 'aggregates'
+
 export interface ResourceRoute {
-  readonly kind: 'collection' | 'item'
-  /** List and create on a collection; read, replace, update and delete on an item. */
+  readonly kind: 'collection' | 'item' | 'aggregates'
+  /** List and create on a collection; read, replace, update and delete on an item; read of the aggregates. */
   readonly methods: readonly RouteMethod[]
   /** OpenAPI form, without the version prefix: `/orders/{order_id}/items/{item_id}`. */
   readonly path: string
@@ -44,15 +53,28 @@ export interface ResourceRoute {
  * top-level item (`/orders/{order_id}/items[/{item_id}]`), so nesting never
  * goes deeper however long the parent chain is. The generator documents
  * these paths and the runtime registers them, from this one definition.
+ * With `aggregates` (the manifest's `aggregate:`), each collection has its
+ * aggregates route after it: `/orders/{order_id}/items/aggregates`.
  */
-export function listResourceRoutes(resource: string, nestedUnder: NestedUnder | null): ResourceRoute[] {
-  const routes = [route('collection', [resource], null, null), route('item', [resource, '{id}'], 'id', null)]
+export function listResourceRoutes(
+  resource: string,
+  nestedUnder: NestedUnder | null,
+  aggregates = false,
+): ResourceRoute[] {
+  const aggregatesOf = (collection: readonly string[], nested: NestedUnder | null) =>
+    aggregates ? [route('aggregates', [...collection, AGGREGATES_SEGMENT], null, nested)] : []
+  const routes = [
+    route('collection', [resource], null, null),
+    route('item', [resource, '{id}'], 'id', null),
+    ...aggregatesOf([resource], null),
+  ]
   if (nestedUnder === null) return routes
   const base = [nestedUnder.parentResource, `{${nestedUnder.parentKey}}`, resource]
   return [
     ...routes,
     route('collection', base, null, nestedUnder),
     route('item', [...base, `{${nestedUnder.idParam}}`], nestedUnder.idParam, nestedUnder),
+    ...aggregatesOf(base, nestedUnder),
   ]
 }
 

@@ -52,10 +52,7 @@ export function parseListQuery(
   cursors: CursorCodec,
 ): ParsedListQuery {
   const errors: InvalidParam[] = []
-  const filters = [
-    ...parseExactFilters(query, table, rules, errors),
-    ...parseOperatorFilters(query.filter, table, rules, errors),
-  ]
+  const filters = parseFilters(query, table, rules, errors)
   const sort = parseSort(query.sort, rules, errors)
   const cursorKey = JSON.stringify([collectionKey, sort, filters])
   let after: ColumnValue[] | null = null
@@ -98,8 +95,25 @@ function parseCount(query: ListQueryParameters, rules: QueryRules, errors: Inval
   return 'none'
 }
 
+/**
+ * The exact (`?<field>=`) and operator (`filter[field][op]=`) filters of a
+ * collection query, every problem collected in `errors`: what lists and
+ * aggregates both take, so both select the same records.
+ */
+export function parseFilters(
+  query: Readonly<Record<string, unknown>> & { readonly filter?: Record<string, unknown> },
+  table: TableDefinition,
+  rules: QueryRules,
+  errors: InvalidParam[],
+): Filter[] {
+  return [
+    ...parseExactFilters(query, table, rules, errors),
+    ...parseOperatorFilters(query.filter, table, rules, errors),
+  ]
+}
+
 function parseExactFilters(
-  query: ListQueryParameters,
+  query: Readonly<Record<string, unknown>>,
   table: TableDefinition,
   rules: QueryRules,
   errors: InvalidParam[],
@@ -238,14 +252,14 @@ function filterOperators(rules: QueryRules, field: string): readonly FilterOpera
   return Object.hasOwn(rules.filters, field) ? rules.filters[field] : undefined
 }
 
-function columnOf(table: TableDefinition, name: string): ColumnDefinition {
+export function columnOf(table: TableDefinition, name: string): ColumnDefinition {
   const column = table.columns.find((candidate) => candidate.name === name)
   if (!column) throw new Error(`internal error: rules name ${name}, which ${table.name} does not have`)
   return column
 }
 
 /** Whether a keyset position value can be one of `column`'s: its JSON type, and null only where NULL is stored. */
-function fitsColumn(value: ColumnValue, column: ColumnDefinition): boolean {
+export function fitsColumn(value: ColumnValue, column: ColumnDefinition): boolean {
   if (value === null) return column.nullable
   switch (column.type) {
     case 'integer':

@@ -21,9 +21,10 @@ export interface QueryObject {
  * `__proto__`, `constructor` or `toString` are names like any other (and,
  * being unknown, refused like any unknown name).
  *
- * `sort`, `include` and `in` operands are lists: the repeated form
- * (`include=author&include=category`, what openapi-fetch and orval send) is
- * joined into the comma form, which means the same.
+ * `sort`, `include`, `group_by`, `in` operands and `aggregate[field]` are
+ * lists: the repeated form (`include=author&include=category`, what
+ * openapi-fetch and orval send) is joined into the comma form, which means
+ * the same.
  */
 export function parseQueryString(url: string): QueryObject {
   const query: QueryObject = Object.create(null)
@@ -110,9 +111,15 @@ function setValue(object: QueryObject, name: string, value: string): string | un
 }
 
 function joinRepeatedLists(query: QueryObject): void {
-  for (const name of ['sort', 'include']) {
+  for (const name of ['sort', 'include', 'group_by']) {
     const value = query[name]
     if (Array.isArray(value)) query[name] = value.join(',')
+  }
+  const aggregate = query.aggregate
+  if (typeof aggregate === 'object' && !Array.isArray(aggregate)) {
+    for (const [field, functions] of Object.entries(aggregate)) {
+      if (Array.isArray(functions)) aggregate[field] = functions.join(',')
+    }
   }
   const filter = query.filter
   if (typeof filter !== 'object' || Array.isArray(filter)) return

@@ -1,11 +1,14 @@
+import { AGGREGATE_QUERY_NAMES } from '../contract/aggregate-function.js'
 import type { ApiLimits } from '../contract/api-limits.js'
 import type { QueryRules } from '../contract/query-rules.js'
 import { RESERVED_QUERY_NAMES } from '../contract/query-rules.js'
+import type { ResourceRoute } from '../contract/resource-routes.js'
 import type { TableDefinition } from '../contract/table-definition.js'
 import { parseInclude } from '../include/include-relations.js'
 import { ProblemError, validationFailed, type InvalidParam } from '../problems/problem-error.js'
 import { checkItemQuery, checkListQuery } from './check-query-names.js'
 import type { CursorCodec } from './page-cursor.js'
+import { parseAggregateQuery, type ParsedAggregateQuery } from './parse-aggregate-query.js'
 import { parseListQuery, type ParsedListQuery } from './parse-list-query.js'
 import { parseQueryString } from './parse-query-string.js'
 
@@ -32,12 +35,13 @@ export interface ListQuery {
  * included) and each field with an exact filter; on an item, `include` when
  * something may be included.
  */
-export function queryNamesOf(rules: QueryRules, kind: 'collection' | 'item'): string[] {
+export function queryNamesOf(rules: QueryRules, kind: ResourceRoute['kind']): string[] {
   const include = rules.includes.length > 0 ? ['include'] : []
   if (kind === 'item') return include
   const exact = Object.entries(rules.filters)
     .filter(([, operators]) => operators.includes('eq'))
     .map(([field]) => field)
+  if (kind === 'aggregates') return [...AGGREGATE_QUERY_NAMES, ...exact]
   return [...RESERVED_QUERY_NAMES.filter((name) => name !== 'include' || include.length > 0), ...exact]
 }
 
@@ -56,6 +60,32 @@ export function readListQuery(context: QueryContext, url: string, collectionKey:
   const include = parseInclude(query.include, context.rules, context.limits, parsed.errors)
   rejectInvalid(parsed.errors)
   return { parsed, include }
+}
+
+/**
+ * Reads an aggregates query from `url`, as readListQuery reads a list's: the
+ * same filters, `per_page` up to the resource's `groups_max` (default the
+ * list's default, when smaller), no `page` (groups are walked by `cursor`).
+ */
+export function readAggregateQuery(context: QueryContext, url: string, collectionKey: string): ParsedAggregateQuery {
+  const aggregate = context.rules.aggregate
+  if (aggregate === undefined) throw new Error('internal error: an aggregates route without aggregate rules')
+  const raw = parseQueryString(url)
+  rejectRepeated(raw, ['filter', 'aggregate'])
+  const pages = {
+    perPageMax: aggregate.groupsMax,
+    perPageDefault: Math.min(context.limits.perPageDefault, aggregate.groupsMax),
+  }
+  const query = checkListQuery(raw, context.known, pages)
+  const parsed = parseAggregateQuery(
+    query,
+    context.table,
+    { ...context.rules, aggregate },
+    collectionKey,
+    context.cursors,
+  )
+  rejectInvalid(parsed.errors)
+  return parsed
 }
 
 /** Reads a single record's query from `url`: the include paths. */

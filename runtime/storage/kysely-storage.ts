@@ -9,7 +9,9 @@ import { describeIndexedTextLimit, listIndexedTextLimits, type IndexedTextLimit 
 import { afterName } from './keyset-condition.js'
 import {
   afterKey,
+  aggregateKey,
   filtersKey,
+  resolveAggregateTerms,
   likePattern,
   resolveFilters,
   resolveSortKeys,
@@ -19,7 +21,10 @@ import {
 import { QueryCache, type CachedQuery } from './query-cache.js'
 import { bindParameters, type ParameterEncoding, type QueryArguments } from './query-parameter.js'
 import { sortTablesByDependency } from './sort-tables-by-dependency.js'
+import { aggregateResultKind } from '../contract/aggregate-result-kind.js'
 import type {
+  AggregateGroup,
+  AggregateOptions,
   Filter,
   ListOptions,
   ListResult,
@@ -40,6 +45,8 @@ import {
   UniqueViolationError,
 } from './storage-errors.js'
 import {
+  aggregateAlias,
+  buildAggregateQuery,
   buildCountQuery,
   buildDeleteQuery,
   buildExistsQuery,
@@ -51,7 +58,9 @@ import {
   buildRestrictCountQuery,
   buildUpdateQuery,
   buildWhereInQuery,
+  COUNT,
   filterName,
+  groupAlias,
   ID,
   LIMIT,
   OFFSET,
@@ -205,11 +214,7 @@ export class KyselyStorage implements Storage {
 
     const args: Record<string, ColumnValue | readonly ColumnValue[]> = {}
     for (const name of rowFilterNames) args[rowFilterName(name)] = rowFilter[name]!
-    for (let index = 0; index < filters.length; index++) {
-      const { operator, value } = filters[index]!
-      if (operator === 'null') continue
-      args[filterName(index)] = isTextMatchOperator(operator) ? likePattern(value, operator) : value
-    }
+    bindFilters(filters, args)
     args[LIMIT] = options.limit
     const offset = options.offset ?? 0
     if (after === undefined) args[OFFSET] = offset
@@ -238,6 +243,55 @@ export class KyselyStorage implements Storage {
     const countQuery = this.#queries.get(`count|${base}`, () => buildCountQuery(db, syntax, table, resolve()))
     const [counted] = await this.#run(driver, table, countQuery, args)
     return { rows, total: Number(counted?.total ?? 0), count: 'exact' }
+  }
+
+  /**
+   * One statement per shape (row filter columns, filters, grouping columns,
+   * aggregates, and which keyset values are NULL), bound like list's: the
+   * same conditions, so whatever narrows a list narrows its groups.
+   */
+  async aggregate(table: TableDefinition, options: AggregateOptions): Promise<AggregateGroup[]> {
+    const context = this.#context(table)
+    const { rowFilter, groupBy, aggregates, after } = options
+    const filters = options.filters ?? NO_FILTERS
+    if (after !== undefined && after.length !== groupBy.length) {
+      throw new Error(`after takes ${groupBy.length} values (one per grouping column), got ${after.length}`)
+    }
+    const rowFilterNames = Object.keys(rowFilter).sort()
+    const dialect = this.#dialect
+    const pagination = after === undefined ? 'first' : afterKey(after)
+    const key = `aggregate|${table.name}|${rowFilterNames.join(',')}|${filtersKey(filters)}|${aggregateKey(groupBy, aggregates)}|${pagination}`
+    const query = this.#queries.get(key, () => {
+      const list = this.#resolveListShape(table, context, rowFilterNames, filters, NO_SORT, undefined)
+      const terms = resolveAggregateTerms(table, context.columns, groupBy, aggregates)
+      const afterNulls = after === undefined ? undefined : after.map((value) => value === null)
+      const shape = { rowFilter: list.rowFilter, filters: list.filters, ...terms, afterNulls }
+      return buildAggregateQuery(dialect.db, dialect.syntax, dialect.columnTypes, table, shape)
+    })
+    const args: Record<string, ColumnValue | readonly ColumnValue[]> = {}
+    for (const name of rowFilterNames) args[rowFilterName(name)] = rowFilter[name]!
+    bindFilters(filters, args)
+    args[LIMIT] = options.limit
+    if (after !== undefined) after.forEach((value, index) => value !== null && (args[afterName(index)] = value))
+    const rows = await this.#run(this.#driver, table, query, args)
+    const decoders = dialect.columnTypes.decoders
+    const decodeColumn = (name: string, value: unknown): ColumnValue => {
+      const decoder = decoders[context.columns.get(name)!.type]
+      return value === null || decoder === undefined ? (value as ColumnValue) : decoder(value)
+    }
+    const kinds = aggregates.map(({ column, fn }) => aggregateResultKind(context.columns.get(column)!.type, fn))
+    return rows.map((row) => ({
+      keys: groupBy.map((name, index) => decodeColumn(name, row[groupAlias(index)])),
+      count: Number(row[COUNT]),
+      values: aggregates.map(({ column }, index) => {
+        const value = row[aggregateAlias(index)]
+        if (value === null || value === undefined) return null
+        // Exact results arrive as text (cast in SQL), floats as numbers; min and max are values of their column.
+        if (kinds[index] === 'exact') return String(value)
+        if (kinds[index] === 'float') return Number(value)
+        return decodeColumn(column, value)
+      }),
+    }))
   }
 
   async findWhereIn(
@@ -561,6 +615,15 @@ export class KyselyStorage implements Storage {
       if (found.length === 0) return column
     }
     return undefined
+  }
+}
+
+/** Binds each filter's value as `filter:<index>` (a `null` filter has none: IS NULL is in the SQL). */
+function bindFilters(filters: readonly Filter[], args: Record<string, ColumnValue | readonly ColumnValue[]>): void {
+  for (let index = 0; index < filters.length; index++) {
+    const { operator, value } = filters[index]!
+    if (operator === 'null') continue
+    args[filterName(index)] = isTextMatchOperator(operator) ? likePattern(value, operator) : value
   }
 }
 

@@ -5,7 +5,9 @@ import {
   type TextMatchOperator,
 } from '../contract/filter-operator.js'
 import type { ColumnDefinition, ColumnValue, TableDefinition } from '../contract/table-definition.js'
-import type { Filter, SortKey } from './storage.js'
+import type { AggregateTerm, Filter, SortKey } from './storage.js'
+import type { AggregateFunction } from '../contract/aggregate-function.js'
+import { aggregateResultKind, type AggregateResultKind } from '../contract/aggregate-result-kind.js'
 
 /**
  * Everything about a list call that changes its SQL text, resolved against
@@ -24,6 +26,21 @@ export interface ListShape {
    * (a NULL changes the SQL); undefined for offset pagination.
    */
   readonly afterNulls: readonly boolean[] | undefined
+}
+
+/**
+ * Everything about an aggregate call that changes its SQL text: the list's
+ * row filter and filters, the grouping columns as ascending keys (a group's
+ * position is its grouping values), the aggregates in the caller's order.
+ */
+export interface AggregateShape extends Pick<ListShape, 'rowFilter' | 'filters' | 'keys' | 'afterNulls'> {
+  readonly aggregates: readonly ShapedAggregate[]
+}
+
+export interface ShapedAggregate {
+  readonly column: ColumnDefinition
+  readonly fn: AggregateFunction
+  readonly kind: AggregateResultKind
 }
 
 export interface ShapedFilter {
@@ -109,6 +126,27 @@ export function resolveSortKeys(
   }
   keys.push({ column: resolveColumn(table, columns, 'id', 'sort'), direction: sort.at(-1)?.direction ?? 'asc' })
   return keys
+}
+
+/** The grouping columns as ascending sort keys, and each aggregate with its result kind. */
+export function resolveAggregateTerms(
+  table: TableDefinition,
+  columns: ReadonlyMap<string, ColumnDefinition>,
+  groupBy: readonly string[],
+  aggregates: readonly AggregateTerm[],
+): Pick<AggregateShape, 'keys' | 'aggregates'> {
+  return {
+    keys: groupBy.map((name) => ({ column: resolveColumn(table, columns, name, 'group by'), direction: 'asc' })),
+    aggregates: aggregates.map(({ column: name, fn }) => {
+      const column = resolveColumn(table, columns, name, 'aggregate')
+      return { column, fn, kind: aggregateResultKind(column.type, fn) }
+    }),
+  }
+}
+
+/** Names the SQL shape of an aggregate call's grouping columns and aggregates. */
+export function aggregateKey(groupBy: readonly string[], aggregates: readonly AggregateTerm[]): string {
+  return `${groupBy.join(',')}|${aggregates.map(({ column, fn }) => `${fn}(${column})`).join(',')}`
 }
 
 function resolveColumn(

@@ -1,3 +1,4 @@
+import type { AggregateFunction } from '../contract/aggregate-function.js'
 import type { CountStrategy } from '../contract/count-strategy.js'
 import type { FilterOperator } from '../contract/filter-operator.js'
 import type { ColumnValue, Row, TableDefinition } from '../contract/table-definition.js'
@@ -68,6 +69,36 @@ export interface ListResult {
   readonly count: CountStrategy
 }
 
+/** One aggregate of an aggregate call: `fn` over `column`. */
+export interface AggregateTerm {
+  readonly column: string
+  readonly fn: AggregateFunction
+}
+
+export interface AggregateOptions {
+  /** The rows aggregated: those a list with the same row filter and filters would return. */
+  readonly rowFilter: RowFilter
+  readonly filters?: readonly Filter[]
+  /** Grouping columns; groups come sorted by them, ascending, NULL first. None: one group of every matching row. */
+  readonly groupBy: readonly string[]
+  readonly aggregates: readonly AggregateTerm[]
+  /** The most groups returned (with grouping columns). */
+  readonly limit: number
+  /** Keyset pagination: the grouping values of the last group already seen; groups strictly after it are returned. */
+  readonly after?: readonly ColumnValue[]
+}
+
+/**
+ * One group: its grouping values (in `groupBy` order), its row count, and its
+ * aggregates (in `aggregates` order; see aggregate-values.ts for each one's
+ * JS type: exact results are strings), null where every value was null.
+ */
+export interface AggregateGroup {
+  readonly keys: ColumnValue[]
+  readonly count: number
+  readonly values: ColumnValue[]
+}
+
 /**
  * One database behind the generated API. Both dialects (sqlite/, postgres/)
  * implement it with the same file set. Rows going in and out are decoded JS
@@ -103,6 +134,12 @@ export interface Storage {
    */
   prepare(options?: PrepareOptions): Promise<void>
   list(table: TableDefinition, options: ListOptions): Promise<ListResult>
+  /**
+   * Groups of the rows `list` would match with the same row filter and
+   * filters, in one statement: it reads those rows once, as an exact count
+   * of the list does, and returns at most `limit` groups.
+   */
+  aggregate(table: TableDefinition, options: AggregateOptions): Promise<AggregateGroup[]>
   /**
    * Rows whose `column` holds one of `values`, ordered by id, in ONE statement
    * whatever the number of values: how includes load relations without N+1.

@@ -10,7 +10,8 @@ import type { ColumnDefinition, ReferenceDefinition, TableDefinition } from '../
 import { listParameter, parameter } from './query-parameter.js'
 import type { RestrictCheck } from './collect-restrict-checks.js'
 import { buildKeysetCondition } from './keyset-condition.js'
-import type { ListShape, ShapedFilter } from './list-shape.js'
+import type { AggregateShape, ListShape, ShapedFilter } from './list-shape.js'
+import type { ColumnTypeMapping } from './column-type-mapping.js'
 import type { DialectSyntax } from './storage-dialect.js'
 
 /**
@@ -32,6 +33,10 @@ const RANK = '_restmint_rank'
 export const valueName = (column: string): string => `value:${column}`
 export const rowFilterName = (column: string): string => `row:${column}`
 export const filterName = (index: number): string => `filter:${index}`
+/** Result columns of buildAggregateQuery: each group's count, its grouping values and its aggregates, by position. */
+export const COUNT = 'count'
+export const groupAlias = (index: number): string => `g${index}`
+export const aggregateAlias = (index: number): string => `a${index}`
 
 type AnySelect = SelectQueryBuilder<any, any, any>
 
@@ -76,6 +81,49 @@ export function buildListQuery(db: Kysely<any>, syntax: DialectSyntax, table: Ta
   }
   query = query.limit(integerParameter(LIMIT))
   return shape.afterNulls === undefined ? query.offset(integerParameter(OFFSET)) : query
+}
+
+/**
+ * One page of groups of the rows within the row filter and filters (the
+ * list's conditions, listConditions): `count` and each aggregate (`a0`,
+ * `a1`… in the shape's order) per combination of the grouping columns
+ * (`g0`, `g1`…), ordered by them as lists sort (NULL first), after the
+ * keyset position of the last group already seen (`after:<index>`: grouping
+ * values identify a group, so no id is needed), LIMIT groups. No grouping
+ * columns: one group of every matching row, even when there is none.
+ */
+export function buildAggregateQuery(
+  db: Kysely<any>,
+  syntax: DialectSyntax,
+  columnTypes: ColumnTypeMapping,
+  table: TableDefinition,
+  shape: AggregateShape,
+) {
+  const conditions = listConditions(syntax, shape)
+  if (shape.afterNulls !== undefined) conditions.push(buildKeysetCondition(syntax, shape.keys, shape.afterNulls))
+  let query = db
+    .selectFrom(table.name)
+    .select(shape.keys.map(({ column }, index) => sql.ref(column.name).as(groupAlias(index))))
+    .select(sql<number>`count(*)`.as(COUNT))
+    .select(
+      shape.aggregates.map(({ column, fn, kind }, index) => {
+        // min and max as lists sort (strings by code point on every dialect); sums and averages of the plain column.
+        const argument = kind === 'column' ? syntax.compared(column) : sql.ref(column.name)
+        const computed = sql`${sql.raw(fn)}(${argument})`
+        if (kind === 'column') return computed.as(aggregateAlias(index))
+        const type = kind === 'exact' ? columnTypes.sqlTypes.string : columnTypes.sqlTypes.number
+        return sql`cast(${computed} as ${sql.raw(type)})`.as(aggregateAlias(index))
+      }),
+    )
+    .$if(conditions.length > 0, (select) => select.where((eb) => eb.and(conditions)))
+  if (shape.keys.length === 0) return query
+  query = query.groupBy(shape.keys.map(({ column }) => sql.ref(column.name)))
+  for (const { column } of shape.keys) {
+    query = query.orderBy(syntax.compared(column), (order) =>
+      column.nullable ? order.asc().nullsFirst() : order.asc(),
+    )
+  }
+  return query.limit(integerParameter(LIMIT))
 }
 
 /** `total`: the number of rows within the row filter and filters. */
@@ -129,7 +177,7 @@ export function buildWhereInQuery(
     .orderBy(ID)
 }
 
-function listConditions(syntax: DialectSyntax, shape: ListShape): Expression<SqlBool>[] {
+function listConditions(syntax: DialectSyntax, shape: Pick<ListShape, 'rowFilter' | 'filters'>): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = shape.rowFilter.map(
     (column) =>
       sql<SqlBool>`${sql.ref(column.name)} = ${parameter(rowFilterName(column.name), column.type, column.name)}`,
