@@ -116,7 +116,7 @@ function planTableChange(diff: TableDiff, origin: TableOrigin | undefined, rules
   const sources: Record<string, ColumnSource> = {}
   for (const { before: previous, after: column } of diff.columns) {
     const becomesNotNull = previous !== null && previous.nullable && !column.nullable
-    const narrowed = previous !== null && !isLosslessConversion(previous.type, column.type)
+    const narrowed = previous !== null && !isLosslessConversion(previous, column)
     // Values a narrowing does not convert become NULL: a NOT NULL column needs a value for them too.
     const needsFill = becomesNotNull || (narrowed && !column.nullable)
     // Only a column added or needing a fill takes one; any other is left unused and reported.

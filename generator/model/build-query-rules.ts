@@ -1,3 +1,4 @@
+import { isJsonValued } from '../../runtime/contract/field-type.js'
 import { DEFAULT_COUNT_STRATEGY, type CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { ManifestCache, ManifestResource } from '../manifest/manifest.js'
 import type { FieldModel, ResourceModel } from './api-model.js'
@@ -19,13 +20,18 @@ export function buildQueryRules(
 ): Pick<ResourceModel, 'includes' | 'sortable' | 'filters' | 'cacheControl' | 'count'> {
   const sortable =
     resource.sort ??
-    fields.filter((field) => field.references === null && field.name !== 'id').map((field) => field.name)
+    fields
+      .filter((field) => field.references === null && field.name !== 'id' && !isJsonValued(field.type))
+      .map((field) => field.name)
   const filters = resource.filter
     ? Object.entries(resource.filter).map(([field, operators]) => ({ field, operators }))
-    : fields.map((field) => ({
-        field: field.name,
-        operators: defaultFilterOperators(field),
-      }))
+    : fields
+        .map((field) => ({
+          field: field.name,
+          operators: defaultFilterOperators(field),
+        }))
+        // A json field that cannot be null has no operator.
+        .filter(({ operators }) => operators.length > 0)
   const cache = resource.cache ?? serviceCache
   return {
     includes: resource.include ?? [],

@@ -36,6 +36,7 @@ export type JsonSchema = {
   readonly uniqueItems?: boolean
   readonly maxItems?: number
   readonly anyOf?: readonly JsonSchema[]
+  readonly not?: JsonSchema
 }
 
 /**
@@ -134,7 +135,7 @@ function recordFieldSchema(field: FieldModel, describe: DescribeField): JsonSche
 }
 
 function computedFieldSchema(field: ComputedFieldModel): JsonSchema {
-  const { type, format } = TYPE_SCHEMAS[field.type]
+  const { type, format } = TYPE_SCHEMAS[field.type as ScalarFieldType]
   return {
     description: 'Computed by the server for each response; never stored, and cannot be filtered or sorted by.',
     type: field.nullable ? [type, 'null'] : type,
@@ -198,12 +199,17 @@ export function buildOperandSchema(field: FieldModel): JsonSchema {
 }
 
 function typeOf(field: FieldModel): { type: JsonType; format: string | null } {
+  if (field.type === 'json' || field.type === 'array') {
+    throw new Error(`internal error: a ${field.type} field has no operand schema`)
+  }
   const { type, format } = TYPE_SCHEMAS[field.type]
   return { type, format: format ?? field.format }
 }
 
 /** The type and constraints of a field's values; `nullable` adds `null` to type and enum. */
 function valueSchema(field: FieldModel, nullable: boolean): JsonSchema {
+  if (field.type === 'json') return jsonFieldSchema(field, nullable)
+  if (field.type === 'array') return arrayFieldSchema(field, nullable)
   const { type, format } = typeOf(field)
   const { minimum, maximum } = boundsOf(field)
   return {
@@ -215,6 +221,33 @@ function valueSchema(field: FieldModel, nullable: boolean): JsonSchema {
     ...(field.minLength !== null ? { minLength: field.minLength } : {}),
     ...(field.maxLength !== null ? { maxLength: field.maxLength } : {}),
     ...(field.pattern !== null ? { pattern: field.pattern } : {}),
+    ...(field.decimal ? { pattern: decimalPattern(field.decimal) } : {}),
+  }
+}
+
+/**
+ * What a decimal string may look like: an optional `-`, at most
+ * `precision - scale` digits before the point (leading zeros aside) and at
+ * most `scale` after it, so the value fits NUMERIC(precision, scale) without
+ * rounding (`12.5` and `12.50` both fit scale 2).
+ */
+export function decimalPattern({ precision, scale }: { precision: number; scale: number }): string {
+  const integer = precision === scale ? '0+' : `0*\\d{1,${precision - scale}}`
+  return `^-?${integer}${scale === 0 ? '' : `(\\.\\d{1,${scale}})?`}$`
+}
+
+/** The manifest's schema as written (any JSON value without one); `nullable` admits null beside it. */
+function jsonFieldSchema(field: FieldModel, nullable: boolean): JsonSchema {
+  const declared = (field.jsonSchema ?? true) as JsonSchema
+  if (field.jsonSchema === undefined) return nullable ? {} : { not: { type: 'null' } }
+  return nullable ? { anyOf: [{ type: 'null' }, declared] } : declared
+}
+
+function arrayFieldSchema(field: FieldModel, nullable: boolean): JsonSchema {
+  return {
+    type: nullable ? ['array', 'null'] : 'array',
+    ...(field.items ? { items: valueSchema(field.items, false) } : {}),
+    ...(field.maxItems !== undefined ? { maxItems: field.maxItems } : {}),
   }
 }
 
@@ -227,7 +260,10 @@ function boundsOf(field: FieldModel): { minimum: number | null; maximum: number 
   }
 }
 
-const TYPE_SCHEMAS: Record<FieldModel['type'], { type: JsonType; format: string | null }> = {
+type ScalarFieldType = Exclude<FieldModel['type'], 'json' | 'array'>
+
+const TYPE_SCHEMAS: Record<ScalarFieldType, { type: JsonType; format: string | null }> = {
+  decimal: { type: 'string', format: 'decimal' },
   string: { type: 'string', format: null },
   integer: { type: 'integer', format: null },
   number: { type: 'number', format: null },

@@ -257,7 +257,12 @@ function fitsColumn(value: ColumnValue, column: ColumnDefinition): boolean {
     case 'string':
     case 'date':
     case 'datetime':
+    case 'decimal':
       return typeof value === 'string'
+    case 'json':
+    case 'array':
+      // Never sortable, so never in a keyset position.
+      return false
   }
 }
 
