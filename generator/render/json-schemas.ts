@@ -1,3 +1,4 @@
+import { decimalPattern } from '../../runtime/contract/decimal-pattern.js'
 import {
   type ApiModel,
   type ComputedFieldModel,
@@ -223,17 +224,6 @@ function valueSchema(field: FieldModel, nullable: boolean): JsonSchema {
     ...(field.pattern !== null ? { pattern: field.pattern } : {}),
     ...(field.decimal ? { pattern: decimalPattern(field.decimal) } : {}),
   }
-}
-
-/**
- * What a decimal string may look like: an optional `-`, at most
- * `precision - scale` digits before the point (leading zeros aside) and at
- * most `scale` after it, so the value fits NUMERIC(precision, scale) without
- * rounding (`12.5` and `12.50` both fit scale 2).
- */
-export function decimalPattern({ precision, scale }: { precision: number; scale: number }): string {
-  const integer = precision === scale ? '0+' : `0*\\d{1,${precision - scale}}`
-  return `^-?${integer}${scale === 0 ? '' : `(\\.\\d{1,${scale}})?`}$`
 }
 
 /** The manifest's schema as written (any JSON value without one); `nullable` admits null beside it. */

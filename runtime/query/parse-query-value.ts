@@ -42,7 +42,9 @@ function parseByType(raw: string, type: FieldType): { value: ColumnValue } | { p
     case 'decimal':
       // The storage's own checks, so a filter accepts exactly what a field can hold.
       try {
-        return { value: type === 'date' ? checkDate(raw) : type === 'decimal' ? checkDecimal(raw) : normalizeDatetime(raw) }
+        return {
+          value: type === 'date' ? checkDate(raw) : type === 'decimal' ? checkDecimal(raw) : normalizeDatetime(raw),
+        }
       } catch (error) {
         if (!(error instanceof RejectedValue)) throw error
         return { problem: error.reason }

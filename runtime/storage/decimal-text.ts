@@ -9,7 +9,8 @@ import { RejectedValue } from './rejected-value.js'
  */
 const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/
 
-export const DECIMAL_REASON = 'must be a decimal string such as "12.50": an optional "-", digits, an optional "." and digits'
+export const DECIMAL_REASON =
+  'must be a decimal string such as "12.50": an optional "-", digits, an optional "." and digits'
 
 /** Sign, integer digits (no leading zeros) and fraction digits (no trailing zeros) of a decimal string. */
 interface DecimalParts {

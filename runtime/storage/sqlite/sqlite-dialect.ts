@@ -64,11 +64,15 @@ export function createSqliteDialect(location: string, onStatement?: (sql: string
 
 /** DECIMAL_KEY_FUNCTION and DECIMAL_TEXT_FUNCTION, which migrations converting to or from decimal call. */
 export function registerDecimalFunctions(database: Database.Database): void {
-  database.function(DECIMAL_KEY_FUNCTION, { deterministic: true }, (text: unknown, precision: unknown, scale: unknown) => {
-    if (text === null) return null
-    const fitted = fitDecimal(String(text), Number(precision), Number(scale))
-    return fitted === null ? null : encodeDecimalKey(fitted)
-  })
+  database.function(
+    DECIMAL_KEY_FUNCTION,
+    { deterministic: true },
+    (text: unknown, precision: unknown, scale: unknown) => {
+      if (text === null) return null
+      const fitted = fitDecimal(String(text), Number(precision), Number(scale))
+      return fitted === null ? null : encodeDecimalKey(fitted)
+    },
+  )
   database.function(DECIMAL_TEXT_FUNCTION, { deterministic: true }, (key: unknown, scale: unknown) =>
     typeof key === 'string' ? decodeDecimalKey(key, Number(scale)) : null,
   )
