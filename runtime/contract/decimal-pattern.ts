@@ -9,3 +9,13 @@ export function decimalPattern({ precision, scale }: { precision: number; scale:
   const integer = precision === scale ? '0+' : `0*\\d{1,${precision - scale}}`
   return `^-?${integer}${scale === 0 ? '' : `(\\.\\d{1,${scale}})?`}$`
 }
+
+/**
+ * The integer and fraction digits a decimalPattern allows, read back from
+ * the pattern (a published document holds only it); null for any other pattern.
+ */
+export function readDecimalDigits(pattern: string): { integerDigits: number; scale: number } | null {
+  const match = /^\^-\?(?:0\+|0\*\\d\{1,(\d+)\})(?:\(\\\.\\d\{1,(\d+)\}\)\?)?\$$/.exec(pattern)
+  if (match === null) return null
+  return { integerDigits: Number(match[1] ?? 0), scale: Number(match[2] ?? 0) }
+}
