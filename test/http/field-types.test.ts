@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { allTables } from '../fixtures/field-types-api/generated/schema.js'
 import { buildServer } from '../fixtures/field-types-api/generated/server.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
+import { seedSampleRows } from '../../runtime/storage/seed-sample-rows.js'
+import { createBody } from '../fixtures/field-types-api/generated/v1/validators/products-bodies.js'
 
 interface Product {
   id: number
@@ -176,6 +178,32 @@ for (const dialect of DIALECTS) {
       expect((await app.inject('/v1/products?sort=settings')).statusCode).toBe(400)
       expect((await app.inject('/v1/products?filter[labels][null]=true')).statusCode).toBe(400)
       expect((await app.inject('/v1/products?filter[settings][eq]=1')).statusCode).toBe(400)
+    })
+  })
+
+  describe(`${dialect}: sample rows of decimal, json and array fields`, () => {
+    it('seeds values the body validators accept', async () => {
+      const database = await openTestStorage(dialect, allTables)
+      try {
+        await database.storage.prepare()
+        expect(await seedSampleRows(database.storage, allTables)).toBe(3)
+        const app = await buildServer({ storage: database.storage, docs: false })
+        const rows = (await app.inject('/v1/products')).json<{ data: Product[] }>().data
+        await app.close()
+        expect(rows.map((row) => [row.price, row.discount, row.settings, row.labels])).toEqual([
+          ['1.50', '0.5000', { pinned: true }, []],
+          ['2.50', '0.5000', { pinned: true }, []],
+          ['3.50', '0.5000', { pinned: true }, []],
+        ])
+        for (const { id: _id, created_at: _c, updated_at: _u, ...row } of rows as unknown as Record<
+          string,
+          unknown
+        >[]) {
+          expect(createBody(row), JSON.stringify(createBody.errors)).toBe(true)
+        }
+      } finally {
+        await database.dispose()
+      }
     })
   })
 }
