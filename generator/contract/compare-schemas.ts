@@ -1,3 +1,4 @@
+import { readDecimalDigits } from '../../runtime/contract/decimal-pattern.js'
 import { createFinding } from './contract-finding.js'
 import type { ContractRuleId } from './contract-rules.js'
 import type { FindingCollector } from './finding-collector.js'
@@ -146,11 +147,29 @@ function compareConstraints(place: SchemaPlace, before: OpenApiNode, after: Open
     const narrowedRule = keyword === 'maximum' ? (place.maximumRule ?? rule) : rule
     report(narrowed ? narrowedRule : 'REQUEST_CONSTRAINT_RELAXED', describe(was), describe(now), keyword)
   }
+  if (before.pattern !== after.pattern && compareDecimalDigits(before, after, report)) return
   if (before.pattern !== after.pattern) {
     const describe = (pattern: unknown) => (typeof pattern === 'string' ? `pattern ${pattern}` : 'no pattern')
     const rule = after.pattern === undefined ? 'REQUEST_CONSTRAINT_RELAXED' : 'REQUEST_PATTERN_CHANGED'
     report(rule, describe(before.pattern), describe(after.pattern), 'pattern')
   }
+}
+
+/**
+ * A decimal's pattern says its digits (decimalPattern): fewer integer or
+ * fraction digits refuse values that were accepted (REQUEST_PATTERN_CHANGED),
+ * more accept more. Returns false when either side is no decimal pattern.
+ */
+function compareDecimalDigits(before: OpenApiNode, after: OpenApiNode, report: Report): boolean {
+  if (before.format !== 'decimal' || after.format !== 'decimal') return false
+  const was = typeof before.pattern === 'string' ? readDecimalDigits(before.pattern) : null
+  const now = typeof after.pattern === 'string' ? readDecimalDigits(after.pattern) : null
+  if (was === null || now === null) return false
+  const describe = ({ integerDigits, scale }: { integerDigits: number; scale: number }) =>
+    `decimal of ${integerDigits} integer and ${scale} fraction digits`
+  const narrowed = now.integerDigits < was.integerDigits || now.scale < was.scale
+  report(narrowed ? 'REQUEST_PATTERN_CHANGED' : 'REQUEST_CONSTRAINT_RELAXED', describe(was), describe(now), 'pattern')
+  return true
 }
 
 function compareProperties(

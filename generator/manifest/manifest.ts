@@ -2,7 +2,7 @@ import type { AccessOperation } from '../../runtime/contract/access-rule.js'
 import type { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
 import type { AggregateFunction } from '../../runtime/contract/aggregate-function.js'
 import type { CountStrategy } from '../../runtime/contract/count-strategy.js'
-import type { FieldType, StringFormat } from '../../runtime/contract/field-type.js'
+import type { ArrayItemType, FieldType, StringFormat } from '../../runtime/contract/field-type.js'
 import type { FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { OnDelete } from '../../runtime/contract/table-definition.js'
 import type { HookName } from '../../runtime/contract/hook-name.js'
@@ -28,7 +28,21 @@ export interface ManifestField {
   unique?: boolean
   /** The field's previous name: `migrate create` renames its column instead of dropping it. */
   renamed_from?: string
+  /** `decimal`: digits in all (1–38), and after the point (0–precision, default 0). */
+  precision?: number
+  scale?: number
+  /** `json`: the JSON Schema its values must satisfy; none: any JSON value. */
+  schema?: Record<string, unknown> | boolean
+  /** `array`: what each item is, and how many there may be. */
+  items?: ManifestArrayItems
+  max_items?: number
 }
+
+/** An `array` field's `items`: one scalar type and that type's options. */
+export type ManifestArrayItems = { type: ArrayItemType } & Pick<
+  ManifestField,
+  'enum' | 'minimum' | 'maximum' | 'min_length' | 'max_length' | 'pattern' | 'format'
+>
 
 /**
  * `relations:` entry. Without `many` it is a belongs-to (adds `<name>_id`);

@@ -1,3 +1,4 @@
+import { isRetyped } from './type-conversion.js'
 import type { TableChange } from './migration-plan.js'
 import type { SnapshotColumn, SnapshotTable } from '../../runtime/migrations/storage-snapshot.js'
 import type { ColumnValue } from '../../runtime/contract/table-definition.js'
@@ -54,7 +55,7 @@ export function compareTableColumns(
 /** Whether a kept column is stored differently (type, nullability, uniqueness, default or foreign key). */
 export function isColumnAltered({ before, after }: KeptColumn, renamedTables: RenamedTables): boolean {
   return (
-    before.type !== after.type ||
+    isRetyped(before, after) ||
     before.nullable !== after.nullable ||
     before.unique !== after.unique ||
     before.default !== after.default ||

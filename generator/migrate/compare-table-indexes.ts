@@ -1,3 +1,4 @@
+import { isRetyped } from './type-conversion.js'
 import { listTableIndexes, type TableIndex } from '../../runtime/storage/build-create-statements.js'
 import type { TableDefinition } from '../../runtime/contract/table-definition.js'
 import type { ColumnChanges } from './compare-table-columns.js'
@@ -39,7 +40,7 @@ export function compareTableIndexes(
           const previous = index.columns[position]!
           return (
             renamed.get(previous.name) === column.name &&
-            previous.type === column.type &&
+            !isRetyped(previous, column) &&
             previous.nullable === column.nullable
           )
         }),

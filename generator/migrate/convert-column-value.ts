@@ -1,12 +1,18 @@
 import { sql, type Expression } from 'kysely'
-import type { FieldType } from '../../runtime/contract/field-type.js'
+import { isLosslessConversion, isRetyped, type ColumnShape } from './type-conversion.js'
 
 /** A dialect's SQL for converting stored values between field types; every expression keeps NULL as NULL. */
 export interface ValueConversions {
-  /** The text the API would have written for the value, were the field a string (`42`, `1.5`, `true`, `2026-11-24`, `2026-11-24T10:00:00.000Z`). */
-  toText(type: FieldType, value: Expression<unknown>): Expression<unknown>
-  /** The stored value of `type` that the text reads as, or NULL when it is not one the API accepts. */
-  fromText(type: FieldType, text: Expression<unknown>): Expression<unknown>
+  /**
+   * The text the API would have written for the value, were the field a string (`42`, `1.5`, `true`,
+   * `2026-11-24`, `2026-11-24T10:00:00.000Z`, `12.50`; a document's JSON text).
+   */
+  toText(column: ColumnShape, value: Expression<unknown>): Expression<unknown>
+  /**
+   * The stored value of `column` that the text reads as, or NULL when it is not one the API accepts
+   * (a decimal: rounded to its scale, NULL when its integer digits do not fit).
+   */
+  fromText(column: ColumnShape, text: Expression<unknown>): Expression<unknown>
   integerToNumber(value: Expression<unknown>): Expression<unknown>
   /** Midnight UTC of the day. */
   dateToDatetime(value: Expression<unknown>): Expression<unknown>
@@ -33,14 +39,18 @@ export const NUMBER_RANGE = {
  */
 export function convertColumnValue(
   conversions: ValueConversions,
-  from: FieldType,
-  to: FieldType,
+  from: ColumnShape,
+  to: ColumnShape,
   value: Expression<unknown>,
 ): Expression<unknown> {
-  if (from === to) return value
-  if (to === 'string') return conversions.toText(from, value)
-  if (from === 'integer' && to === 'number') return conversions.integerToNumber(value)
-  if (from === 'date' && to === 'datetime') return conversions.dateToDatetime(value)
-  if (from === 'datetime' && to === 'date') return conversions.datetimeToDate(value)
+  if (!isRetyped(from, to)) return value
+  // The same JSON document: jsonb stays jsonb, text stays text.
+  if (from.type === 'array' && to.type === 'json') return value
+  // A wider decimal holds the same number: PostgreSQL's numeric widens as is; SQLite's key is the same.
+  if (from.type === 'decimal' && to.type === 'decimal' && isLosslessConversion(from, to)) return value
+  if (to.type === 'string') return conversions.toText(from, value)
+  if (from.type === 'integer' && to.type === 'number') return conversions.integerToNumber(value)
+  if (from.type === 'date' && to.type === 'datetime') return conversions.dateToDatetime(value)
+  if (from.type === 'datetime' && to.type === 'date') return conversions.datetimeToDate(value)
   return conversions.fromText(to, conversions.toText(from, value))
 }

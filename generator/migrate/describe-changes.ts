@@ -1,3 +1,4 @@
+import { describeColumnType, isRetyped } from './type-conversion.js'
 import type { SnapshotColumn } from '../../runtime/migrations/storage-snapshot.js'
 import type { ColumnValue } from '../../runtime/contract/table-definition.js'
 import { compareTableColumns, type KeptColumn } from './compare-table-columns.js'
@@ -138,7 +139,7 @@ function describeColumnChange({ before, after, backfill }: KeptColumn): string[]
   const name = after.name
   const parts: string[] = []
   if (before.name !== name) parts.push(`rename ${before.name} to ${name}`)
-  if (before.type !== after.type) parts.push(`${name} ${before.type} → ${after.type}`)
+  if (isRetyped(before, after)) parts.push(`${name} ${describeColumnType(before)} → ${describeColumnType(after)}`)
   if (before.nullable !== after.nullable) {
     parts.push(
       after.nullable

@@ -1,3 +1,4 @@
+import { isRetyped } from './type-conversion.js'
 import type { SnapshotColumn, SnapshotTable, StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
 import type { TableOrigin } from './table-origins.js'
 
@@ -90,7 +91,7 @@ function diffTable(
 function isSameColumn(before: SnapshotColumn, after: SnapshotColumn, newTableName: (name: string) => string): boolean {
   return (
     before.name === after.name &&
-    before.type === after.type &&
+    !isRetyped(before, after) &&
     before.nullable === after.nullable &&
     before.unique === after.unique &&
     before.default === after.default &&

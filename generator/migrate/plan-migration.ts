@@ -1,6 +1,6 @@
 import type { ColumnSource, MigrationPlan, TableChange } from './migration-plan.js'
 import type { StorageSnapshot } from '../../runtime/migrations/storage-snapshot.js'
-import { isLosslessConversion } from './type-conversion.js'
+import { describeColumnType, isLosslessConversion } from './type-conversion.js'
 import { didYouMean } from '../diagnostics/did-you-mean.js'
 import type { ManifestPath } from '../manifest/source-ranges.js'
 import type { Backfill } from './backfill.js'
@@ -116,7 +116,7 @@ function planTableChange(diff: TableDiff, origin: TableOrigin | undefined, rules
   const sources: Record<string, ColumnSource> = {}
   for (const { before: previous, after: column } of diff.columns) {
     const becomesNotNull = previous !== null && previous.nullable && !column.nullable
-    const narrowed = previous !== null && !isLosslessConversion(previous.type, column.type)
+    const narrowed = previous !== null && !isLosslessConversion(previous, column)
     // Values a narrowing does not convert become NULL: a NOT NULL column needs a value for them too.
     const needsFill = becomesNotNull || (narrowed && !column.nullable)
     // Only a column added or needing a fill takes one; any other is left unused and reported.
@@ -146,7 +146,7 @@ function planTableChange(diff: TableDiff, origin: TableOrigin | undefined, rules
     if (needsFill && fill === undefined) {
       const nulls = becomesNotNull
         ? `becomes NOT NULL, but existing rows of table ${after.name} may hold NULL there`
-        : `is NOT NULL and changes type from ${previous.type} to ${column.type}, so rows of table ${after.name} whose values do not convert need a value`
+        : `is NOT NULL and changes type from ${describeColumnType(previous)} to ${describeColumnType(column)}, so rows of table ${after.name} whose values do not convert need a value`
       rules.problems.push({
         code: 'MIGRATION_VALUE_NEEDED',
         severity: 'error',
@@ -158,8 +158,12 @@ function planTableChange(diff: TableDiff, origin: TableOrigin | undefined, rules
     }
     if (narrowed) {
       rules.loseData(
-        `column ${after.name}.${column.name}: ${previous.type} → ${column.type} (values that do not convert are lost)`,
-        `${describe(column.name)} changes type from ${previous.type} to ${column.type}: stored values that are not valid ${column.type}s are lost`,
+        `column ${after.name}.${column.name}: ${describeColumnType(previous)} → ${describeColumnType(column)} (values that do not convert are lost)`,
+        `${describe(column.name)} changes type from ${describeColumnType(previous)} to ${describeColumnType(column)}: ${
+          column.type === 'decimal' && previous.type === 'decimal'
+            ? 'stored values are rounded to its scale, and those with more integer digits than it holds are lost'
+            : `stored values that are not valid ${column.type}s are lost`
+        }`,
         pathOf(column.name),
         null,
       )

@@ -198,6 +198,13 @@ export interface FieldModel {
    * only migrations read it.
    */
   readonly renamedFrom: string | null
+  /** `decimal` only: NUMERIC(precision, scale). */
+  readonly decimal?: { readonly precision: number; readonly scale: number }
+  /** `json` only: the manifest's `schema`, which body validators apply as is; absent: any JSON value. */
+  readonly jsonSchema?: Readonly<Record<string, unknown>> | boolean
+  /** `array` only: what each item is (a scalar field's model, without a name of its own), and the most items. */
+  readonly items?: FieldModel
+  readonly maxItems?: number
 }
 
 export interface ReferencesModel {

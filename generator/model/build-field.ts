@@ -24,5 +24,9 @@ export function buildField(name: string, field: ManifestField): FieldModel {
     serverManaged: false,
     references: null,
     renamedFrom: field.renamed_from ?? null,
+    ...(field.type === 'decimal' ? { decimal: { precision: field.precision ?? 0, scale: field.scale ?? 0 } } : {}),
+    ...(field.type === 'json' && field.schema !== undefined ? { jsonSchema: field.schema } : {}),
+    ...(field.type === 'array' && field.items !== undefined ? { items: buildField(name, field.items) } : {}),
+    ...(field.type === 'array' && field.max_items !== undefined ? { maxItems: field.max_items } : {}),
   }
 }

@@ -1,5 +1,6 @@
 import type { AggregateRules } from '../../runtime/contract/aggregate-function.js'
 import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
+import { isJsonValued } from '../../runtime/contract/field-type.js'
 import { DEFAULT_COUNT_STRATEGY, type CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { ManifestCache, ManifestResource } from '../manifest/manifest.js'
 import type { FieldModel, ResourceModel } from './api-model.js'
@@ -24,13 +25,18 @@ export function buildQueryRules(
 ): Pick<ResourceModel, 'includes' | 'sortable' | 'filters' | 'cacheControl' | 'count' | 'aggregate'> {
   const sortable =
     resource.sort ??
-    fields.filter((field) => field.references === null && field.name !== 'id').map((field) => field.name)
+    fields
+      .filter((field) => field.references === null && field.name !== 'id' && !isJsonValued(field.type))
+      .map((field) => field.name)
   const filters = resource.filter
     ? Object.entries(resource.filter).map(([field, operators]) => ({ field, operators }))
-    : fields.map((field) => ({
-        field: field.name,
-        operators: defaultFilterOperators(field),
-      }))
+    : fields
+        .map((field) => ({
+          field: field.name,
+          operators: defaultFilterOperators(field),
+        }))
+        // A json field that cannot be null has no operator.
+        .filter(({ operators }) => operators.length > 0)
   const cache = resource.cache ?? serviceCache
   return {
     includes: resource.include ?? [],

@@ -1,3 +1,4 @@
+import { isJsonValued, type ArrayItemType } from '../../runtime/contract/field-type.js'
 import { isDeepStrictEqual } from 'node:util'
 import { DEFAULT_COUNT_STRATEGY } from '../../runtime/contract/count-strategy.js'
 import type { ApiAuth, AuthScheme, TableAccess } from '../../runtime/contract/access-rule.js'
@@ -50,6 +51,9 @@ export function buildTableDefinition(
     ...(field.references
       ? { references: { table: tableOf(field.references.resource), onDelete: field.references.onDelete } }
       : {}),
+    ...(field.decimal ? { precision: field.decimal.precision, scale: field.decimal.scale } : {}),
+    ...(field.items ? { items: { type: field.items.type as ArrayItemType } } : {}),
+    ...(field.jsonSchema !== undefined ? { schema: field.jsonSchema } : {}),
   }))
   const relations: RelationDefinition[] = resource.relations.map((relation) => ({
     name: relation.name,
@@ -99,6 +103,8 @@ function buildIndexes(resource: TableSource): IndexDefinition[] {
 }
 
 function isIndexable(field: FieldModel): boolean {
+  // A document can outgrow what an index entry holds (PostgreSQL: about 2.7 kB), and only `null` filters it.
+  if (isJsonValued(field.type)) return false
   if (field.type !== 'string' || field.enum !== null || field.format === 'uuid') return true
   return field.maxLength !== null && field.maxLength <= MAX_INDEXED_TEXT_LENGTH
 }

@@ -41,6 +41,15 @@ export function nameResourceComponents(typeName: string): ResourceComponentNames
   }
 }
 
+/** The OpenAPI component of a json field's schema: `ProductSettingsDocument` for `settings` of `products`. */
+export function documentComponentName(typeName: string, field: string): string {
+  const pascal = field
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')
+  return `${typeName}${pascal}Document`
+}
+
 /** restmint's own OpenAPI schemas, next to the resources' ones in `components.schemas`. */
 export const SHARED_SCHEMAS = {
   pageMeta: 'PageMeta',

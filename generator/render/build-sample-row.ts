@@ -1,5 +1,6 @@
 import type { Row } from '../../runtime/contract/table-definition.js'
 import type { FieldModel, ResourceModel } from '../model/api-model.js'
+import { sampleJsonValue } from '../../runtime/storage/sample-json-value.js'
 
 const SAMPLE_DATE = '2027-01-15'
 const SAMPLE_DATETIME = '2027-01-15T09:30:00.000Z'
@@ -38,7 +39,18 @@ function sampleValue(field: FieldModel): Row[string] {
       const text = field.format === null ? `Sample ${field.name.replaceAll('_', ' ')}` : SAMPLE_STRINGS[field.format]
       return text.slice(0, field.maxLength ?? undefined)
     }
+    case 'decimal':
+      return sampleDecimal(field.decimal?.scale ?? 0)
+    case 'json':
+      return sampleJsonValue(field.jsonSchema ?? {}) as Row[string]
+    case 'array':
+      return field.items === undefined || field.maxItems === 0 ? [] : [sampleValue(field.items) as string]
   }
+}
+
+/** `9.50` at scale 2, `9` at scale 0: one digit before the point, so it fits any precision. */
+export function sampleDecimal(scale: number): string {
+  return scale === 0 ? '9' : `9.${'5'.padEnd(scale, '0')}`
 }
 
 /** `preferred`, moved into the field's minimum and maximum. */

@@ -48,6 +48,8 @@ function compileUncached(schemas: NamedSchemas): CompiledValidators {
     code: { source: true, esm: true, formats: _`ajvRuntime.formats` },
   })
   addFormats.default(ajv, [...FORMATS])
+  // Documentation only (OpenAPI's registry: an exact decimal as a string): the field's `pattern` checks it.
+  ajv.addFormat('decimal', true)
   const exports: Record<string, string> = {}
   const aliases: { name: string; target: string }[] = []
   const bySchema = new Map<string, string>()

@@ -1,3 +1,4 @@
+import { decimalPattern } from '../../runtime/contract/decimal-pattern.js'
 import {
   type ApiModel,
   type ComputedFieldModel,
@@ -36,6 +37,7 @@ export type JsonSchema = {
   readonly uniqueItems?: boolean
   readonly maxItems?: number
   readonly anyOf?: readonly JsonSchema[]
+  readonly not?: JsonSchema
 }
 
 /**
@@ -134,7 +136,7 @@ function recordFieldSchema(field: FieldModel, describe: DescribeField): JsonSche
 }
 
 function computedFieldSchema(field: ComputedFieldModel): JsonSchema {
-  const { type, format } = TYPE_SCHEMAS[field.type]
+  const { type, format } = TYPE_SCHEMAS[field.type as ScalarFieldType]
   return {
     description: 'Computed by the server for each response; never stored, and cannot be filtered or sorted by.',
     type: field.nullable ? [type, 'null'] : type,
@@ -198,12 +200,17 @@ export function buildOperandSchema(field: FieldModel): JsonSchema {
 }
 
 function typeOf(field: FieldModel): { type: JsonType; format: string | null } {
+  if (field.type === 'json' || field.type === 'array') {
+    throw new Error(`internal error: a ${field.type} field has no operand schema`)
+  }
   const { type, format } = TYPE_SCHEMAS[field.type]
   return { type, format: format ?? field.format }
 }
 
 /** The type and constraints of a field's values; `nullable` adds `null` to type and enum. */
 function valueSchema(field: FieldModel, nullable: boolean): JsonSchema {
+  if (field.type === 'json') return jsonFieldSchema(field, nullable)
+  if (field.type === 'array') return arrayFieldSchema(field, nullable)
   const { type, format } = typeOf(field)
   const { minimum, maximum } = boundsOf(field)
   return {
@@ -215,6 +222,22 @@ function valueSchema(field: FieldModel, nullable: boolean): JsonSchema {
     ...(field.minLength !== null ? { minLength: field.minLength } : {}),
     ...(field.maxLength !== null ? { maxLength: field.maxLength } : {}),
     ...(field.pattern !== null ? { pattern: field.pattern } : {}),
+    ...(field.decimal ? { pattern: decimalPattern(field.decimal) } : {}),
+  }
+}
+
+/** The manifest's schema as written (any JSON value without one); `nullable` admits null beside it. */
+function jsonFieldSchema(field: FieldModel, nullable: boolean): JsonSchema {
+  const declared = (field.jsonSchema ?? true) as JsonSchema
+  if (field.jsonSchema === undefined) return nullable ? {} : { not: { type: 'null' } }
+  return nullable ? { anyOf: [{ type: 'null' }, declared] } : declared
+}
+
+function arrayFieldSchema(field: FieldModel, nullable: boolean): JsonSchema {
+  return {
+    type: nullable ? ['array', 'null'] : 'array',
+    ...(field.items ? { items: valueSchema(field.items, false) } : {}),
+    ...(field.maxItems !== undefined ? { maxItems: field.maxItems } : {}),
   }
 }
 
@@ -227,7 +250,10 @@ function boundsOf(field: FieldModel): { minimum: number | null; maximum: number 
   }
 }
 
-const TYPE_SCHEMAS: Record<FieldModel['type'], { type: JsonType; format: string | null }> = {
+type ScalarFieldType = Exclude<FieldModel['type'], 'json' | 'array'>
+
+const TYPE_SCHEMAS: Record<ScalarFieldType, { type: JsonType; format: string | null }> = {
+  decimal: { type: 'string', format: 'decimal' },
   string: { type: 'string', format: null },
   integer: { type: 'integer', format: null },
   number: { type: 'number', format: null },

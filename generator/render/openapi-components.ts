@@ -4,6 +4,7 @@ import { buildAuthResponses, buildSecuritySchemes } from './openapi-security.js'
 import { type ApiModel, type ResourceModel, findResource } from '../model/api-model.js'
 import { listIncludedHasMany } from '../model/list-included-has-many.js'
 import {
+  documentComponentName,
   nameResourceComponents as nameComponents,
   SHARED_SCHEMAS,
   type ResourceComponentNames,
@@ -72,7 +73,9 @@ export function buildComponents(
     addComponent(requestBodies, name, { required: true, content: { 'application/json': { schema } } }, owner)
   for (const resource of model.resources) {
     const names = nameResourceComponents(resource)
-    const resourceSchemas = schemasOf(resource)
+    const documents = listDocumentComponents(resource)
+    for (const { name, schema } of documents) addComponent(schemas, name, schema, resource)
+    const resourceSchemas = referDocuments(schemasOf(resource), documents)
     addComponent(schemas, names.record, buildRecordSchema(resourceSchemas.record, resource, model), resource)
     addRequestBody(names.create, resourceSchemas.createBody, resource)
     addRequestBody(names.replace, resourceSchemas.replaceBody, resource)
@@ -104,6 +107,59 @@ export function buildComponents(
     responses: { ...buildErrorResponses(model, usesConflict), ...conditional.responses },
     headers: { Location: LOCATION, Vary: buildVary(model.http.cors !== null), ...conditional.headers },
     ...(model.authSchemes.length > 0 ? { securitySchemes: buildSecuritySchemes(model.authSchemes) } : {}),
+  }
+}
+
+/** A json field's declared schema, shown once as a component of its own and referred to by its bodies and records. */
+interface DocumentComponent {
+  readonly field: string
+  readonly name: string
+  readonly schema: JsonSchema
+}
+
+function listDocumentComponents(resource: ResourceModel): DocumentComponent[] {
+  return resource.fields.flatMap((field) =>
+    field.type === 'json' && field.jsonSchema !== undefined
+      ? [
+          {
+            field: field.name,
+            name: documentComponentName(resource.typeName, field.name),
+            schema: (typeof field.jsonSchema === 'boolean'
+              ? field.jsonSchema
+                ? {}
+                : { not: {} }
+              : field.jsonSchema) as JsonSchema,
+          },
+        ]
+      : [],
+  )
+}
+
+/** The resource's schemas with each json field's declared schema replaced by a reference to its component. */
+function referDocuments(schemas: ResourceSchemas, documents: readonly DocumentComponent[]): ResourceSchemas {
+  if (documents.length === 0) return schemas
+  const refer = (schema: JsonSchema | null): JsonSchema | null => {
+    if (schema === null) return null
+    const properties = { ...schema.properties }
+    for (const { field, name } of documents) {
+      const property = properties[field]
+      if (property === undefined) continue
+      const nullable = property.anyOf !== undefined
+      properties[field] = {
+        ...(property.description !== undefined ? { description: property.description } : {}),
+        ...(nullable ? { anyOf: [{ type: 'null' }, refSchema(name)] } : refSchema(name)),
+      }
+    }
+    return { ...schema, properties }
+  }
+  return {
+    record: refer(schemas.record)!,
+    createBody: refer(schemas.createBody)!,
+    replaceBody: refer(schemas.replaceBody)!,
+    updateBody: refer(schemas.updateBody)!,
+    nestedCreateBody: refer(schemas.nestedCreateBody),
+    nestedReplaceBody: refer(schemas.nestedReplaceBody),
+    nestedUpdateBody: refer(schemas.nestedUpdateBody),
   }
 }
 

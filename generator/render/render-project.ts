@@ -316,6 +316,10 @@ const PRIMITIVES: Readonly<Record<FieldModel['type'], string>> = {
   boolean: 'boolean',
   date: 'string',
   datetime: 'string',
+  // Exact: never a JS number.
+  decimal: 'string',
+  json: 'unknown',
+  array: 'unknown',
 }
 
 function member(field: FieldModel, optional: boolean, nullable: boolean): MemberView {
@@ -326,7 +330,17 @@ function member(field: FieldModel, optional: boolean, nullable: boolean): Member
     primitive: field.enum === null ? PRIMITIVES[field.type] : null,
     enumValues: field.enum,
     nullable,
+    document: documentSchemaOf(field),
   }
+}
+
+/** The JSON Schema a json or array field's TypeScript type is written from (tsType); null for other fields. */
+function documentSchemaOf(field: FieldModel): unknown {
+  if (field.type === 'json') return field.jsonSchema ?? true
+  if (field.type !== 'array') return null
+  const items = field.items
+  if (items === undefined) return { type: 'array' }
+  return { type: 'array', items: items.enum === null ? { type: PRIMITIVES[items.type] } : { enum: items.enum } }
 }
 
 /**
@@ -359,6 +373,7 @@ function buildTypesView(model: ApiModel, resource: ResourceModel): TypesView {
         primitive: PRIMITIVES[field.type],
         enumValues: null,
         nullable: field.nullable,
+        document: null,
       })),
     ],
     create: create(writable),

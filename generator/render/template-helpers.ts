@@ -1,4 +1,5 @@
 import { explainUnsafeIdentifier } from '../names/identifiers.js'
+import { writeTypeOfSchema } from './write-type-of-schema.js'
 
 /**
  * The only ways a value reaches generated code. Templates are compiled with
@@ -8,6 +9,8 @@ import { explainUnsafeIdentifier } from '../names/identifiers.js'
  * view (render-project.ts), and composed in the template.
  */
 export const templateHelpers = {
+  /** A TypeScript type written from a JSON Schema (json and array fields): see writeTypeOfSchema. */
+  tsType: (schema: unknown): string => writeTypeOfSchema(schema),
   /** A JavaScript string literal. */
   str: (value: unknown): string => JSON.stringify(String(value)),
   /** A JSON (and so JavaScript, and TypeScript literal type) literal of any plain value. */

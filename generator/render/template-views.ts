@@ -248,6 +248,8 @@ export interface MemberView {
   readonly enumValues: readonly (string | number)[] | null
   /** Adds `| null`. */
   readonly nullable: boolean
+  /** A json or array field: the JSON Schema its type is written from (template helper tsType); else null. */
+  readonly document: unknown
 }
 
 /** `<version>/types/<resource>.ts`: the record and body interfaces. */

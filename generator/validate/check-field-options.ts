@@ -1,3 +1,4 @@
+import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
 import { compilePattern, explainValueMismatch } from './explain-value-mismatch.js'
 import { quoteValue } from './describe-value.js'
@@ -5,7 +6,19 @@ import { listOperationFields, listResourceEntries, type ListedEntry } from './li
 
 const NUMERIC_TYPES: readonly unknown[] = ['integer', 'number']
 const ENUM_TYPES: readonly unknown[] = ['string', 'integer', 'number']
-const FIELD_TYPES: readonly unknown[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime']
+const FIELD_TYPES: readonly unknown[] = [
+  'string',
+  'integer',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'decimal',
+  'json',
+  'array',
+]
+/** json and array defaults are FIELD_TYPE_OPTION's (check-field-types.ts). */
+const DOCUMENT_TYPES: readonly unknown[] = ['json', 'array']
 const NUMBER_OPTIONS = ['minimum', 'maximum'] as const
 const STRING_OPTIONS = ['min_length', 'max_length', 'pattern', 'format'] as const
 
@@ -16,10 +29,12 @@ const STRING_OPTIONS = ['min_length', 'max_length', 'pattern', 'format'] as cons
  */
 export function checkFieldOptions(context: CheckContext, data: unknown): void {
   for (const field of [...listResourceEntries(data, 'fields'), ...listOperationFields(data)]) {
-    if (field.options === null || !FIELD_TYPES.includes(field.options.type)) continue
-    checkRanges(context, field, field.options)
-    checkEnum(context, field, field.options)
-    checkDefault(context, field, field.options)
+    for (const checked of [field, ...listArrayItems(field)]) {
+      if (checked.options === null || !FIELD_TYPES.includes(checked.options.type)) continue
+      checkRanges(context, checked, checked.options)
+      checkEnum(context, checked, checked.options)
+      if (!DOCUMENT_TYPES.includes(checked.options.type)) checkDefault(context, checked, checked.options)
+    }
   }
 }
 
@@ -135,4 +150,11 @@ function checkDefault(context: CheckContext, field: ListedEntry, options: Readon
   const mismatch = explainValueMismatch(value, options, true)
   if (mismatch !== null)
     context.report('DEFAULT_TYPE', `default ${quoteValue(value)} of field "${field.name}" ${mismatch}`, at)
+}
+
+/** An array field's `items`, checked as a field of its own (named `<field> items`): the same options apply to each item. */
+function listArrayItems(field: ListedEntry): ListedEntry[] {
+  const items = field.options?.type === 'array' ? asRecord(field.options.items) : null
+  if (items === null || items.type === 'json' || items.type === 'array') return []
+  return [{ ...field, name: `${field.name} items`, options: items, path: [...field.path, 'items'] }]
 }

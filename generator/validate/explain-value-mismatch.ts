@@ -1,3 +1,4 @@
+import { decimalPattern } from '../../runtime/contract/decimal-pattern.js'
 import { didYouMean } from '../diagnostics/did-you-mean.js'
 import { describeValue } from './describe-value.js'
 import { matchesFormat } from './matches-format.js'
@@ -19,6 +20,10 @@ const TYPE_CHECKS: Readonly<Record<string, (value: unknown) => string | null>> =
     typeof value === 'string' && matchesFormat('date-time', value)
       ? null
       : 'is not an RFC 3339 date-time (e.g. 2024-01-31T09:30:00Z)',
+  decimal: (value) =>
+    typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)
+      ? null
+      : `is not a decimal string such as "12.50"${quoteHint(value)}`,
 }
 
 /**
@@ -36,6 +41,14 @@ export function explainValueMismatch(
     typeof field.type === 'string' && Object.hasOwn(TYPE_CHECKS, field.type) ? TYPE_CHECKS[field.type] : undefined
   const typeProblem = typeCheck?.(value)
   if (typeProblem) return typeProblem
+  if (field.type === 'decimal' && typeof value === 'string' && Number.isInteger(field.precision)) {
+    const digits = {
+      precision: field.precision as number,
+      scale: Number.isInteger(field.scale) ? (field.scale as number) : 0,
+    }
+    if (!new RegExp(decimalPattern(digits)).test(value))
+      return `has more digits than decimal(${digits.precision},${digits.scale}) holds`
+  }
   if (typeof value === 'number') {
     if (typeof field.minimum === 'number' && value < field.minimum) return `is less than the minimum ${field.minimum}`
     if (typeof field.maximum === 'number' && value > field.maximum)

@@ -2,6 +2,7 @@ import { checkAggregates } from './check-aggregates.js'
 import type { CheckContext } from './check-context.js'
 import { checkFieldNames } from './check-field-names.js'
 import { checkFieldOptions } from './check-field-options.js'
+import { checkFieldTypes } from './check-field-types.js'
 import { checkFilters } from './check-filters.js'
 import { checkGeneratedNames } from './check-generated-names.js'
 import { checkHasMany } from './check-has-many.js'
@@ -24,6 +25,7 @@ export const RESOURCE_CHECKS: readonly ((context: CheckContext, data: unknown) =
   checkParents,
   checkFieldNames,
   checkFieldOptions,
+  checkFieldTypes,
   checkRelations,
   checkHasMany,
   checkReferenceCycles,

@@ -61,6 +61,14 @@ export const RULES = {
     'Field options fit the field type and each other: bounds for numbers, lengths/pattern/format for strings, minimum <= maximum, min_length <= max_length, pattern a valid regular expression.',
   ENUM_TYPE:
     'An enum belongs to a string, integer or number field, and every value in it fits the field type and bounds.',
+  DECIMAL_DIGITS:
+    'A decimal field has a `precision` from 1 to 38 (digits in all) and a `scale` from 0 to its precision (digits after the point).',
+  JSON_SCHEMA:
+    "A json field's `schema` is a valid JSON Schema (draft-07, compiled strictly as the body validators are), written inline: no `$ref`.",
+  ARRAY_ITEMS:
+    'An array field has `items` whose `type` is a scalar: string, integer, number, boolean, date or datetime.',
+  FIELD_TYPE_OPTION:
+    '`precision` and `scale` belong to decimal fields, `schema` to json fields, `items` and `max_items` to array fields; json and array fields are not unique, not sorted by, and have no default but null.',
   DEFAULT_TYPE: 'A default fits the field type, enum and bounds; `default: null` only on a nullable field.',
   RELATION_TARGET_UNKNOWN: "A relation's `resource` names a resource declared in the manifest.",
   RELATION_NAME_CLASH:
@@ -81,7 +89,7 @@ export const RULES = {
   SORT_UNKNOWN_FIELD: '`sort` lists fields of the resource.',
   FILTER_UNKNOWN_FIELD: '`filter` keys are fields of the resource.',
   FILTER_OPERATOR:
-    'Filter operators fit the field type: contains and starts_with only on strings; gt, gte, lt, lte and in not on booleans.',
+    'Filter operators fit the field type: contains and starts_with only on strings; gt, gte, lt, lte and in not on booleans; json and array fields only null.',
   AGGREGATE_UNKNOWN_FIELD: '`aggregate.group_by` and `aggregate.functions` name fields of the resource.',
   AGGREGATE_GROUP_TYPE:
     '`aggregate.group_by` fields have a type whose values repeat: string, integer (foreign keys too), boolean or date.',

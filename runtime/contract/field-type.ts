@@ -2,9 +2,35 @@
  * The value types a manifest field (and so a table column) can have, in the
  * order the manifest schema and the documentation list them.
  */
-export const FIELD_TYPES = ['string', 'integer', 'number', 'boolean', 'date', 'datetime'] as const
+export const FIELD_TYPES = [
+  'string',
+  'integer',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'decimal',
+  'json',
+  'array',
+] as const
 
 export type FieldType = (typeof FIELD_TYPES)[number]
+
+/** The types an `array` field's items may have: one scalar each, stored inside the array's JSON. */
+export const ARRAY_ITEM_TYPES = ['string', 'integer', 'number', 'boolean', 'date', 'datetime'] as const
+
+export type ArrayItemType = (typeof ARRAY_ITEM_TYPES)[number]
+
+/** Types whose values are JSON documents (an object, an array...): stored as JSON, neither sorted nor compared. */
+export function isJsonValued(type: FieldType): type is 'json' | 'array' {
+  return type === 'json' || type === 'array'
+}
+
+/**
+ * `decimal`'s most digits: PostgreSQL's NUMERIC takes up to 1000, but 38 is
+ * what every other database's exact decimal holds, and what the API documents.
+ */
+export const DECIMAL_MAX_PRECISION = 38
 
 /** The `format:` a string field may declare; filters and bodies check it alike (ajv-formats). */
 export const STRING_FORMATS = ['email', 'uri', 'uuid'] as const

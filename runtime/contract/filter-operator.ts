@@ -22,6 +22,10 @@ export const OPERATORS_BY_FIELD_TYPE: Readonly<Record<FieldType, readonly Filter
   date: [...COMPARISONS, 'null'],
   datetime: [...COMPARISONS, 'null'],
   boolean: ['eq', 'ne', 'null'],
+  decimal: [...COMPARISONS, 'null'],
+  // A document has no order, and comparing its text would depend on key order and spacing: presence only.
+  json: ['null'],
+  array: ['null'],
 }
 
 /**

@@ -1,11 +1,14 @@
-import type { FieldType, StringFormat } from './field-type.js'
+import type { ArrayItemType, FieldType, StringFormat } from './field-type.js'
 
 /**
  * What generated code tells the runtime about one database table. Generated
  * `schema.ts` files export one of these per resource; the storage layer and the
  * HTTP handlers read nothing else.
  */
-export type ColumnValue = string | number | boolean | null
+export type ColumnValue = string | number | boolean | null | JsonDocument
+
+/** A `json` or `array` field's value: an object or array, as JSON.parse returns it. */
+export type JsonDocument = readonly unknown[] | { readonly [key: string]: unknown }
 export type Row = Record<string, ColumnValue>
 
 export interface ColumnDefinition {
@@ -37,6 +40,13 @@ export interface ColumnDefinition {
   readonly pattern?: string
   /** Foreign key to another table's `id`. */
   readonly references?: { readonly table: string; readonly onDelete: OnDelete }
+  /** `decimal`: digits in all, and after the point (values are strings with exactly `scale` of them). */
+  readonly precision?: number
+  readonly scale?: number
+  /** `array`: the items' scalar type. */
+  readonly items?: { readonly type: ArrayItemType }
+  /** `json`: the JSON Schema its values satisfy (the body validators check it; sample rows are made from it). */
+  readonly schema?: Readonly<Record<string, unknown>> | boolean
 }
 
 export interface ReferenceDefinition {

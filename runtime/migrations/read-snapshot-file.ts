@@ -53,6 +53,9 @@ function findColumnProblem(column: unknown): string | null {
   if (!['string', 'number', 'boolean'].includes(typeof column.default) && column.default !== null) {
     return 'needs a "default": a string, number, boolean or null'
   }
+  if (column.type === 'decimal' && !(Number.isInteger(column.precision) && Number.isInteger(column.scale))) {
+    return 'needs a "precision" and a "scale" (whole numbers) as a decimal'
+  }
   const references = column.references
   if (references === undefined) return null
   if (

@@ -30,6 +30,9 @@ export interface SnapshotColumn {
   readonly default: ColumnValue
   /** Foreign key to another table's `id`. */
   readonly references?: { readonly table: string; readonly onDelete: OnDelete }
+  /** `decimal`: NUMERIC(precision, scale) on PostgreSQL; changing either is a migration. */
+  readonly precision?: number
+  readonly scale?: number
 }
 
 /** The snapshot of the tables generated `schema.ts` defines. */
@@ -47,6 +50,7 @@ export function snapshotTables(tables: readonly TableDefinition[]): StorageSnaps
           unique: column.unique,
           default: column.default,
           ...(column.references ? { references: { ...column.references } } : {}),
+          ...(column.precision !== undefined ? { precision: column.precision, scale: column.scale ?? 0 } : {}),
         })),
         indexes: (table.indexes ?? []).map((index) => [...index.columns]),
       })),

@@ -271,7 +271,12 @@ export function fitsColumn(value: ColumnValue, column: ColumnDefinition): boolea
     case 'string':
     case 'date':
     case 'datetime':
+    case 'decimal':
       return typeof value === 'string'
+    case 'json':
+    case 'array':
+      // Never sortable, so never in a keyset position.
+      return false
   }
 }
 

@@ -2,6 +2,7 @@ import type { FieldType } from '../contract/field-type.js'
 import { matchesFormat } from '../contract/matches-format.js'
 import { checkDate, normalizeDatetime } from '../storage/normalize-datetime.js'
 import { RejectedValue } from '../storage/rejected-value.js'
+import { checkDecimal } from '../storage/decimal-text.js'
 import type { ColumnDefinition, ColumnValue } from '../contract/table-definition.js'
 
 const INTEGER = /^-?\d+$/
@@ -38,14 +39,21 @@ function parseByType(raw: string, type: FieldType): { value: ColumnValue } | { p
       return raw === 'true' || raw === 'false' ? { value: raw === 'true' } : { problem: 'must be true or false' }
     case 'date':
     case 'datetime':
+    case 'decimal':
       // The storage's own checks, so a filter accepts exactly what a field can hold.
       try {
-        return { value: type === 'date' ? checkDate(raw) : normalizeDatetime(raw) }
+        return {
+          value: type === 'date' ? checkDate(raw) : type === 'decimal' ? checkDecimal(raw) : normalizeDatetime(raw),
+        }
       } catch (error) {
         if (!(error instanceof RejectedValue)) throw error
         return { problem: error.reason }
       }
     case 'string':
       return { value: raw }
+    case 'json':
+    case 'array':
+      // Only `null` filters these (OPERATORS_BY_FIELD_TYPE), whose operand is not a value of the field.
+      throw new Error(`internal error: a ${type} field has no filter operand`)
   }
 }

@@ -1,7 +1,7 @@
 import { sql, type Compilable, type CreateIndexBuilder, type CreateTableBuilder, type Kysely } from 'kysely'
 import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
 import { nameConstraint, nameIndex } from './constraint-names.js'
-import type { ColumnTypeMapping } from './column-type-mapping.js'
+import { sqlTypeOf, type ColumnTypeMapping } from './column-type-mapping.js'
 import type { DialectSyntax } from './storage-dialect.js'
 import { createValueEncoder } from './value-codec.js'
 
@@ -55,7 +55,7 @@ export function buildCreateTable(
   let createTable: CreateTableBuilder<string, string> = db.schema.createTable(name)
   if (options.ifNotExists) createTable = createTable.ifNotExists()
   for (const column of table.columns) {
-    createTable = createTable.addColumn(column.name, types.sqlTypes[column.type], (builder) => {
+    createTable = createTable.addColumn(column.name, sqlTypeOf(types, column), (builder) => {
       if (column.name === 'id') return types.defineIdColumn(builder)
       // The default also applies to rows written outside the API; literals are inlined, escaped by Kysely.
       const withDefault =

@@ -1,5 +1,5 @@
 import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
-import type { ColumnTypeMapping } from './column-type-mapping.js'
+import { sqlTypeOf, type ColumnTypeMapping } from './column-type-mapping.js'
 import { readSqlLiteral } from './read-sql-literal.js'
 import { createValueEncoder } from './value-codec.js'
 import type { ExistingForeignKey, ExistingTable, ExistingUnique } from './storage-dialect.js'
@@ -49,7 +49,7 @@ export function findSchemaDifferences(
     if (foundType !== types.introspectedTypes[column.type]) {
       differences.push(
         `${prefix} "${column.name}" has type ${foundType} in the database, ` +
-          `but the manifest declares ${declared} (stored as ${types.sqlTypes[column.type]})`,
+          `but the manifest declares ${declared} (stored as ${sqlTypeOf(types, column)})`,
       )
     }
     if (found.isNullable !== column.nullable) {

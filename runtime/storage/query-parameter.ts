@@ -65,7 +65,8 @@ export function bindParameters(
       const { name, type, list } = placeholders[index]!
       const value = args[name]
       if (value === undefined) throw new Error(`no value for query parameter "${name}"`)
-      if (Array.isArray(value) !== list) {
+      // An array field's one value is an array too.
+      if (list ? !Array.isArray(value) : Array.isArray(value) && type !== 'array') {
         throw new Error(`query parameter "${name}" takes ${list ? 'an array of values' : 'one value, not an array'}`)
       }
       bound[index] = list

@@ -2,6 +2,7 @@ import RandExpModule from 'randexp'
 import { matchesFormat } from '../contract/matches-format.js'
 import { ajvRuntime } from '../contract/validator.js'
 import { sortTablesByDependency } from './sort-tables-by-dependency.js'
+import { sampleJsonValue } from './sample-json-value.js'
 import type { Storage } from './storage.js'
 import { MissingReferenceError, UniqueViolationError } from './storage-errors.js'
 import type { ColumnDefinition, ColumnValue, Row, TableDefinition } from '../contract/table-definition.js'
@@ -91,7 +92,21 @@ function sampleValue(
       return `2026-01-0${number}T12:00:00.000Z`
     case 'string':
       return sampleString(table, column, index)
+    case 'decimal':
+      return sampleDecimal(column, number)
+    case 'json':
+      return sampleJsonValue(column.schema ?? {}) as ColumnValue
+    case 'array':
+      // Valid whatever the items' options (the validators', not in the definition): arrays have no minimum.
+      return []
   }
+}
+
+/** `1.50`, `2.50`…: the row's number and a half, within the column's digits (`0.5` when it has no integer digits). */
+function sampleDecimal(column: ColumnDefinition, number: number): string {
+  const scale = column.scale ?? 0
+  const integer = (column.precision ?? 1) - scale === 0 ? '0' : String(number % 10)
+  return scale === 0 ? integer : `${integer}.${'5'.padEnd(scale, '0')}`
 }
 
 /**

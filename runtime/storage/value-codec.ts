@@ -2,6 +2,7 @@ import type { FieldType } from '../contract/field-type.js'
 import type { ColumnValue, Row, TableDefinition } from '../contract/table-definition.js'
 import { checkDate, normalizeDatetime } from './normalize-datetime.js'
 import { RejectedValue } from './rejected-value.js'
+import { checkDecimal } from './decimal-text.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
 
 /** Converts a JS value of a column type to what the driver binds. */
@@ -34,6 +35,8 @@ export const VALUE_REASONS = {
   surrogate:
     'must not contain unpaired surrogates (U+D800–U+DFFF, such as a lone "\\ud800" escape): only Unicode text is stored',
   boolean: 'must be true or false',
+  json: 'must be a JSON value',
+  array: 'must be an array',
 } as const
 
 /** In a `u` regex a surrogate pair is one code point, so only an unpaired surrogate is one of category Cs. */
@@ -49,6 +52,10 @@ const UNPAIRED_SURROGATE = /\p{Cs}/u
  *   and no unpaired surrogate, which is not Unicode: the drivers would each
  *   store a different replacement for it.
  * - date: a real date, years 0001–9999; datetime: see normalizeDatetime.
+ * - decimal: a decimal string (decimal-text.ts), in its shortest form: the
+ *   dialects pad it to the column's scale.
+ * - json and array: a JSON document whose strings hold no NUL and no unpaired
+ *   surrogate (PostgreSQL's jsonb refuses both).
  * - every type: a JS value of that type, never another one the database might
  *   convert (PostgreSQL reads the string 'false' as a boolean, SQLite as 1).
  */
@@ -73,6 +80,31 @@ const CHECKS: Readonly<Record<FieldType, (value: Exclude<ColumnValue, null>) => 
   },
   date: checkDate,
   datetime: normalizeDatetime,
+  decimal: checkDecimal,
+  json: (value) => checkJsonText(value),
+  array: (value) => {
+    if (!Array.isArray(value)) throw new RejectedValue(VALUE_REASONS.array)
+    return checkJsonText(value)
+  },
+}
+
+/** Walks a JSON document and refuses what a string column would refuse, anywhere in it (keys included). */
+function checkJsonText<Value>(value: Value): Value {
+  const visit = (node: unknown): void => {
+    if (typeof node === 'string') CHECKS.string(node)
+    else if (typeof node === 'number' && !Number.isFinite(node)) throw new RejectedValue(VALUE_REASONS.number)
+    else if (Array.isArray(node)) node.forEach(visit)
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, item] of Object.entries(node)) {
+        CHECKS.string(key)
+        visit(item)
+      }
+    } else if (node !== null && typeof node !== 'number' && typeof node !== 'boolean') {
+      throw new RejectedValue(VALUE_REASONS.json)
+    }
+  }
+  visit(value)
+  return value
 }
 
 /**
@@ -81,8 +113,8 @@ const CHECKS: Readonly<Record<FieldType, (value: Exclude<ColumnValue, null>) => 
  */
 export function createRowDecoder(table: TableDefinition, mapping: ColumnTypeMapping): RowDecoder {
   const decoded = table.columns.flatMap((column) => {
-    const decode = mapping.decoders[column.type]
-    return decode === undefined ? [] : [{ name: column.name, decode }]
+    const decodeAs = mapping.decoders[column.type]
+    return decodeAs === undefined ? [] : [{ name: column.name, decode: (value: unknown) => decodeAs(value, column) }]
   })
   if (decoded.length === 0) return (row) => row as Row
   return (row) => {

@@ -69,7 +69,7 @@ afterAll(async () => {
  */
 async function convert(dialect: Dialect, type: FieldType, text: string): Promise<number | null> {
   const { db, conversions } = DIALECT_SQL[dialect]
-  const value = convertColumnValue(conversions, 'string', type, sql.ref('text') as Expression<unknown>)
+  const value = convertColumnValue(conversions, { type: 'string' }, { type }, sql.ref('text') as Expression<unknown>)
   const query = sql`select ${value} as value from samples`.compile(db)
   if (dialect === 'sqlite') {
     sqlite.exec('create temp table if not exists samples (text text); delete from samples')

@@ -43,7 +43,7 @@ describe('schema errors mapped to YAML nodes', () => {
       'a missing field type, at the field key',
       withResources('  orders:\n    fields:\n      name: { required: true }\n'),
       'SCHEMA 9:7',
-      'field "name" is missing the required key "type" (one of string, integer, number, boolean, date, datetime)',
+      'field "name" is missing the required key "type" (one of string, integer, number, boolean, date, datetime, decimal, json, array)',
     ],
     [
       'a missing service title, at the service key',
@@ -67,7 +67,7 @@ describe('schema errors mapped to YAML nodes', () => {
       'a mistyped field type, with a did-you-mean',
       withResources('  orders:\n    fields:\n      name: { type: strin }\n'),
       'SCHEMA 9:21',
-      '"type" of field "name" must be one of string, integer, number, boolean, date, datetime; found "strin"; did you mean "string"?',
+      '"type" of field "name" must be one of string, integer, number, boolean, date, datetime, decimal, json, array; found "strin"; did you mean "string"?',
     ],
     [
       'a quoted number, once for all the keywords it breaks',

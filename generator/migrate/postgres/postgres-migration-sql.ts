@@ -1,9 +1,11 @@
+import { isRetyped } from '../type-conversion.js'
 import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely'
 import type { TableChange } from '../migration-plan.js'
 import type { SnapshotColumn, SnapshotTable } from '../../../runtime/migrations/storage-snapshot.js'
 import { buildCreateIndex } from '../../../runtime/storage/build-create-statements.js'
 import { nameConstraint } from '../../../runtime/storage/constraint-names.js'
 import { postgresColumnTypes } from '../../../runtime/storage/postgres/postgres-column-types.js'
+import { sqlTypeOf } from '../../../runtime/storage/column-type-mapping.js'
 import { postgresSyntax } from '../../../runtime/storage/postgres/postgres-syntax.js'
 import { compareTableColumns, isSameReference, type RenamedTables } from '../compare-table-columns.js'
 import { columnLiteral } from '../column-literal.js'
@@ -104,7 +106,7 @@ function alterTable(
 
   for (const { before: previous, after: column, backfill } of columns.kept) {
     const name = column.name
-    const retyped = previous.type !== column.type
+    const retyped = isRetyped(previous, column)
     if (previous.nullable && !column.nullable && backfill !== undefined && !retyped) {
       statements.push(
         db
@@ -117,13 +119,13 @@ function alterTable(
     if (retyped) {
       // A default of the old type would block the new one: it is dropped first and set again below.
       if (previous.default !== null) statements.push(alter().alterColumn(name, (c) => c.dropDefault()))
-      const converted = convertColumnValue(postgresValueConversions, previous.type, column.type, sql.ref(name))
+      const converted = convertColumnValue(postgresValueConversions, previous, column, sql.ref(name))
       const using =
         backfill === undefined
           ? converted
           : sql`coalesce(${converted}, ${columnLiteral(postgresColumnTypes, column, backfill)})`
       statements.push(
-        sql`alter table ${sql.table(table)} alter column ${sql.ref(name)} type ${sql.raw(postgresColumnTypes.sqlTypes[column.type])} using ${using}`,
+        sql`alter table ${sql.table(table)} alter column ${sql.ref(name)} type ${sql.raw(sqlTypeOf(postgresColumnTypes, column))} using ${using}`,
       )
     }
     if (retyped ? column.default !== null : previous.default !== column.default) {
@@ -142,7 +144,7 @@ function alterTable(
     // A NOT NULL column without a default takes its backfill as a default only while it is added.
     const initial = column.default ?? (column.nullable ? null : (backfill ?? null))
     statements.push(
-      alter().addColumn(column.name, postgresColumnTypes.sqlTypes[column.type], (builder) => {
+      alter().addColumn(column.name, sqlTypeOf(postgresColumnTypes, column), (builder) => {
         const withDefault =
           initial === null ? builder : builder.defaultTo(columnLiteral(postgresColumnTypes, column, initial))
         return column.nullable ? withDefault : withDefault.notNull()

@@ -8,6 +8,7 @@ import {
 } from '../../../runtime/storage/build-create-statements.js'
 import { nameConstraint } from '../../../runtime/storage/constraint-names.js'
 import { sqliteColumnTypes } from '../../../runtime/storage/sqlite/sqlite-column-types.js'
+import { sqlTypeOf } from '../../../runtime/storage/column-type-mapping.js'
 import { sqliteSyntax } from '../../../runtime/storage/sqlite/sqlite-syntax.js'
 import {
   compareTableColumns,
@@ -94,7 +95,7 @@ function alterInPlace(before: SnapshotTable, after: SnapshotTable, columns: Colu
 
 function addColumn(table: string, { column, backfill }: AddedColumn) {
   const references = column.references
-  const add = db.schema.alterTable(table).addColumn(column.name, sqliteColumnTypes.sqlTypes[column.type], (builder) => {
+  const add = db.schema.alterTable(table).addColumn(column.name, sqlTypeOf(sqliteColumnTypes, column), (builder) => {
     const withDefault =
       column.default === null ? builder : builder.defaultTo(columnLiteral(sqliteColumnTypes, column, column.default))
     const constrained = column.nullable ? withDefault : withDefault.notNull()
@@ -129,7 +130,7 @@ function rebuildTable(
   const temporary = nameRebuildTable(after.name, tableNames)
   const values = new Map<string, Expression<unknown>>()
   for (const { before: previous, after: column, backfill } of columns.kept) {
-    const converted = convertColumnValue(sqliteValueConversions, previous.type, column.type, sql.ref(previous.name))
+    const converted = convertColumnValue(sqliteValueConversions, previous, column, sql.ref(previous.name))
     values.set(
       column.name,
       backfill === undefined

@@ -1,6 +1,7 @@
 import { sql, type Expression } from 'kysely'
 import type { FieldType } from '../../../runtime/contract/field-type.js'
 import { NUMBER_RANGE, type ValueConversions } from '../convert-column-value.js'
+import { DECIMAL_KEY_FUNCTION, DECIMAL_TEXT_FUNCTION } from '../../../runtime/storage/sqlite/sqlite-syntax.js'
 
 const MAX_SAFE_INTEGER = sql.lit(Number.MAX_SAFE_INTEGER)
 const DATE_SHAPE = sql.lit('[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]')
@@ -13,8 +14,14 @@ const DATETIME_SHAPE = sql.lit('[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9][Tt ][
  * CAST, which would read `abc` as 0.
  */
 export const sqliteValueConversions: ValueConversions = {
-  toText: (type, value) => TO_TEXT[type](value),
-  fromText: (type, text) => FROM_TEXT[type](text),
+  toText: (column, value) =>
+    column.type === 'decimal'
+      ? sql`${sql.raw(DECIMAL_TEXT_FUNCTION)}(${value}, ${sql.lit(column.scale ?? 0)})`
+      : TO_TEXT[column.type](value),
+  fromText: (column, text) =>
+    column.type === 'decimal'
+      ? sql`${sql.raw(DECIMAL_KEY_FUNCTION)}(${text}, ${sql.lit(column.precision ?? 0)}, ${sql.lit(column.scale ?? 0)})`
+      : FROM_TEXT[column.type](text),
   integerToNumber: (value) => sql`cast(${value} as real)`,
   dateToDatetime: (value) => sql`${value} || 'T00:00:00.000Z'`,
   datetimeToDate: (value) => sql`substr(${value}, 1, 10)`,
@@ -43,6 +50,11 @@ const TO_TEXT: Readonly<Record<FieldType, Conversion>> = {
   boolean: (value) => sql`case ${value} when 1 then 'true' when 0 then 'false' end`,
   date: (value) => value,
   datetime: (value) => value,
+  decimal: () => {
+    throw new Error(`internal error: a decimal's text comes from ${DECIMAL_TEXT_FUNCTION}, with its scale`)
+  },
+  json: (value) => value,
+  array: (value) => value,
 }
 
 const FROM_TEXT: Readonly<Record<FieldType, Conversion>> = {
@@ -60,4 +72,10 @@ const FROM_TEXT: Readonly<Record<FieldType, Conversion>> = {
   // strftime() reads the offset (Z, ±hh:mm) and gives UTC in the runtime's stored form.
   datetime: (text) =>
     sql`case when ${text} glob ${DATETIME_SHAPE} and (${text} glob '*[Zz]' or ${text} glob '*[+-][0-9][0-9]:[0-9][0-9]') and date(substr(${text}, 1, 10)) = substr(${text}, 1, 10) then strftime('%Y-%m-%dT%H:%M:%fZ', ${text}) end`,
+  decimal: () => {
+    throw new Error(`internal error: a decimal's key comes from ${DECIMAL_KEY_FUNCTION}, with its precision and scale`)
+  },
+  // Stored minified, as the API writes it.
+  json: (text) => sql`case when json_valid(${text}) then json(${text}) end`,
+  array: (text) => sql`case when json_valid(${text}) and json_type(${text}) = 'array' then json(${text}) end`,
 }

@@ -14,6 +14,10 @@ export const postgresColumnTypes: ColumnTypeMapping = {
     boolean: 'boolean',
     date: 'date',
     datetime: 'timestamptz',
+    // numeric(p, s) in CREATE TABLE: sqlTypeOf.
+    decimal: 'numeric',
+    json: 'jsonb',
+    array: 'jsonb',
   },
   // pg_type.typname of each.
   introspectedTypes: {
@@ -23,15 +27,21 @@ export const postgresColumnTypes: ColumnTypeMapping = {
     boolean: 'bool',
     date: 'date',
     datetime: 'timestamptz',
+    decimal: 'numeric',
+    json: 'jsonb',
+    array: 'jsonb',
   },
   defineIdColumn: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
-  encoders: {},
+  // pg would write a JS array as a PostgreSQL array literal, not JSON; decimals go as their text.
+  encoders: { json: (value) => JSON.stringify(value), array: (value) => JSON.stringify(value) },
   decoders: {},
 }
 
 /**
  * The pool's type parsers: bigint → number, date → `YYYY-MM-DD`, timestamptz →
  * RFC 3339 UTC (`2026-11-21T10:00:00.000Z`), matching what SQLite returns.
+ * numeric stays pg's text, which NUMERIC(p,s) prints with exactly s digits
+ * after the point (never a JS number), and jsonb pg's JSON.parse.
  * Per pool rather than pg's global registry, so other pg users are unaffected.
  */
 export function postgresTypeParsers(types: typeof Pg.types): CustomTypesConfig {

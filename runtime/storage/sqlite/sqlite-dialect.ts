@@ -7,8 +7,9 @@ import { sqliteColumnTypes } from './sqlite-column-types.js'
 import { SqliteDriver } from './sqlite-driver.js'
 import { classifySqliteError } from './sqlite-errors.js'
 import { readSqliteTables } from './sqlite-introspection.js'
-import { FOLD_CASE_FUNCTION, sqliteSyntax } from './sqlite-syntax.js'
+import { DECIMAL_KEY_FUNCTION, DECIMAL_TEXT_FUNCTION, FOLD_CASE_FUNCTION, sqliteSyntax } from './sqlite-syntax.js'
 import { foldCase } from '../fold-case.js'
+import { decodeDecimalKey, encodeDecimalKey, fitDecimal } from '../decimal-text.js'
 
 const BUSY_TIMEOUT_MS = 5000
 
@@ -34,6 +35,7 @@ export function createSqliteDialect(location: string, onStatement?: (sql: string
   database.function(FOLD_CASE_FUNCTION, { deterministic: true }, (text: unknown) =>
     typeof text === 'string' ? foldCase(text) : text,
   )
+  registerDecimalFunctions(database)
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) })
 
   return {
@@ -58,4 +60,20 @@ export function createSqliteDialect(location: string, onStatement?: (sql: string
       database.close()
     },
   }
+}
+
+/** DECIMAL_KEY_FUNCTION and DECIMAL_TEXT_FUNCTION, which migrations converting to or from decimal call. */
+export function registerDecimalFunctions(database: Database.Database): void {
+  database.function(
+    DECIMAL_KEY_FUNCTION,
+    { deterministic: true },
+    (text: unknown, precision: unknown, scale: unknown) => {
+      if (text === null) return null
+      const fitted = fitDecimal(String(text), Number(precision), Number(scale))
+      return fitted === null ? null : encodeDecimalKey(fitted)
+    },
+  )
+  database.function(DECIMAL_TEXT_FUNCTION, { deterministic: true }, (key: unknown, scale: unknown) =>
+    typeof key === 'string' ? decodeDecimalKey(key, Number(scale)) : null,
+  )
 }

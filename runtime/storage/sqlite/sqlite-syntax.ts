@@ -5,6 +5,16 @@ import type { DialectSyntax } from '../storage-dialect.js'
 export const FOLD_CASE_FUNCTION = 'restmint_fold_case'
 
 /**
+ * The SQL functions sqlite-dialect.ts registers so that migrations can convert
+ * values to and from decimals, which SQLite stores as keys (encodeDecimalKey):
+ * `restmint_decimal_key(text, precision, scale)` is fitDecimal's key (NULL
+ * when the text does not fit), `restmint_decimal_text(key, scale)` the decimal
+ * a key stands for. Queries never call them: keys compare as they are.
+ */
+export const DECIMAL_KEY_FUNCTION = 'restmint_decimal_key'
+export const DECIMAL_TEXT_FUNCTION = 'restmint_decimal_text'
+
+/**
  * SQLite's list-query SQL. Its default BINARY collation already orders strings
  * by code point and its NULLs already sort first ascending, so columns and
  * index columns are plain.
