@@ -206,13 +206,17 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
     const cascading = unique(
       referencedBy.filter((reference) => reference.onDelete === 'cascade').map((reference) => reference.resource),
     )
+    const clearing = unique(
+      referencedBy.filter((reference) => reference.onDelete === 'set_null').map((reference) => reference.resource),
+    )
     return {
       description:
         `Deletes ${describeRecord(context)} permanently; deleting it again is 404.` +
         (restricting.length > 0 ? ` 409 while ${restricting.join(', ')} still reference it.` : '') +
         (cascading.length > 0
           ? ` The ${cascading.join(', ')} referencing it are deleted with it, in the same transaction.`
-          : ''),
+          : '') +
+        (clearing.length > 0 ? ` The ${clearing.join(', ')} referencing it stay, their reference set to null.` : ''),
       responses: {
         204: { description: 'Deleted; no body.' },
         400: refResponse('BadRequest'),

@@ -97,7 +97,16 @@ export interface TableDefinition {
   readonly indexes?: readonly IndexDefinition[]
 }
 
-/** What deleting a referenced record does to the records whose foreign key points at it. */
-export const ON_DELETE_ACTIONS = ['restrict', 'cascade'] as const
+/**
+ * What deleting a referenced record does to the records whose foreign key
+ * points at it: refuse, delete them too, or set their key to NULL (only a
+ * nullable key: validation rule ON_DELETE_SET_NULL_REQUIRED).
+ */
+export const ON_DELETE_ACTIONS = ['restrict', 'cascade', 'set_null'] as const
 
 export type OnDelete = (typeof ON_DELETE_ACTIONS)[number]
+
+/** The SQL `ON DELETE` action of an OnDelete: `set_null` is `set null`. */
+export function onDeleteSql(onDelete: OnDelete): 'restrict' | 'cascade' | 'set null' {
+  return onDelete === 'set_null' ? 'set null' : onDelete
+}

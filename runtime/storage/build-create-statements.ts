@@ -1,5 +1,5 @@
 import { sql, type Compilable, type CreateIndexBuilder, type CreateTableBuilder, type Kysely } from 'kysely'
-import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
+import { onDeleteSql, type ColumnDefinition, type TableDefinition } from '../contract/table-definition.js'
 import { nameConstraint, nameIndex } from './constraint-names.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
 import type { DialectSyntax } from './storage-dialect.js'
@@ -75,7 +75,7 @@ export function buildCreateTable(
         [column.name],
         references.table,
         ['id'],
-        (constraint) => constraint.onDelete(references.onDelete),
+        (constraint) => constraint.onDelete(onDeleteSql(references.onDelete)),
       )
     }
   }

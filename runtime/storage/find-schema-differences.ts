@@ -1,4 +1,4 @@
-import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
+import { ON_DELETE_ACTIONS, onDeleteSql, type ColumnDefinition, type TableDefinition } from '../contract/table-definition.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
 import { readSqlLiteral } from './read-sql-literal.js'
 import { createValueEncoder } from './value-codec.js'
@@ -159,7 +159,7 @@ function compareForeignKeys(prefix: string, column: ComparedColumn, found: reado
   if (found.length === 0) {
     return [
       `${subject} references ${expected} in the manifest, but the database has no foreign key on it; ` +
-        `add one (REFERENCES "${references.table}" ("id") ON DELETE ${references.onDelete.toUpperCase()}), ` +
+        `add one (REFERENCES "${references.table}" ("id") ON DELETE ${onDeleteSql(references.onDelete).toUpperCase()}), ` +
         `or remove the relation from the manifest`,
     ]
   }
@@ -173,12 +173,13 @@ function compareForeignKeys(prefix: string, column: ComparedColumn, found: reado
       `${subject} references ${expected} in the manifest but ${describeTarget(found[0]!)} in the database; ` +
         `recreate the foreign key as REFERENCES "${references.table}" ("id"), or change the manifest`,
     )
-  } else if (match.onDelete !== references.onDelete) {
+  } else if (match.onDelete !== onDeleteSql(references.onDelete)) {
+    const declarable = ON_DELETE_ACTIONS.find((action) => onDeleteSql(action) === match.onDelete)
     differences.push(
       `${subject} deletes ${references.onDelete} in the manifest but ${match.onDelete} in the database; ` +
-        `recreate the foreign key with ON DELETE ${references.onDelete.toUpperCase()}` +
-        (match.onDelete === 'restrict' || match.onDelete === 'cascade'
-          ? `, or set on_delete: ${match.onDelete} in the manifest`
+        `recreate the foreign key with ON DELETE ${onDeleteSql(references.onDelete).toUpperCase()}` +
+        (declarable !== undefined
+          ? `, or set on_delete: ${declarable} in the manifest`
           : ` (the manifest cannot declare ${match.onDelete.toUpperCase()})`),
     )
   }

@@ -1,3 +1,4 @@
+import { onDeleteSql } from '../../../runtime/contract/table-definition.js'
 import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely'
 import type { TableChange } from '../migration-plan.js'
 import type { SnapshotColumn, SnapshotTable } from '../../../runtime/migrations/storage-snapshot.js'
@@ -170,7 +171,7 @@ function alterTable(
           [column.name],
           references.table,
           ['id'],
-          (constraint) => constraint.onDelete(references.onDelete),
+          (constraint) => constraint.onDelete(onDeleteSql(references.onDelete)),
         ),
       )
     }

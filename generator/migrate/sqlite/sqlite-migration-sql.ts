@@ -1,3 +1,4 @@
+import { onDeleteSql } from '../../../runtime/contract/table-definition.js'
 import { sql, type Expression, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely'
 import type { TableChange } from '../migration-plan.js'
 import type { SnapshotColumn, SnapshotTable } from '../../../runtime/migrations/storage-snapshot.js'
@@ -100,7 +101,7 @@ function addColumn(table: string, { column, backfill }: AddedColumn) {
     const constrained = column.nullable ? withDefault : withDefault.notNull()
     if (references === undefined) return constrained
     return constrained.modifyEnd(
-      sql`constraint ${sql.id(nameConstraint(table, column.name, 'fkey'))} references ${sql.table(references.table)} (${sql.id('id')}) on delete ${sql.raw(references.onDelete)}`,
+      sql`constraint ${sql.id(nameConstraint(table, column.name, 'fkey'))} references ${sql.table(references.table)} (${sql.id('id')}) on delete ${sql.raw(onDeleteSql(references.onDelete))}`,
     )
   })
   if (backfill === undefined || backfill === column.default) return [add]
