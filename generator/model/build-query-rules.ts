@@ -1,3 +1,4 @@
+import { SOFT_DELETE_FIELD } from '../../runtime/contract/field-type.js'
 import { DEFAULT_COUNT_STRATEGY, type CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { ManifestCache, ManifestResource } from '../manifest/manifest.js'
 import type { FieldModel, ResourceModel } from './api-model.js'
@@ -17,12 +18,14 @@ export function buildQueryRules(
   serviceCache: ManifestCache | undefined,
   serviceCount: CountStrategy | undefined,
 ): Pick<ResourceModel, 'includes' | 'sortable' | 'filters' | 'cacheControl' | 'count'> {
+  // `deleted_at` is null on every row a list shows unless `?deleted=` asks: sorting or filtering on it is opt-in.
+  const defaulted = fields.filter((field) => field.name !== SOFT_DELETE_FIELD)
   const sortable =
     resource.sort ??
-    fields.filter((field) => field.references === null && field.name !== 'id').map((field) => field.name)
+    defaulted.filter((field) => field.references === null && field.name !== 'id').map((field) => field.name)
   const filters = resource.filter
     ? Object.entries(resource.filter).map(([field, operators]) => ({ field, operators }))
-    : fields.map((field) => ({
+    : defaulted.map((field) => ({
         field: field.name,
         operators: defaultFilterOperators(field),
       }))

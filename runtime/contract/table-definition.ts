@@ -95,7 +95,16 @@ export interface TableDefinition {
    * filterable field, so keyset cursors and common filters do not scan.
    */
   readonly indexes?: readonly IndexDefinition[]
+  /**
+   * `soft_delete: true`: the last column is `deleted_at`; DELETE stamps it,
+   * reads see only rows where it is null unless asked otherwise, and UNIQUE
+   * holds among those rows only (partial unique indexes).
+   */
+  readonly softDelete?: true
 }
+
+/** The sub-collection a soft-deleted record is restored through: `POST /<resources>/{id}/restorations`. */
+export const RESTORATIONS = 'restorations'
 
 /**
  * What deleting a referenced record does to the records whose foreign key

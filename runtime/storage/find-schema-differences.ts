@@ -1,4 +1,9 @@
-import { ON_DELETE_ACTIONS, onDeleteSql, type ColumnDefinition, type TableDefinition } from '../contract/table-definition.js'
+import {
+  ON_DELETE_ACTIONS,
+  onDeleteSql,
+  type ColumnDefinition,
+  type TableDefinition,
+} from '../contract/table-definition.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
 import { readSqlLiteral } from './read-sql-literal.js'
 import { createValueEncoder } from './value-codec.js'
@@ -8,6 +13,7 @@ import type { ExistingForeignKey, ExistingTable, ExistingUnique } from './storag
 export interface ComparedTable {
   readonly name: TableDefinition['name']
   readonly columns: readonly ComparedColumn[]
+  readonly softDelete?: TableDefinition['softDelete']
 }
 
 type ComparedColumn = Pick<ColumnDefinition, 'name' | 'type' | 'nullable' | 'unique' | 'default' | 'references'>
@@ -76,7 +82,7 @@ export function findSchemaDifferences(
     }
   }
 
-  const { uniqueColumns, otherUniques } = sortUniques(existing.uniques)
+  const { uniqueColumns, otherUniques } = sortUniques(existing.uniques, table.softDelete === true)
   const { byColumn: foreignKeys, otherForeignKeys } = sortForeignKeys(existing.foreignKeys)
   for (const column of compared) {
     differences.push(...compareUnique(prefix, column, uniqueColumns.has(column.name)))
@@ -105,13 +111,18 @@ export function findSchemaDifferences(
   return differences
 }
 
-/** Single-column, non-partial uniques make their column unique; every other unique is reported on its own. */
-function sortUniques(uniques: readonly ExistingUnique[]) {
+/**
+ * Single-column uniques make their column unique: non-partial ones, or on a
+ * soft-deleting table partial ones (their predicate, `deleted_at IS NULL`,
+ * is not compared); every other unique is reported on its own.
+ */
+function sortUniques(uniques: readonly ExistingUnique[], partial: boolean) {
   const uniqueColumns = new Set<string>()
   const otherUniques: ExistingUnique[] = []
   for (const unique of uniques) {
     const [only] = unique.columns
-    if (unique.columns.length === 1 && only !== null && only !== undefined && !unique.partial) uniqueColumns.add(only)
+    if (unique.columns.length === 1 && only !== null && only !== undefined && unique.partial === partial)
+      uniqueColumns.add(only)
     else otherUniques.push(unique)
   }
   return { uniqueColumns, otherUniques }

@@ -5,6 +5,7 @@ import {
   type TextMatchOperator,
 } from '../contract/filter-operator.js'
 import type { ColumnDefinition, ColumnValue, TableDefinition } from '../contract/table-definition.js'
+import type { DeletedVisibility } from '../contract/query-rules.js'
 import type { Filter, SortKey } from './storage.js'
 
 /**
@@ -24,6 +25,8 @@ export interface ListShape {
    * (a NULL changes the SQL); undefined for offset pagination.
    */
   readonly afterNulls: readonly boolean[] | undefined
+  /** Which rows of a soft-deleting table it sees (`exclude` on any other table: it has no deleted ones). */
+  readonly deleted: DeletedVisibility
 }
 
 export interface ShapedFilter {
