@@ -53,7 +53,7 @@ describe.each(DIALECTS)('%s: soft delete migrations', (dialect) => {
     )
     const served = await project.migrate(BLOG, '--allow-data-loss')
     expect(served.applied).toContain('  DATA LOSS: column posts.deleted_at (all its values)')
-    expect((await served.list('posts')).map((row: { slug: string }) => row.slug)).toEqual(['first', 'second'])
+    expect((await served.list('posts')).map((row) => row.slug)).toEqual(['first', 'second'])
     expect((await served.send(post('/v1/posts', { title: 'Again', slug: 'first' }))).status).toBe(409)
   })
 })
