@@ -126,6 +126,8 @@ function buildOperation(method: RouteMethod, context: OperationContext): OpenApi
     tags: [resource.name],
     summary: `${SUMMARIES[verb](resource)}${nestedSummary}`,
     ...addConditionalRequests(verb, resource, OPERATIONS[verb](context)),
+    // What a contract comparison reads: DELETE keeps the record (compare-operations.ts, DELETE_MADE_SOFT).
+    ...(verb === 'delete' && resource.softDelete ? { 'x-restmint-soft-delete': true as const } : {}),
   }
   return secureOperation(operation, resource, verb, context.model)
 }
