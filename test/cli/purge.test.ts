@@ -26,7 +26,7 @@ describe.each(DIALECTS)('%s: restmint purge', (dialect) => {
     try {
       await storage.prepare()
       for (const slug of ['old-1', 'old-2', 'old-3', 'held', 'recent', 'live']) {
-        ids[slug] = Number((await storage.insert(postsTable, { title: slug, slug })).id)
+        ids[slug] = Number((await storage.insert(postsTable, { headline: slug, slug })).id)
       }
       await storage.insert(commentsTable, { text: 'goes with old-1', post_id: ids['old-1']! })
       for (const slug of ['old-1', 'old-2', 'old-3', 'held', 'recent']) await storage.delete(postsTable, ids[slug]!)

@@ -10,7 +10,7 @@ import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-sto
 /**
  * Issue 17: soft delete (`soft_delete: true` on posts) and `on_delete:
  * set_null` (posts' author) over HTTP, on both databases, against
- * test/fixtures/soft-delete-api. Tokens are signed here; `posts:admin` is the
+ * test/fixtures/soft-delete-api (v1, and v2 renaming posts' title). Tokens are signed here; `posts:admin` is the
  * scope the `deleted` access rule asks for.
  */
 const SECRET = randomBytes(32).toString('hex')
@@ -201,6 +201,20 @@ for (const dialect of DIALECTS) {
         const live = (await send('GET', `/v1/posts/${post.id}`)).statusCode
         expect(live).toBe(again.statusCode === 204 ? 404 : 200)
       }
+    })
+
+    it('serves soft delete alike in v1 and v2 (which renames title to headline) over the same rows', async () => {
+      const created = await send('POST', '/v2/posts', {}, { headline: 'Both', slug: `slug-${++slugs}` })
+      expect(created.statusCode, created.body).toBe(201)
+      const id = created.json().data.id
+      await remove(`/v1/posts/${id}`)
+      expectProblem(await send('GET', `/v2/posts/${id}`), 404, 'not_found')
+      const seen = await send('GET', `/v2/posts/${id}?deleted=only`, ADMIN)
+      expect(seen.json().data).toMatchObject({ id, headline: 'Both' })
+      expect(seen.json().data.deleted_at).not.toBeNull()
+      const restored = await send('POST', `/v1/posts/${id}/restorations`, ADMIN)
+      expect(restored.json().data).toMatchObject({ id, title: 'Both', deleted_at: null })
+      expect((await send('GET', `/v2/posts/${id}`)).json().data.headline).toBe('Both')
     })
 
     it('on_delete: set_null keeps the posts of a deleted author, author_id null', async () => {
