@@ -61,7 +61,7 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
   await computeFields(context, rows, include.map(translation.includeOf))
   const data = rows.map(translation.rowToVersion)
   const cut = truncated.length > 0 ? { truncated } : {}
-  setCacheHeaders(context, 'list', include)
+  setCacheHeaders(context, 'list', include, deleted.visibility !== 'exclude')
   const path = routePath(request)
   const search = requestSearch(request.url)
   // The kind of total the storage gave: `estimated` may come back counted exactly (see Storage.list).

@@ -133,6 +133,11 @@ for (const dialect of DIALECTS) {
       const only = await listIds('/v1/posts?deleted=only&per_page=100', ADMIN)
       expect(only).toContain(gone.id)
       expect(only).not.toContain(live.id)
+      // Public lists are cacheable by anyone; one showing deleted posts is the admin's alone.
+      expect((await send('GET', '/v1/posts')).headers['cache-control']).toBe('no-cache')
+      const adminPage = await send('GET', '/v1/posts?deleted=only', ADMIN)
+      expect(adminPage.headers['cache-control']).toBe('private, no-cache')
+      expect(adminPage.headers.vary).toBe('Accept, Authorization')
       const all = await listIds('/v1/posts?deleted=include&per_page=100', ADMIN)
       expect(all).toEqual(expect.arrayContaining([gone.id, live.id]))
       const read = await send('GET', `/v1/posts/${gone.id}?deleted=include`, ADMIN)
