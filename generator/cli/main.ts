@@ -11,6 +11,7 @@ import type { MigrationOptions } from './migration-options.js'
 import { readOwnPackage } from './read-own-package.js'
 import type { MigrateBaselineOptions } from './run-migrate-baseline.js'
 import type { MigrateCreateOptions } from './run-migrate-create.js'
+import type { PurgeOptions } from './run-purge.js'
 import type { PublishOptions } from './run-publish.js'
 import type { TokenOptions } from './run-token.js'
 import type { runServe } from './run-serve.js'
@@ -203,6 +204,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .action(async (options: DevOptions) => {
       exitCode = await (await import('./run-dev.js')).runDev(options, io)
     })
+  program
+    .command('purge')
+    .description(
+      'Delete for good the records of soft_delete resources deleted more than --older-than days ago, in batches.',
+    )
+    .requiredOption('--older-than <days>', 'purge records soft-deleted more than this many whole days ago', parseCount)
+    .addOption(new Option('--resource <name>', 'only this resource (default: every soft_delete one)'))
+    .addOption(new Option('--batch-size <n>', 'rows per transaction').default(500).argParser(parsePositive))
+    .addOption(manifestOption())
+    .addOption(dbOption())
+    .addOption(schemaOption())
+    .action(async (options: PurgeOptions) => {
+      exitCode = await (await import('./run-purge.js')).runPurge(options, io)
+    })
   migrate
     .command('apply')
     .description('Apply pending migrations in order, each in one transaction; exit 0 when the database is up to date.')
@@ -241,4 +256,16 @@ function parseSlug(value: string): string {
   const slug = normalizeMigrationName(value)
   if (MIGRATION_DIRECTORY.test(`0000_${slug}`)) return slug
   throw new InvalidArgumentError('name it with letters or digits, e.g. add-posts-summary (written add_posts_summary).')
+}
+
+/** `--older-than` of `purge`: whole days, 0 or more (0 purges every soft-deleted record). */
+function parseCount(value: string): number {
+  if (/^(0|[1-9][0-9]{0,5})$/.test(value)) return Number(value)
+  throw new InvalidArgumentError('give a whole number of days, e.g. --older-than 30.')
+}
+
+/** `--batch-size` of `purge`: rows per transaction, at least 1. */
+function parsePositive(value: string): number {
+  if (/^[1-9][0-9]{0,5}$/.test(value)) return Number(value)
+  throw new InvalidArgumentError('give a whole number of rows, at least 1, e.g. --batch-size 500.')
 }

@@ -21,6 +21,20 @@ export function compareOperation(comparison: OperationComparison, before: Operat
   compareRequestBodies(comparison, before.operation.requestBody, after.operation.requestBody)
   compareResponses(comparison, asNode(before.operation.responses), asNode(after.operation.responses))
   compareSecurity(comparison, before.operation, after.operation)
+  compareDeleteSemantics(comparison, before.operation, after.operation)
+}
+
+/**
+ * A DELETE that becomes a soft delete (`x-restmint-soft-delete`) answers as
+ * before (204, then 404, gone from lists): additive, said so that nobody
+ * learns it from the children that no longer cascade until a purge. The
+ * reverse takes the restorations path and `?deleted=` away, which their own
+ * rules report as breaking.
+ */
+function compareDeleteSemantics(comparison: OperationComparison, older: OpenApiNode, newer: OpenApiNode) {
+  if (older['x-restmint-soft-delete'] !== true && newer['x-restmint-soft-delete'] === true) {
+    reportOperation(comparison, 'DELETE_MADE_SOFT', 'delete', 'removes the record', 'stamps deleted_at')
+  }
 }
 
 function reportOperation(

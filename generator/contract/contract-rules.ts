@@ -65,6 +65,10 @@ export const CONTRACT_RULES = {
   SECURITY_REMOVED: { severity: 'additive', fix: 'publish the version to record it' },
   SECURITY_LOOSENED: { severity: 'additive', fix: 'publish the version to record it' },
   OWNER_RULE_REMOVED: { severity: 'additive', fix: 'publish the version to record it' },
+  DELETE_MADE_SOFT: {
+    severity: 'additive',
+    fix: 'publish the version to record it; deleted records stay until restmint purge, and their cascade children with them',
+  },
 } as const satisfies Record<string, ContractRule>
 
 export type ContractRuleId = keyof typeof CONTRACT_RULES

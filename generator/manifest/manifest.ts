@@ -107,8 +107,10 @@ export interface ManifestResource {
   rate?: ManifestRate
   /** `owner: { field, claim, scheme? }`: a server-managed string column set from the caller's claim on create. */
   owner?: { field: string; claim: string; scheme?: string }
-  /** Who may do what; operations without a rule take `auth.default`. */
-  access?: Partial<Record<AccessOperation | 'all', ManifestAccessRule>>
+  /** Who may do what; operations without a rule take `auth.default`. `deleted`: see soft_delete. */
+  access?: Partial<Record<AccessOperation | 'deleted' | 'all', ManifestAccessRule>>
+  /** DELETE stamps `deleted_at`; `access.deleted` decides who sees deleted rows and restores them. */
+  soft_delete?: boolean
   /** The hooks the app module exports for this resource (checked against the module by check and serve). */
   hooks?: HookName[]
   /** Read-only fields the app module's `compute.<resource>` returns; never stored. */

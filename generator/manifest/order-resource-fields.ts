@@ -9,12 +9,14 @@ export interface ResourceFieldParts<Field> {
   /** The `<relation>_id` of each belongs-to, in manifest order. */
   readonly relationKeys: readonly Field[]
   readonly serverManaged: (name: ServerManagedField, type: FieldType) => Field
+  /** `deleted_at`, when the resource is `soft_delete: true`. */
+  readonly deletedAt?: Field | null
 }
 
 /**
  * The one order of a resource's fields, which records, tables, types and
  * documentation all show: `id`, declared fields, the parent key, relation
- * keys, `created_at`, `updated_at`.
+ * keys, `created_at`, `updated_at`, then `deleted_at` of a soft-deleting resource.
  */
 export function orderResourceFields<Field>(parts: ResourceFieldParts<Field>): Field[] {
   const [id, ...timestamps] = (Object.entries(SERVER_MANAGED_FIELDS) as [ServerManagedField, FieldType][]).map(
@@ -26,5 +28,6 @@ export function orderResourceFields<Field>(parts: ResourceFieldParts<Field>): Fi
     ...(parts.parentKey === null ? [] : [parts.parentKey]),
     ...parts.relationKeys,
     ...timestamps,
+    ...(parts.deletedAt ? [parts.deletedAt] : []),
   ]
 }

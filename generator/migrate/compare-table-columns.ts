@@ -75,3 +75,15 @@ export function isSameReference(before: SnapshotColumn, after: SnapshotColumn, r
   const target = before.references && (renamedTables.get(before.references.table) ?? before.references.table)
   return target === after.references?.table && before.references?.onDelete === after.references?.onDelete
 }
+
+/**
+ * How a column's uniqueness is enforced: a UNIQUE constraint over every row,
+ * or on a soft-deleting table a partial unique index over live rows
+ * (buildLiveUniqueIndex); null when the column is not unique.
+ */
+export type UniqueForm = 'constraint' | 'live-index' | null
+
+export function uniqueFormOf(table: SnapshotTable, column: SnapshotColumn | undefined): UniqueForm {
+  if (column?.unique !== true) return null
+  return table.softDelete ? 'live-index' : 'constraint'
+}

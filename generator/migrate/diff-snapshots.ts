@@ -78,6 +78,7 @@ function diffTable(
   const droppedColumns = before.columns.filter((column) => !used.has(column.name))
   const changed =
     before.name !== after.name ||
+    before.softDelete !== after.softDelete ||
     droppedColumns.length > 0 ||
     columns.some((pair) => pair.before === null || !isSameColumn(pair.before, pair.after, newTableName)) ||
     !isSameIndexSet(

@@ -267,6 +267,8 @@ export interface ResourceModel {
   readonly routes: readonly RouteModel[]
   /** Who may do what, `auth.default` filled in; null without `auth:` (everything public). */
   readonly access: ResourceAccess | null
+  /** `soft_delete: true`: DELETE stamps `deleted_at` (the last field), restorations bring records back. */
+  readonly softDelete: boolean
   /** The server-managed owner column and the claim stamped into it on create; null without `owner:`. */
   readonly owner: OwnerRule | null
   /** Read-only fields the app module computes (`computed:`), in manifest order; never stored. */

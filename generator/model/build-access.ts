@@ -4,7 +4,7 @@ import {
   type AuthScheme,
   type ResourceAccess,
 } from '../../runtime/contract/access-rule.js'
-import type { Manifest, ManifestAccessAlternative, ManifestResource } from '../manifest/manifest.js'
+import type { Manifest, ManifestAccessAlternative, ManifestAccessRule, ManifestResource } from '../manifest/manifest.js'
 
 /** `auth.schemes` in manifest order, every default filled in; empty without `auth:`. */
 export function buildAuthSchemes(manifest: Manifest): AuthScheme[] {
@@ -28,18 +28,20 @@ export function buildAuthSchemes(manifest: Manifest): AuthScheme[] {
 
 /**
  * Every operation's alternatives: its own rule, else `all`, else
- * `auth.default` (public when unset). Null without `auth:`: everything is public.
+ * `auth.default` (public when unset); on a soft-deleting resource also
+ * `deleted`, whose rule falls back to `delete`'s. Null without `auth:`: everything is public.
  */
 export function buildResourceAccess(resource: ManifestResource, manifest: Manifest): ResourceAccess | null {
   if (manifest.auth === undefined) return null
   const fallback = manifest.auth.default ?? 'public'
   const declared = resource.access ?? {}
-  return Object.fromEntries(
-    ACCESS_OPERATIONS.map((operation) => {
-      const rule = declared[operation] ?? declared.all ?? fallback
-      return [operation, (Array.isArray(rule) ? rule : [rule]).map(normalizeAlternative)]
-    }),
+  const alternatives = (rule: ManifestAccessRule) => (Array.isArray(rule) ? rule : [rule]).map(normalizeAlternative)
+  const access = Object.fromEntries(
+    ACCESS_OPERATIONS.map((operation) => [operation, alternatives(declared[operation] ?? declared.all ?? fallback)]),
   ) as Record<(typeof ACCESS_OPERATIONS)[number], AccessRule[]>
+  // Who may delete a record may see it deleted and bring it back, unless `deleted` says otherwise.
+  if (resource.soft_delete !== true) return access
+  return { ...access, deleted: alternatives(declared.deleted ?? declared.delete ?? declared.all ?? fallback) }
 }
 
 /** One alternative as the runtime holds it: a keyword, or scopes with their scheme (null: any). */

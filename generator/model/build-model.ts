@@ -1,3 +1,4 @@
+import { SOFT_DELETE_FIELD } from '../../runtime/contract/field-type.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { Manifest, ManifestRelation, ManifestResource } from '../manifest/manifest.js'
 import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
@@ -175,6 +176,7 @@ function buildResource(
       .filter(([, relation]) => relation.many !== true)
       .map(([relationName, relation]) => relationKeyField(relationName, relation)),
     serverManaged: systemField,
+    deletedAt: resource.soft_delete === true ? deletedAtField() : null,
   })
   const rules = buildQueryRules(
     resource,
@@ -203,6 +205,7 @@ function buildResource(
     routes: buildRoutes(name, parent, idParams.get(name)!, manifest.resources, rules.aggregate !== null),
     access: buildResourceAccess(resource, manifest),
     owner: resource.owner ? { ...resource.owner, scheme: ownerScheme(resource.owner, manifest) } : null,
+    softDelete: resource.soft_delete === true,
     computed: Object.entries(resource.computed ?? {}).map(([fieldName, field]) => ({
       name: fieldName,
       type: field.type,
@@ -242,6 +245,11 @@ function systemField(name: string, type: FieldModel['type']): FieldModel {
 /** The scheme an owner's claim is read from: the one it names, else the only one (validation: OWNER_SCHEME). */
 function ownerScheme(owner: NonNullable<ManifestResource['owner']>, manifest: Manifest): string {
   return owner.scheme ?? Object.keys(manifest.auth?.schemes ?? {})[0]!
+}
+
+/** `deleted_at` of a soft-deleting resource: server-managed, null while the record is live. */
+function deletedAtField(): FieldModel {
+  return { ...buildField(SOFT_DELETE_FIELD, { type: 'datetime', nullable: true }), serverManaged: true }
 }
 
 /** The owner column: server-managed, NULL on rows created without the claim (which nobody owns). */

@@ -1,6 +1,6 @@
 import type { AggregateRules } from '../../runtime/contract/aggregate-function.js'
 import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
-import { isJsonValued } from '../../runtime/contract/field-type.js'
+import { isJsonValued, SOFT_DELETE_FIELD } from '../../runtime/contract/field-type.js'
 import { DEFAULT_COUNT_STRATEGY, type CountStrategy } from '../../runtime/contract/count-strategy.js'
 import type { ManifestCache, ManifestResource } from '../manifest/manifest.js'
 import type { FieldModel, ResourceModel } from './api-model.js'
@@ -23,14 +23,16 @@ export function buildQueryRules(
   serviceCount: CountStrategy | undefined,
   serviceGroupsMax: number | undefined,
 ): Pick<ResourceModel, 'includes' | 'sortable' | 'filters' | 'cacheControl' | 'count' | 'aggregate'> {
+  // `deleted_at` is null on every row a list shows unless `?deleted=` asks: sorting or filtering on it is opt-in.
+  const defaulted = fields.filter((field) => field.name !== SOFT_DELETE_FIELD)
   const sortable =
     resource.sort ??
-    fields
+    defaulted
       .filter((field) => field.references === null && field.name !== 'id' && !isJsonValued(field.type))
       .map((field) => field.name)
   const filters = resource.filter
     ? Object.entries(resource.filter).map(([field, operators]) => ({ field, operators }))
-    : fields
+    : defaulted
         .map((field) => ({
           field: field.name,
           operators: defaultFilterOperators(field),

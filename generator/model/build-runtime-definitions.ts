@@ -77,6 +77,7 @@ export function buildTableDefinition(
     })),
     relations,
     indexes: buildIndexes(resource),
+    ...(resource.softDelete ? { softDelete: true as const } : {}),
   }
 }
 

@@ -47,6 +47,8 @@ export interface OpenApiOperation {
   readonly security?: readonly OpenApiSecurityRequirement[]
   /** The owner rule: the rules of the operation, and the field compared with the caller's claim. */
   readonly 'x-restmint-access'?: object
+  /** On DELETE of a `soft_delete: true` resource: the record is stamped, not removed (DELETE_MADE_SOFT). */
+  readonly 'x-restmint-soft-delete'?: true
 }
 
 // https://spec.openapis.org/oas/v3.1.0#security-requirement-object

@@ -1,4 +1,5 @@
 import type { RouteMethod } from '../../runtime/contract/resource-routes.js'
+import { RESTORATIONS } from '../../runtime/contract/table-definition.js'
 import {
   type ApiModel,
   type ResourceModel,
@@ -11,7 +12,7 @@ import { operationId, type OperationVerb } from '../names/generated-names.js'
 import { buildParamsSchema, type JsonSchema } from './json-schemas.js'
 import { addConditionalRequests } from './openapi-conditional-requests.js'
 import { buildAggregateParameters, buildItemParameters, buildListParameters } from './openapi-query-parameters.js'
-import { ACCESS_OPERATION_OF, readDependsOnCaller, secureOperation } from './openapi-security.js'
+import { ACCESS_OPERATION_OF, readDependsOnCaller, secureOperation, secureWithRules } from './openapi-security.js'
 import {
   nameResourceComponents,
   refHeader,
@@ -60,7 +61,7 @@ export function buildPathItems(
   version: VersionModel,
 ): [string, OpenApiPathItem][] {
   const names = nameResourceComponents(resource)
-  return resource.routes.map((route) => {
+  return resource.routes.flatMap((route): [string, OpenApiPathItem][] => {
     const parent = route.nestedUnder
       ? { resource: findResource(model, route.nestedUnder.parentResource), param: route.nestedUnder.parentKey }
       : null
@@ -70,11 +71,38 @@ export function buildPathItems(
       method.toLowerCase() as OpenApiMethod,
       buildOperation(method, context),
     ])
-    return [
-      `${version.prefix}${route.path}`,
+    const path = `${version.prefix}${route.path}`
+    const item: [string, OpenApiPathItem] = [
+      path,
       { ...(parameters.length > 0 ? { parameters } : {}), ...Object.fromEntries(operations) },
     ]
+    // As the runtime registers it: on the top-level item route only, so nesting stays at two levels.
+    if (!resource.softDelete || route.kind !== 'item' || parent !== null) return [item]
+    return [item, [`${path}/${RESTORATIONS}`, { parameters, post: buildRestoration(context) }]]
   })
+}
+
+/** `POST /<resources>/{id}/restorations`: brings a soft-deleted record back (register-resource.ts). */
+function buildRestoration(context: OperationContext): OpenApiOperation {
+  const { resource, names, model } = context
+  const operation: OpenApiOperation = {
+    operationId: `restore${resource.typeName}`,
+    tags: [resource.name],
+    summary: `Restore one deleted ${words(resource.singular)}`,
+    description:
+      `Brings back ${describeRecord(context)} after a DELETE soft-deleted it (\`deleted_at\` becomes null) and returns it. ` +
+      '404 when there is no such record, deleted or not (nor after `restmint purge`); 409 `not_deleted` when it is not deleted, ' +
+      '409 `unique_violation` naming the field when a live record took one of its unique values meanwhile. ' +
+      'Allowed to the callers of the `deleted` access rule (default: those who may delete).',
+    responses: {
+      200: { description: `The restored ${words(resource.singular)}.`, content: json(dataEnvelope(names.record)) },
+      400: refResponse('BadRequest'),
+      404: refResponse('NotFound'),
+      409: refResponse('Conflict'),
+    },
+  }
+  const rules = resource.access?.deleted
+  return rules === undefined ? operation : secureWithRules(operation, rules, resource.owner, model)
 }
 
 function buildPathParameters({ resource, route, parent }: OperationContext): OpenApiParameter[] {
@@ -99,6 +127,8 @@ function buildOperation(method: RouteMethod, context: OperationContext): OpenApi
     tags: [resource.name],
     summary: `${SUMMARIES[verb](resource)}${nestedSummary}`,
     ...addConditionalRequests(verb, resource, OPERATIONS[verb](context)),
+    // What a contract comparison reads: DELETE keeps the record (compare-operations.ts, DELETE_MADE_SOFT).
+    ...(verb === 'delete' && resource.softDelete ? { 'x-restmint-soft-delete': true as const } : {}),
   }
   return secureOperation(operation, resource, verb, context.model)
 }
@@ -232,13 +262,22 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
     const cascading = unique(
       referencedBy.filter((reference) => reference.onDelete === 'cascade').map((reference) => reference.resource),
     )
+    const clearing = unique(
+      referencedBy.filter((reference) => reference.onDelete === 'set_null').map((reference) => reference.resource),
+    )
     return {
-      description:
-        `Deletes ${describeRecord(context)} permanently; deleting it again is 404.` +
-        (restricting.length > 0 ? ` 409 while ${restricting.join(', ')} still reference it.` : '') +
-        (cascading.length > 0
-          ? ` The ${cascading.join(', ')} referencing it are deleted with it, in the same transaction.`
-          : ''),
+      description: context.resource.softDelete
+        ? `Soft-deletes ${describeRecord(context)}: stamps \`deleted_at\`; from then on it is left out of lists, reads and includes ` +
+          '(`?deleted=include|only` shows it to callers the `deleted` access rule admits), ' +
+          'its unique values are free again, and deleting it again is 404. ' +
+          `\`POST …/${RESTORATIONS}\` brings it back; \`restmint purge\` deletes it for good, when its children's \`on_delete\` applies.` +
+          (restricting.length > 0 ? ` 409 while ${restricting.join(', ')} still reference it.` : '')
+        : `Deletes ${describeRecord(context)} permanently; deleting it again is 404.` +
+          (restricting.length > 0 ? ` 409 while ${restricting.join(', ')} still reference it.` : '') +
+          (cascading.length > 0
+            ? ` The ${cascading.join(', ')} referencing it are deleted with it, in the same transaction.`
+            : '') +
+          (clearing.length > 0 ? ` The ${clearing.join(', ')} referencing it stay, their reference set to null.` : ''),
       responses: {
         204: { description: 'Deleted; no body.' },
         400: refResponse('BadRequest'),

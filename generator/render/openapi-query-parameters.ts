@@ -1,4 +1,5 @@
 import { COUNT_STRATEGIES } from '../../runtime/contract/count-strategy.js'
+import { DELETED_QUERY_NAME, DELETED_VISIBILITIES } from '../../runtime/contract/query-rules.js'
 import { operandKindOf, type FilterOperator } from '../../runtime/contract/filter-operator.js'
 import type { FieldModel, QueryParameterModel, ResourceModel } from '../model/api-model.js'
 import { buildOperandSchema, type JsonSchema } from './json-schemas.js'
@@ -13,7 +14,7 @@ import type { OpenApiParameter } from './openapi-objects.js'
  * https://spec.openapis.org/oas/v3.1.0#style-values
  */
 export function buildListParameters(resource: ResourceModel): OpenApiParameter[] {
-  return resource.listQuery.map((parameter) => buildParameter(resource, parameter))
+  return [...resource.listQuery.map((parameter) => buildParameter(resource, parameter)), ...deletedParameter(resource)]
 }
 
 /** The query parameters of an aggregates GET (ResourceModel.aggregateQuery). */
@@ -21,9 +22,22 @@ export function buildAggregateParameters(resource: ResourceModel): OpenApiParame
   return resource.aggregateQuery.map((parameter) => buildParameter(resource, parameter))
 }
 
-/** The query parameters of an item GET: `include`, when the resource has includes. */
+/** The query parameters of an item GET: `include`, when the resource has includes; `deleted` with soft delete. */
 export function buildItemParameters(resource: ResourceModel): OpenApiParameter[] {
-  return resource.itemQuery.map((parameter) => buildParameter(resource, parameter))
+  return [...resource.itemQuery.map((parameter) => buildParameter(resource, parameter)), ...deletedParameter(resource)]
+}
+
+/** `?deleted=include|only` of a soft-deleting resource (read-deleted-visibility.ts). */
+function deletedParameter(resource: ResourceModel): OpenApiParameter[] {
+  if (!resource.softDelete) return []
+  return [
+    parameter(
+      DELETED_QUERY_NAME,
+      '`include`: soft-deleted records too; `only`: only them (`deleted_at` set). Without it, only live records. ' +
+        'Allowed to the callers of the `deleted` access rule (default: those who may delete); others get 403.',
+      { type: 'string', enum: [...DELETED_VISIBILITIES] },
+    ),
+  ]
 }
 
 function buildParameter(resource: ResourceModel, query: QueryParameterModel): OpenApiParameter {

@@ -1,5 +1,5 @@
-import { RESERVED_QUERY_NAMES } from '../../runtime/contract/query-rules.js'
-import { isServerManagedField, SERVER_MANAGED_FIELDS } from '../../runtime/contract/field-type.js'
+import { DELETED_QUERY_NAME, RESERVED_QUERY_NAMES } from '../../runtime/contract/query-rules.js'
+import { isServerManagedField, SERVER_MANAGED_FIELDS, SOFT_DELETE_FIELD } from '../../runtime/contract/field-type.js'
 import { asRecord } from '../manifest/as-record.js'
 import { relationKeyOf } from '../names/derive-names.js'
 import type { CheckContext } from './check-context.js'
@@ -46,6 +46,12 @@ function explainReserved(
 ): string | null {
   if (isServerManagedField(name)) {
     return `is managed by the server: every resource has ${Object.keys(SERVER_MANAGED_FIELDS).join(', ')} and clients cannot set them; remove it`
+  }
+  if (name === SOFT_DELETE_FIELD && resource.soft_delete === true) {
+    return 'is managed by the server: soft_delete: true stamps it when a record is deleted; remove it'
+  }
+  if (name === DELETED_QUERY_NAME && resource.soft_delete === true) {
+    return `would clash with the query parameter ?${name}= of soft_delete: true; rename it`
   }
   if (name === parentKey?.key) {
     return `is the foreign key generated from parent "${parentKey.parent}" (set from the path or the body); remove it`

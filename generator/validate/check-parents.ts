@@ -4,7 +4,7 @@ import { hintUnknownName } from './describe-value.js'
 
 /**
  * PARENT_UNKNOWN (with a did-you-mean), PARENT_CYCLE (one diagnostic per loop,
- * at the first member's `parent`), ON_DELETE_WITHOUT_PARENT. Chains of any
+ * at the first member's `parent`), ON_DELETE_WITHOUT_PARENT, ON_DELETE_SET_NULL_REQUIRED. Chains of any
  * depth are fine: a grandchild is nested only under its parent's top-level path.
  */
 export function checkParents(context: CheckContext, data: unknown): void {
@@ -21,6 +21,13 @@ export function checkParents(context: CheckContext, data: unknown): void {
         'ON_DELETE_WITHOUT_PARENT',
         `on_delete in resource "${name}" has no effect: it says what deleting the parent does, and "${name}" has no parent; remove it or add parent:`,
         context.atKey(['resources', name, 'on_delete']),
+      )
+    }
+    if (parent !== undefined && resource?.on_delete === 'set_null') {
+      context.report(
+        'ON_DELETE_SET_NULL_REQUIRED',
+        `on_delete: set_null in resource "${name}" cannot work: its parent key is never null; use cascade or restrict, or replace parent: with an optional relation`,
+        context.atValue(['resources', name, 'on_delete']),
       )
     }
     if (typeof parent !== 'string') continue

@@ -14,7 +14,7 @@ import { listResourceEntries, type ListedEntry } from './list-resource-entries.j
  * too long for PostgreSQL, FIELD_LOWER_SNAKE_CASE, RELATION_NAME_CLASH, at
  * the relation's key), its target
  * (RELATION_TARGET_UNKNOWN, at `resource`) and its options (RELATION_OPTIONS,
- * at the option's key). How relations combine is checkHasMany's and
+ * at the option's key; ON_DELETE_SET_NULL_REQUIRED, at the value). How relations combine is checkHasMany's and
  * checkReferenceCycles' business.
  */
 export function checkRelations(context: CheckContext, data: unknown): void {
@@ -111,6 +111,13 @@ function checkOptions(context: CheckContext, relation: ListedEntry, options: Rea
       )
     }
     return
+  }
+  if (options.on_delete === 'set_null' && options.required === true) {
+    context.report(
+      'ON_DELETE_SET_NULL_REQUIRED',
+      `on_delete: set_null on relation "${relation.name}" cannot work: it is required, so its key may not be null; remove required: true, or use cascade or restrict`,
+      context.atValue([...relation.path, 'on_delete']),
+    )
   }
   for (const option of ['via', 'max_items'] as const) {
     if (options[option] === undefined) continue

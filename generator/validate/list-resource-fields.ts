@@ -1,3 +1,4 @@
+import { SOFT_DELETE_FIELD } from '../../runtime/contract/field-type.js'
 import { asRecord } from '../manifest/as-record.js'
 import { relationKeyOf, foreignKeyOf } from '../names/derive-names.js'
 import { orderResourceFields } from '../manifest/order-resource-fields.js'
@@ -36,6 +37,7 @@ export function listResourceFields(resources: Readonly<Record<string, unknown>>,
     parentKey: parentKey === null ? null : foreignKey(parentKey.key),
     relationKeys,
     serverManaged: (field, type) => ({ name: field, type, foreignKey: false }),
+    deletedAt: resource.soft_delete === true ? { name: SOFT_DELETE_FIELD, type: 'datetime', foreignKey: false } : null,
   })
   // A name declared twice (a declared field repeating a generated key) counts once, as first given.
   return fields.filter((field, index) => fields.findIndex((other) => other.name === field.name) === index)

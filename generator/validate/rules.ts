@@ -54,9 +54,11 @@ export const RULES = {
   PARENT_UNKNOWN: '`parent` names a resource declared in the manifest.',
   PARENT_CYCLE: 'Parent chains end: no resource is its own parent or ancestor.',
   ON_DELETE_WITHOUT_PARENT: '`on_delete` is only meaningful on a resource with a `parent`.',
+  ON_DELETE_SET_NULL_REQUIRED:
+    '`on_delete: set_null` clears a foreign key, so it needs a key that may be null: not on a `required` relation, nor on a `parent` (whose key is always required).',
   FIELD_LOWER_SNAKE_CASE: 'Field and relation names are lower_snake_case.',
   FIELD_RESERVED:
-    "Generated fields (id, created_at, updated_at, the parent foreign key, a relation's <name>_id) and query parameter names (page, per_page, sort, include, cursor, filter) cannot be declared as fields.",
+    "Generated fields (id, created_at, updated_at, the parent foreign key, a relation's <name>_id, deleted_at with soft_delete) and query parameter names (page, per_page, sort, include, cursor, filter; deleted with soft_delete) cannot be declared as fields.",
   RANGE:
     'Field options fit the field type and each other: bounds for numbers, lengths/pattern/format for strings, minimum <= maximum, min_length <= max_length, pattern a valid regular expression.',
   ENUM_TYPE:

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify'
 import type {
-  AccessOperation,
+  AccessRequest,
   AccessRule,
   ApiAuth,
   AuthScheme,
   OwnerRule,
+  ResourceAccess,
   TableAccess,
 } from '../contract/access-rule.js'
 import { buildChallenge } from './auth-challenge.js'
@@ -39,14 +40,14 @@ export interface AccessGrant {
 export interface AccessControl {
   /** False without `auth:`: every answer is the same for every caller. */
   readonly enabled: boolean
-  authorize(request: FastifyRequest, table: string, operation: AccessOperation): Promise<AccessGrant>
+  authorize(request: FastifyRequest, table: string, operation: AccessRequest): Promise<AccessGrant>
   /**
    * A custom operation's own alternatives (its `access`), `owner` granting the
    * rows of `table` the caller owns.
    */
   authorizeRules(request: FastifyRequest, rules: readonly AccessRule[], table: string | null): Promise<AccessGrant>
   /** Whether `operation`'s answer may differ by caller: then `Cache-Control: private`, `Vary` on credentialHeaders. */
-  dependsOnCaller(table: string, operation: AccessOperation): boolean
+  dependsOnCaller(table: string, operation: AccessRequest): boolean
   /** The request headers credentials arrive in: `Authorization` and each API-key scheme's header. */
   readonly credentialHeaders: readonly string[]
 }
@@ -83,13 +84,14 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
       const caller = await authenticate(request)
       const rules = rulesOf(table)
       if (rules === undefined) return caller === null ? OPEN_GRANT : { ...OPEN_GRANT, caller }
-      const rows = evaluate(rules.access[operation], rules.owner, caller)
-      if (rows === null) throw refuse(auth, rules.access[operation], caller)
+      const alternatives = alternativesOf(rules.access, operation)
+      const rows = evaluate(alternatives, rules.owner, caller)
+      if (rows === null) throw refuse(auth, alternatives, caller)
       return {
         caller,
         rows,
         stamp: ownerStamp(rules.owner, caller),
-        scopeAlternatives: rules.access[operation].flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),
+        scopeAlternatives: alternatives.flatMap((rule) => (typeof rule === 'object' ? [rule.scopes] : [])),
         readableRowsOf: (other) => readableRows(other, caller),
       }
     },
@@ -108,9 +110,14 @@ export function createAccessControl(auth: ApiAuth, authenticate: Authenticate): 
     },
     dependsOnCaller(table, operation) {
       const rules = rulesOf(table)
-      return rules !== undefined && rules.access[operation].some((rule) => rule !== 'public')
+      return rules !== undefined && alternativesOf(rules.access, operation).some((rule) => rule !== 'public')
     },
   }
+}
+
+/** The rule of `operation`; `deleted` exists only on soft-deleting tables, and falls back to `delete`. */
+function alternativesOf(access: ResourceAccess, operation: AccessRequest): readonly AccessRule[] {
+  return operation === 'deleted' ? (access.deleted ?? access.delete) : access[operation]
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { AccessOperation } from '../contract/access-rule.js'
+import type { AccessRequest } from '../contract/access-rule.js'
 import { OPEN_GRANT, type AccessControl, type AccessGrant } from './authorize-request.js'
 
 /** What a route's config tells the authorization preHandler: the table, and the operation each method is. */
 export interface RouteAccess {
   readonly table: string
-  readonly operations: Readonly<Partial<Record<string, AccessOperation>>>
+  readonly operations: Readonly<Partial<Record<string, AccessRequest>>>
 }
 
 declare module 'fastify' {

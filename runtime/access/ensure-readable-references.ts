@@ -8,7 +8,8 @@ import type { AccessGrant } from './authorize-request.js'
  * a row of a table whose read rule hides it from the caller is refused as
  * if the row did not exist (MissingReferenceError, the same 400), so writes
  * neither reveal that a hidden row exists nor attach records to it.
- * Tables the caller reads whole cost no query.
+ * A soft-deleted row counts as missing. Tables the caller reads whole and
+ * that soft-delete nothing cost no query.
  */
 export async function ensureReadableReferences(
   storage: Storage,
@@ -21,9 +22,10 @@ export async function ensureReadableReferences(
     const id = values[column.name]
     if (column.references === undefined || typeof id !== 'number') continue
     const readable = grant.readableRowsOf(column.references.table)
-    if (readable !== null && Object.keys(readable).length === 0) continue
     const target = tablesByName.get(column.references.table)
-    if (target === undefined) continue
+    // A soft-deleted row reads as gone, so nothing new may point at it (the database would let it).
+    const whole = readable !== null && Object.keys(readable).length === 0 && target?.softDelete !== true
+    if (whole || target === undefined) continue
     if (readable === null || (await storage.find(target, id, readable)) === undefined) {
       throw new MissingReferenceError(table.name, column.name, column.references.table)
     }

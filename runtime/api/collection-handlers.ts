@@ -8,6 +8,7 @@ import type { Filter } from '../storage/storage.js'
 import { setCacheHeaders } from './cache-headers.js'
 import { entityTagOf } from './entity-tag.js'
 import { parentFilterOf, resolveParent } from './find-record.js'
+import { readDeletedVisibility } from './read-deleted-visibility.js'
 import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
 import { requestSearch, routePath } from '../http/request-path.js'
 import { openRequest, type RouteContext, type RouteHandler } from './route-context.js'
@@ -22,7 +23,8 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
   // Cursors are bound to the collection: the route (with its version prefix) and the parent.
   const collectionKey = JSON.stringify([request.routeOptions.url, parentFilterOf(context)])
   const { parsed, include } = readListQuery(route.query, request.url, collectionKey)
-  const rowFilter = { ...(await resolveParent(context)), ...context.grant.rows }
+  const deleted = await readDeletedVisibility(context)
+  const rowFilter = { ...(await resolveParent(context)), ...context.grant.rows, ...deleted.rows }
   // Parsed in the version's names (cursors too, bound to its route); the storage takes its columns.
   const sort = parsed.sort.map((key) => ({ ...key, column: translation.columnOf(key.column) }))
   const filters = parsed.filters.map((filter) => ({ ...filter, column: translation.columnOf(filter.column) }))
@@ -34,6 +36,7 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
     limit: parsed.perPage + 1,
     ...(parsed.after ? { after: parsed.after } : { offset: (parsed.page! - 1) * parsed.perPage }),
     count: parsed.count,
+    deleted: deleted.visibility,
   })
   const rows = result.rows.slice(0, parsed.perPage)
   const last = rows.at(-1)
@@ -58,7 +61,7 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
   await computeFields(context, rows, include.map(translation.includeOf))
   const data = rows.map(translation.rowToVersion)
   const cut = truncated.length > 0 ? { truncated } : {}
-  setCacheHeaders(context, 'list', include)
+  setCacheHeaders(context, 'list', include, deleted.visibility !== 'exclude')
   const path = routePath(request)
   const search = requestSearch(request.url)
   // The kind of total the storage gave: `estimated` may come back counted exactly (see Storage.list).

@@ -1,6 +1,7 @@
 import { ProblemError } from '../problems/problem-error.js'
 import type { Row } from '../contract/table-definition.js'
 import type { RowFilter } from '../storage/storage.js'
+import { LIVE_ONLY, type DeletedAccess } from './read-deleted-visibility.js'
 import { recordIdOf, type RequestContext } from './route-context.js'
 
 /** The rows a nested route sees: those whose parent key is the path's parent id. */
@@ -24,11 +25,16 @@ export async function resolveParent(context: RequestContext): Promise<RowFilter>
   return parentFilterOf(context)
 }
 
-/** The record an item route names, inside its parent and the caller's rows; else the 403 or 404 explainMissing gives. */
-export async function findRecordOrFail(context: RequestContext): Promise<Row> {
+/**
+ * The record an item route names, inside its parent and the caller's rows;
+ * else the 403 or 404 explainMissing gives. A live one, unless `deleted`
+ * (readDeletedVisibility) lets a soft-deleted one be seen.
+ */
+export async function findRecordOrFail(context: RequestContext, deleted: DeletedAccess = LIVE_ONLY): Promise<Row> {
   const parent = await resolveParent(context)
   const { table, api } = context.route
-  const row = await api.storage.find(table, recordIdOf(context), { ...parent, ...context.grant.rows })
+  const rows = { ...parent, ...context.grant.rows, ...deleted.rows }
+  const row = await api.storage.find(table, recordIdOf(context), rows, deleted.visibility)
   if (!row) throw await explainMissing(context, parent)
   return row
 }

@@ -14,6 +14,7 @@ import { openRequest, recordIdOf, type RequestContext, type RouteHandler } from 
 import { mapWriteErrors } from './write-errors.js'
 import { openWriteHooks } from './open-write-hooks.js'
 import { computeFields } from './compute-fields.js'
+import { readDeletedVisibility } from './read-deleted-visibility.js'
 
 /** GET on an item: the record with its includes and `ETag`, or 304 when `If-None-Match` matches. */
 export const readRecord: RouteHandler = async (route, request, reply) => {
@@ -21,10 +22,11 @@ export const readRecord: RouteHandler = async (route, request, reply) => {
   const { api, translation } = route
   const include = readItemQuery(route.query, request.url)
   const ifNoneMatch = readCondition(request, 'if-none-match')
-  const row = await findRecordOrFail(context)
+  const deleted = await readDeletedVisibility(context)
+  const row = await findRecordOrFail(context, deleted)
   const tag = entityTagOf(route.table, row)
   reply.header('etag', tag)
-  setCacheHeaders(context, 'read', include)
+  setCacheHeaders(context, 'read', include, deleted.visibility !== 'exclude')
   // The tag is the stored row's, whatever `include` embeds (so it serves a later If-Match); the embedded
   // rows change without changing it, so an answer that embeds them is never a 304.
   if (ifNoneMatch && include.length === 0 && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()
@@ -104,6 +106,34 @@ export const removeRecord: RouteHandler = async (route, request, reply) => {
   }
   if (!deleted) throw await explainMissing(context, parent)
   return reply.code(204).send()
+}
+
+/**
+ * POST on a soft-deleted record's `restorations`: 200 with the record brought
+ * back. 409 when it is not deleted, or when a live record took one of its
+ * unique values meanwhile (naming the field); 404 when there is no such record.
+ */
+export const restoreRecord: RouteHandler = async (route, request, reply) => {
+  rejectMergePatch(request)
+  const context = openRequest(route, request, reply)
+  rejectQuery(request.url)
+  const { api, table, translation } = route
+  const parent = await resolveParent(context)
+  const id = recordIdOf(context)
+  const rows = { ...parent, ...context.grant.rows }
+  const row = await mapWriteErrors(route, () => api.storage.restore(table, id, rows))
+  if (!row) {
+    if (await api.storage.find(table, id, rows)) {
+      throw new ProblemError(
+        'not_deleted',
+        `${translation.view.singular} ${id} is not deleted; there is nothing to restore. Read it at its own path.`,
+      )
+    }
+    throw await explainMissing(context, parent)
+  }
+  reply.header('etag', entityTagOf(table, row))
+  await computeFields(context, [row], [])
+  return { data: translation.rowToVersion(row) }
 }
 
 async function updateOrFail(

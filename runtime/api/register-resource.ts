@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
 import type { AccessOperation } from '../contract/access-rule.js'
 import { listResourceRoutes, type RegisterResource, type ResourceRoute } from '../contract/resource-routes.js'
-import type { TableDefinition } from '../contract/table-definition.js'
+import { DELETED_QUERY_NAME } from '../contract/query-rules.js'
+import { RESTORATIONS, type TableDefinition } from '../contract/table-definition.js'
 import type { Validator } from '../contract/validator.js'
 import { identityTranslation } from '../contract/version-translation.js'
 import { allowedMethodsAt } from '../http/allowed-methods.js'
@@ -10,7 +11,7 @@ import { noRoute } from '../problems/handle-errors.js'
 import { queryNamesOf } from '../query/read-query.js'
 import { aggregateRecords } from './aggregate-handlers.js'
 import { createRecord, listRecords } from './collection-handlers.js'
-import { readRecord, removeRecord, replaceRecord, updateRecord } from './item-handlers.js'
+import { readRecord, removeRecord, replaceRecord, restoreRecord, updateRecord } from './item-handlers.js'
 import type { ApiServices, RouteContext, RouteHandler } from './route-context.js'
 
 /** One method of a route: what answers it, and the access operation it is. */
@@ -69,7 +70,7 @@ export function createResourceRegistrar(api: ApiServices): RegisterResource {
         includeNames,
         query: {
           rules,
-          known: queryNamesOf(rules, route.kind),
+          known: [...queryNamesOf(rules, route.kind), ...(table.softDelete === true ? [DELETED_QUERY_NAME] : [])],
           table: translation.view,
           limits: api.limits,
           cursors: api.cursors,
@@ -85,6 +86,21 @@ export function createResourceRegistrar(api: ApiServices): RegisterResource {
               update: requireNestedBody(bodies.nestedUpdateBody, table),
             }
           : { create: bodies.createBody, replace: bodies.replaceBody, update: bodies.updateBody },
+      }
+      // A soft-deleted record comes back through its `restorations` (no verb in the path); only at the top
+      // level, which keeps the nesting at two levels.
+      if (table.softDelete === true && route.kind === 'item' && !route.nestedUnder) {
+        app.route({
+          method: ['POST', 'OPTIONS'],
+          url: `${route.url}/${RESTORATIONS}`,
+          bodyLimit: api.limits.bodyMaxBytes,
+          config: {
+            access: { table: table.name, operations: { POST: 'deleted' } },
+            ...(rate ? { ratePolicy: rate } : {}),
+          },
+          handler: (request, reply) =>
+            request.method === 'OPTIONS' ? answerOptions(app, request, reply) : restoreRecord(context, request, reply),
+        })
       }
       const methods = METHODS[route.kind]
       const operations: Record<string, AccessOperation> = { HEAD: methods.GET!.operation }

@@ -16,8 +16,14 @@ export type AccessOperation = (typeof ACCESS_OPERATIONS)[number]
 export type AccessRule =
   'public' | 'authenticated' | 'owner' | { readonly scopes: readonly string[]; readonly scheme: string | null }
 
-/** Every operation's alternatives, never empty. */
-export type ResourceAccess = Readonly<Record<AccessOperation, readonly AccessRule[]>>
+/** Every operation's alternatives, never empty; `deleted` only on a soft-deleting resource. */
+export type ResourceAccess = Readonly<Record<AccessOperation, readonly AccessRule[]>> & {
+  /** `?deleted=include|only` and restorations (soft_delete): who may see and restore deleted records. */
+  readonly deleted?: readonly AccessRule[]
+}
+
+/** What authorize() is asked for: an operation, or seeing deleted records (falls back to `delete`). */
+export type AccessRequest = AccessOperation | 'deleted'
 
 /** `owner: { field, claim }`: the column stamped on create from the caller's claim. */
 export interface OwnerRule {

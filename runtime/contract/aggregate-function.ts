@@ -18,6 +18,9 @@ export const AGGREGATES_BY_FIELD_TYPE: Readonly<Record<FieldType, readonly Aggre
   date: ['min', 'max'],
   datetime: ['min', 'max'],
   boolean: [],
+  decimal: ['min', 'max'],
+  json: [],
+  array: [],
 }
 
 /**

@@ -26,6 +26,9 @@ export const AGGREGATE_RESULT_KINDS: Readonly<
   date: { min: 'column', max: 'column' },
   datetime: { min: 'column', max: 'column' },
   boolean: {},
+  decimal: { min: 'column', max: 'column' },
+  json: {},
+  array: {},
 }
 
 /** The result kind of `fn` over a field of `type`; throws for a pair the manifest cannot whitelist. */

@@ -52,3 +52,6 @@ export type ServerManagedField = keyof typeof SERVER_MANAGED_FIELDS
 export function isServerManagedField(name: string): name is ServerManagedField {
   return Object.hasOwn(SERVER_MANAGED_FIELDS, name)
 }
+
+/** The column a `soft_delete: true` resource stamps on DELETE: server-managed, null while the record is live. */
+export const SOFT_DELETE_FIELD = 'deleted_at'

@@ -32,3 +32,9 @@ export interface QueryRules {
  * so the manifest refuses it. In the order error messages list them.
  */
 export const RESERVED_QUERY_NAMES = ['page', 'per_page', 'cursor', 'count', 'sort', 'include', 'filter'] as const
+
+/** The query parameter of a soft-deleting resource's lists and reads: `include` or `only` shows deleted records. */
+export const DELETED_QUERY_NAME = 'deleted'
+export const DELETED_VISIBILITIES = ['include', 'only'] as const
+/** Which records a read sees: live ones (`exclude`, without `?deleted=`), all, or only soft-deleted ones. */
+export type DeletedVisibility = 'exclude' | (typeof DELETED_VISIBILITIES)[number]

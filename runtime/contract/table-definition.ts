@@ -105,9 +105,27 @@ export interface TableDefinition {
    * filterable field, so keyset cursors and common filters do not scan.
    */
   readonly indexes?: readonly IndexDefinition[]
+  /**
+   * `soft_delete: true`: the last column is `deleted_at`; DELETE stamps it,
+   * reads see only rows where it is null unless asked otherwise, and UNIQUE
+   * holds among those rows only (partial unique indexes).
+   */
+  readonly softDelete?: true
 }
 
-/** What deleting a referenced record does to the records whose foreign key points at it. */
-export const ON_DELETE_ACTIONS = ['restrict', 'cascade'] as const
+/** The sub-collection a soft-deleted record is restored through: `POST /<resources>/{id}/restorations`. */
+export const RESTORATIONS = 'restorations'
+
+/**
+ * What deleting a referenced record does to the records whose foreign key
+ * points at it: refuse, delete them too, or set their key to NULL (only a
+ * nullable key: validation rule ON_DELETE_SET_NULL_REQUIRED).
+ */
+export const ON_DELETE_ACTIONS = ['restrict', 'cascade', 'set_null'] as const
 
 export type OnDelete = (typeof ON_DELETE_ACTIONS)[number]
+
+/** The SQL `ON DELETE` action of an OnDelete: `set_null` is `set null`. */
+export function onDeleteSql(onDelete: OnDelete): 'restrict' | 'cascade' | 'set null' {
+  return onDelete === 'set_null' ? 'set null' : onDelete
+}

@@ -36,6 +36,9 @@ function findSnapshotProblem(data: unknown): string | null {
     if (!Array.isArray(table.indexes) || !table.indexes.every(isListOfStrings)) {
       return `${at} ("${table.name}") needs an "indexes" list of column lists`
     }
+    if (table.softDelete !== undefined && table.softDelete !== true) {
+      return `${at} ("${table.name}") has "softDelete" other than true (leave it out for a table without soft delete)`
+    }
     for (const [c, column] of table.columns.entries()) {
       const problem = findColumnProblem(column)
       if (problem !== null) return `${at}.columns[${c}] of table "${table.name}" ${problem}`

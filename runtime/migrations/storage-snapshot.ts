@@ -19,6 +19,8 @@ export interface SnapshotTable {
   readonly columns: readonly SnapshotColumn[]
   /** Declared indexes beyond the primary key, unique constraints and foreign keys (always indexed), as column lists. */
   readonly indexes: readonly (readonly string[])[]
+  /** `soft_delete: true`: its unique columns are unique among live rows only (partial unique indexes). */
+  readonly softDelete?: true
 }
 
 export interface SnapshotColumn {
@@ -53,6 +55,7 @@ export function snapshotTables(tables: readonly TableDefinition[]): StorageSnaps
           ...(column.precision !== undefined ? { precision: column.precision, scale: column.scale ?? 0 } : {}),
         })),
         indexes: (table.indexes ?? []).map((index) => [...index.columns]),
+        ...(table.softDelete ? { softDelete: true as const } : {}),
       })),
   }
 }

@@ -16,6 +16,7 @@ export const PROBLEM_CATALOGUE = {
   request_timeout: { status: 408, title: 'Request timeout' },
   unique_violation: { status: 409, title: 'Duplicate value' },
   still_referenced: { status: 409, title: 'Still referenced' },
+  not_deleted: { status: 409, title: 'Not deleted' },
   constraint_violation: { status: 409, title: 'Database constraint violated' },
   payload_too_large: { status: 413, title: 'Request body too large' },
   uri_too_long: { status: 414, title: 'URI too long' },

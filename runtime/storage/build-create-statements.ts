@@ -1,5 +1,6 @@
 import { sql, type Compilable, type CreateIndexBuilder, type CreateTableBuilder, type Kysely } from 'kysely'
-import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
+import { onDeleteSql, type ColumnDefinition, type TableDefinition } from '../contract/table-definition.js'
+import { buildLiveUniqueIndex } from './build-live-unique-index.js'
 import { nameConstraint, nameIndex } from './constraint-names.js'
 import { sqlTypeOf, type ColumnTypeMapping } from './column-type-mapping.js'
 import type { DialectSyntax } from './storage-dialect.js'
@@ -35,8 +36,34 @@ export function buildCreateStatements(
 ): Compilable[] {
   return tables.flatMap((table) => [
     buildCreateTable(db, table, table.name, types, options),
+    ...listLiveUniqueIndexes(db, table, table.name, options),
     ...listTableIndexes(table).map((index) => buildCreateIndex(db, table.name, index, syntax, options)),
   ])
+}
+
+/**
+ * The unique indexes of a soft-deleting table (buildLiveUniqueIndex), which
+ * stand for the UNIQUE constraints buildCreateTable leaves out: named like
+ * them (`<table>_<column>_key`), so a violation is traced to its column alike.
+ */
+export function listLiveUniqueIndexes(
+  db: Kysely<any>,
+  table: TableDefinition,
+  tableName: string,
+  options: CreateOptions,
+): Compilable[] {
+  if (table.softDelete !== true) return []
+  return table.columns
+    .filter((column) => column.unique)
+    .map((column) =>
+      buildLiveUniqueIndex(
+        db,
+        tableName,
+        nameConstraint(table.name, column.name, 'key'),
+        [column.name],
+        options.ifNotExists,
+      ),
+    )
 }
 
 /**
@@ -65,7 +92,8 @@ export function buildCreateTable(
   }
   // Named constraints let a driver error that names only the constraint be traced to its column.
   for (const column of table.columns) {
-    if (column.unique) {
+    // A soft-deleting table's uniques hold among live rows only: partial indexes (listLiveUniqueIndexes).
+    if (column.unique && table.softDelete !== true) {
       createTable = createTable.addUniqueConstraint(nameConstraint(table.name, column.name, 'key'), [column.name])
     }
     const references = column.references
@@ -75,7 +103,7 @@ export function buildCreateTable(
         [column.name],
         references.table,
         ['id'],
-        (constraint) => constraint.onDelete(references.onDelete),
+        (constraint) => constraint.onDelete(onDeleteSql(references.onDelete)),
       )
     }
   }

@@ -12,7 +12,7 @@ export interface RestrictCheck {
 /**
  * Lists every `restrict` reference that deleting a row of `table` must check:
  * those on the table itself and those on every table its cascade references
- * reach, since a cascaded row that is still referenced blocks the whole delete.
+ * reach (`set_null` references delete nothing, so they lead nowhere), since a cascaded row that is still referenced blocks the whole delete.
  * A table already on the path is not entered again, so cascade cycles end;
  * beyond that lap the database's own RESTRICT constraint still refuses.
  */
@@ -27,7 +27,8 @@ export function collectRestrictChecks(
         checks.push({ cascadePath, referencedTable: current.name, restrict: reference })
         continue
       }
-      if (onPath.has(reference.table)) continue
+      // `set_null` rows stay (their key cleared), so nothing that points at them is deleted.
+      if (reference.onDelete !== 'cascade' || onPath.has(reference.table)) continue
       const referencing = tablesByName.get(reference.table)
       if (referencing === undefined) {
         throw new Error(`table "${current.name}" is referenced by unknown table "${reference.table}"`)

@@ -1,4 +1,9 @@
-import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
+import {
+  ON_DELETE_ACTIONS,
+  onDeleteSql,
+  type ColumnDefinition,
+  type TableDefinition,
+} from '../contract/table-definition.js'
 import { sqlTypeOf, type ColumnTypeMapping } from './column-type-mapping.js'
 import { readSqlLiteral } from './read-sql-literal.js'
 import { createValueEncoder } from './value-codec.js'
@@ -8,6 +13,7 @@ import type { ExistingForeignKey, ExistingTable, ExistingUnique } from './storag
 export interface ComparedTable {
   readonly name: TableDefinition['name']
   readonly columns: readonly ComparedColumn[]
+  readonly softDelete?: TableDefinition['softDelete']
 }
 
 type ComparedColumn = Pick<ColumnDefinition, 'name' | 'type' | 'nullable' | 'unique' | 'default' | 'references'>
@@ -76,7 +82,7 @@ export function findSchemaDifferences(
     }
   }
 
-  const { uniqueColumns, otherUniques } = sortUniques(existing.uniques)
+  const { uniqueColumns, otherUniques } = sortUniques(existing.uniques, table.softDelete === true)
   const { byColumn: foreignKeys, otherForeignKeys } = sortForeignKeys(existing.foreignKeys)
   for (const column of compared) {
     differences.push(...compareUnique(prefix, column, uniqueColumns.has(column.name)))
@@ -105,13 +111,18 @@ export function findSchemaDifferences(
   return differences
 }
 
-/** Single-column, non-partial uniques make their column unique; every other unique is reported on its own. */
-function sortUniques(uniques: readonly ExistingUnique[]) {
+/**
+ * Single-column uniques make their column unique: non-partial ones, or on a
+ * soft-deleting table partial ones (their predicate, `deleted_at IS NULL`,
+ * is not compared); every other unique is reported on its own.
+ */
+function sortUniques(uniques: readonly ExistingUnique[], partial: boolean) {
   const uniqueColumns = new Set<string>()
   const otherUniques: ExistingUnique[] = []
   for (const unique of uniques) {
     const [only] = unique.columns
-    if (unique.columns.length === 1 && only !== null && only !== undefined && !unique.partial) uniqueColumns.add(only)
+    if (unique.columns.length === 1 && only !== null && only !== undefined && unique.partial === partial)
+      uniqueColumns.add(only)
     else otherUniques.push(unique)
   }
   return { uniqueColumns, otherUniques }
@@ -159,7 +170,7 @@ function compareForeignKeys(prefix: string, column: ComparedColumn, found: reado
   if (found.length === 0) {
     return [
       `${subject} references ${expected} in the manifest, but the database has no foreign key on it; ` +
-        `add one (REFERENCES "${references.table}" ("id") ON DELETE ${references.onDelete.toUpperCase()}), ` +
+        `add one (REFERENCES "${references.table}" ("id") ON DELETE ${onDeleteSql(references.onDelete).toUpperCase()}), ` +
         `or remove the relation from the manifest`,
     ]
   }
@@ -173,12 +184,13 @@ function compareForeignKeys(prefix: string, column: ComparedColumn, found: reado
       `${subject} references ${expected} in the manifest but ${describeTarget(found[0]!)} in the database; ` +
         `recreate the foreign key as REFERENCES "${references.table}" ("id"), or change the manifest`,
     )
-  } else if (match.onDelete !== references.onDelete) {
+  } else if (match.onDelete !== onDeleteSql(references.onDelete)) {
+    const declarable = ON_DELETE_ACTIONS.find((action) => onDeleteSql(action) === match.onDelete)
     differences.push(
       `${subject} deletes ${references.onDelete} in the manifest but ${match.onDelete} in the database; ` +
-        `recreate the foreign key with ON DELETE ${references.onDelete.toUpperCase()}` +
-        (match.onDelete === 'restrict' || match.onDelete === 'cascade'
-          ? `, or set on_delete: ${match.onDelete} in the manifest`
+        `recreate the foreign key with ON DELETE ${onDeleteSql(references.onDelete).toUpperCase()}` +
+        (declarable !== undefined
+          ? `, or set on_delete: ${declarable} in the manifest`
           : ` (the manifest cannot declare ${match.onDelete.toUpperCase()})`),
     )
   }

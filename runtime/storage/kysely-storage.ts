@@ -1,5 +1,6 @@
 import { isTextMatchOperator } from '../contract/filter-operator.js'
-import type { ServerManagedField } from '../contract/field-type.js'
+import { SOFT_DELETE_FIELD, type ServerManagedField } from '../contract/field-type.js'
+import type { DeletedVisibility } from '../contract/query-rules.js'
 import type { ColumnDefinition, ColumnValue, Row, TableDefinition } from '../contract/table-definition.js'
 import { collectRestrictChecks, type RestrictCheck } from './collect-restrict-checks.js'
 import { mapConstraintNames, type ConstrainedColumn } from './constraint-names.js'
@@ -29,6 +30,7 @@ import type {
   ListOptions,
   ListResult,
   PrepareOptions,
+  PurgeResult,
   RowPrecondition,
   RowFilter,
   SortKey,
@@ -50,6 +52,8 @@ import {
   buildCountQuery,
   buildDeleteQuery,
   buildExistsQuery,
+  buildPurgeBatchQuery,
+  buildSoftDeleteQuery,
   buildFindQuery,
   buildInsertQuery,
   buildListQuery,
@@ -63,7 +67,9 @@ import {
   groupAlias,
   ID,
   LIMIT,
+  matchDeleted,
   OFFSET,
+  PURGE_AFTER,
   PER_VALUE,
   rowFilterName,
   valueName,
@@ -205,8 +211,10 @@ export class KyselyStorage implements Storage {
     const db = this.#dialect.db
     const syntax = this.#dialect.syntax
     let shape: ListShape | undefined
-    const resolve = () => (shape ??= this.#resolveListShape(table, context, rowFilterNames, filters, sort, after))
-    const base = `${table.name}|${rowFilterNames.join(',')}|${filtersKey(filters)}`
+    const resolve = () =>
+      (shape ??= { ...this.#resolveListShape(table, context, rowFilterNames, filters, sort, after), deleted })
+    const deleted = table.softDelete === true ? (options.deleted ?? 'exclude') : 'exclude'
+    const base = `${table.name}|${deleted}|${rowFilterNames.join(',')}|${filtersKey(filters)}`
     const pagination = after === undefined ? 'offset' : afterKey(after)
     const rowsQuery = this.#queries.get(`list|${base}|${sortKey(sort)}|${pagination}`, () =>
       buildListQuery(db, syntax, table, resolve()),
@@ -276,8 +284,9 @@ export class KyselyStorage implements Storage {
     const rows = await this.#run(this.#driver, table, query, args)
     const decoders = dialect.columnTypes.decoders
     const decodeColumn = (name: string, value: unknown): ColumnValue => {
-      const decoder = decoders[context.columns.get(name)!.type]
-      return value === null || decoder === undefined ? (value as ColumnValue) : decoder(value)
+      const column = context.columns.get(name)!
+      const decoder = decoders[column.type]
+      return value === null || decoder === undefined ? (value as ColumnValue) : decoder(value, column)
     }
     const kinds = aggregates.map(({ column, fn }) => aggregateResultKind(context.columns.get(column)!.type, fn))
     return rows.map((row) => ({
@@ -321,11 +330,16 @@ export class KyselyStorage implements Storage {
     return rows as Row[]
   }
 
-  async find(table: TableDefinition, id: number, rowFilter: RowFilter = {}): Promise<Row | undefined> {
+  async find(
+    table: TableDefinition,
+    id: number,
+    rowFilter: RowFilter = {},
+    deleted: DeletedVisibility = 'exclude',
+  ): Promise<Row | undefined> {
     const context = this.#context(table)
     const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
-    const query = this.#queries.get(`find|${table.name}|${shapeOf(filterColumns)}`, () =>
-      buildFindQuery(this.#dialect.db, table, filterColumns),
+    const query = this.#queries.get(`find|${table.name}|${deleted}|${shapeOf(filterColumns)}`, () =>
+      buildFindQuery(this.#dialect.db, table, filterColumns, deleted),
     )
     const [row] = await this.#run(this.#driver, table, query, { ...rowFilterArguments(rowFilter), [ID]: id })
     return row === undefined ? undefined : context.decode(row)
@@ -401,13 +415,18 @@ export class KyselyStorage implements Storage {
     const context = this.#context(table)
     const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
     const db = this.#dialect.db
+    const soft = table.softDelete === true
     const existsQuery = this.#queries.get(`exists|${table.name}|${shapeOf(filterColumns)}`, () =>
-      buildExistsQuery(db, table.name, filterColumns),
+      buildExistsQuery(db, table.name, filterColumns, matchDeleted(table, 'exclude')),
     )
     const deleteQuery = this.#queries.get(`delete|${table.name}|${shapeOf(filterColumns)}`, () =>
-      buildDeleteQuery(db, table, filterColumns),
+      soft ? buildSoftDeleteQuery(db, table, filterColumns, false) : buildDeleteQuery(db, table, filterColumns),
     )
-    const args = { ...rowFilterArguments(rowFilter), [ID]: id }
+    const args: QueryArguments = {
+      ...rowFilterArguments(rowFilter),
+      [ID]: id,
+      ...(soft ? { [valueName(SOFT_DELETE_FIELD)]: new Date().toISOString() } : {}),
+    }
     try {
       return await this.#driver.transaction(async (transaction) => {
         // Looked up first so that a row outside the row filter is "not found", not "still referenced".
@@ -419,7 +438,8 @@ export class KyselyStorage implements Storage {
           if (current === undefined) return false
           this.#require(table, current, precondition)
         }
-        await this.#checkRestrictions(transaction, table, context, id)
+        // A soft delete removes nothing, so only what points at the row itself may hold it.
+        await this.#checkRestrictions(transaction, table, context, id, soft)
         // The database cascades; the checks above already covered every restrict on the way.
         // Under READ COMMITTED a concurrent delete may commit after the lookup: only the
         // statement that actually removed the row reports it.
@@ -432,6 +452,58 @@ export class KyselyStorage implements Storage {
       // inserted meanwhile. Checking again reports it; if not, the error stands.
       await this.#checkRestrictions(this.#driver, table, context, id)
       throw error
+    }
+  }
+
+  async restore(table: TableDefinition, id: number, rowFilter: RowFilter = {}): Promise<Row | undefined> {
+    const context = this.#context(table)
+    if (table.softDelete !== true) throw new Error(`table "${table.name}" does not soft-delete: nothing to restore`)
+    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
+    const query = this.#queries.get(`restore|${table.name}|${shapeOf(filterColumns)}`, () =>
+      buildSoftDeleteQuery(this.#dialect.db, table, filterColumns, true),
+    )
+    try {
+      const [row] = await this.#run(this.#driver, table, query, { ...rowFilterArguments(rowFilter), [ID]: id })
+      return row === undefined ? undefined : context.decode(row)
+    } catch (error) {
+      // The row's own values: a live row that took one of them meanwhile is the unique value it names.
+      throw await this.#translateWriteError(error, table, {})
+    }
+  }
+
+  async purge(table: TableDefinition, deletedBefore: string, batchSize: number): Promise<PurgeResult> {
+    const context = this.#context(table)
+    if (table.softDelete !== true) throw new Error(`table "${table.name}" does not soft-delete: nothing to purge`)
+    const db = this.#dialect.db
+    const batchQuery = this.#queries.get(`purge-batch|${table.name}`, () => buildPurgeBatchQuery(db, table))
+    const deleteQuery = this.#queries.get(`delete|${table.name}|hard`, () => buildDeleteQuery(db, table, []))
+    let purged = 0
+    let kept = 0
+    let after = 0
+    for (;;) {
+      // One transaction per batch: a long purge never holds locks on the whole table, and what it did stays done.
+      const batch = await this.#driver.transaction(async (transaction) => {
+        const ids = (
+          await this.#run(transaction, table, batchQuery, {
+            [valueName(SOFT_DELETE_FIELD)]: deletedBefore,
+            [PURGE_AFTER]: after,
+            [LIMIT]: batchSize,
+          })
+        ).map((row) => Number(row.id))
+        for (const id of ids) {
+          try {
+            await this.#checkRestrictions(transaction, table, context, id)
+          } catch (error) {
+            if (!(error instanceof RowReferencedError)) throw error
+            kept++
+            continue
+          }
+          purged += (await this.#run(transaction, table, deleteQuery, { [ID]: id })).length
+        }
+        return ids
+      })
+      if (batch.length < batchSize) return { purged, kept }
+      after = batch.at(-1)!
     }
   }
 
@@ -498,7 +570,7 @@ export class KyselyStorage implements Storage {
     filters: readonly Filter[],
     sort: readonly SortKey[],
     after: ListOptions['after'],
-  ): ListShape {
+  ): Omit<ListShape, 'deleted'> {
     const columns = context.columns
     const keys = resolveSortKeys(table, columns, sort)
     return {
@@ -561,9 +633,19 @@ export class KyselyStorage implements Storage {
     }
   }
 
-  /** Throws RowReferencedError for the first restrict reference that still points into the delete. */
-  async #checkRestrictions(executor: SqlExecutor, table: TableDefinition, context: TableContext, id: number) {
+  /**
+   * Throws RowReferencedError for the first restrict reference that still
+   * points into the delete; with `direct`, only at the row itself.
+   */
+  async #checkRestrictions(
+    executor: SqlExecutor,
+    table: TableDefinition,
+    context: TableContext,
+    id: number,
+    direct = false,
+  ) {
     for (const [index, check] of context.restrictChecks.entries()) {
+      if (direct && check.cascadePath.length > 0) continue
       const query = this.#queries.get(`restrict|${table.name}|${index}`, () =>
         buildRestrictCountQuery(this.#dialect.db, check),
       )

@@ -8,6 +8,7 @@ import type { ColumnDefinition, ColumnValue, TableDefinition } from '../contract
 import type { AggregateTerm, Filter, SortKey } from './storage.js'
 import type { AggregateFunction } from '../contract/aggregate-function.js'
 import { aggregateResultKind, type AggregateResultKind } from '../contract/aggregate-result-kind.js'
+import type { DeletedVisibility } from '../contract/query-rules.js'
 
 /**
  * Everything about a list call that changes its SQL text, resolved against
@@ -26,6 +27,8 @@ export interface ListShape {
    * (a NULL changes the SQL); undefined for offset pagination.
    */
   readonly afterNulls: readonly boolean[] | undefined
+  /** Which rows of a soft-deleting table it sees (`exclude` on any other table: it has no deleted ones). */
+  readonly deleted: DeletedVisibility
 }
 
 /**

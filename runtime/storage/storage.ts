@@ -1,5 +1,6 @@
 import type { AggregateFunction } from '../contract/aggregate-function.js'
 import type { CountStrategy } from '../contract/count-strategy.js'
+import type { DeletedVisibility } from '../contract/query-rules.js'
 import type { FilterOperator } from '../contract/filter-operator.js'
 import type { ColumnValue, Row, TableDefinition } from '../contract/table-definition.js'
 
@@ -59,6 +60,8 @@ export interface ListOptions {
    * other, so a list holds at most one connection at a time.
    */
   readonly count?: CountStrategy
+  /** Of a soft-deleting table: live rows (`exclude`, the default), every row, or deleted ones only. */
+  readonly deleted?: DeletedVisibility
 }
 
 export interface ListResult {
@@ -97,6 +100,12 @@ export interface AggregateGroup {
   readonly keys: ColumnValue[]
   readonly count: number
   readonly values: ColumnValue[]
+}
+
+export interface PurgeResult {
+  readonly purged: number
+  /** Deleted rows still referenced by `restrict` rows, left in place. */
+  readonly kept: number
 }
 
 /**
@@ -153,7 +162,8 @@ export interface Storage {
     perValue?: number,
     rowFilter?: RowFilter,
   ): Promise<Row[]>
-  find(table: TableDefinition, id: number, rowFilter?: RowFilter): Promise<Row | undefined>
+  /** One row by id; of a soft-deleting table, a live one unless `deleted` says otherwise. */
+  find(table: TableDefinition, id: number, rowFilter?: RowFilter, deleted?: DeletedVisibility): Promise<Row | undefined>
   /** Inserts, stamping `created_at`/`updated_at`; returns the stored row. */
   insert(table: TableDefinition, values: Row): Promise<Row>
   /**
@@ -169,11 +179,27 @@ export interface Storage {
     precondition?: RowPrecondition,
   ): Promise<Row | undefined>
   /**
-   * Deletes in one transaction, cascading to `onDelete: cascade` references;
-   * throws RowReferencedError when a `restrict` reference still points here.
+   * Deletes in one transaction, cascading to `onDelete: cascade` references
+   * and clearing `set_null` ones; throws RowReferencedError when a `restrict`
+   * reference still points here. A soft-deleting table's row is stamped
+   * instead (`deleted_at`), cascading to nothing: only its own `restrict`
+   * references are checked (deleted rows among them count: they exist until purged).
    * Returns false when no row matches. A precondition is checked as update's is.
    */
   delete(table: TableDefinition, id: number, rowFilter?: RowFilter, precondition?: RowPrecondition): Promise<boolean>
+  /**
+   * Brings back a soft-deleted row (clears `deleted_at`) and returns it;
+   * undefined when no deleted row matches. UniqueViolationError when a live
+   * row took one of its unique values meanwhile.
+   */
+  restore(table: TableDefinition, id: number, rowFilter?: RowFilter): Promise<Row | undefined>
+  /**
+   * Deletes for good the rows of a soft-deleting table deleted before
+   * `deletedBefore` (RFC 3339), `batchSize` rows per transaction, children
+   * following their `on_delete`; a row a `restrict` reference still points
+   * at stays (counted in `kept`).
+   */
+  purge(table: TableDefinition, deletedBefore: string, batchSize: number): Promise<PurgeResult>
   /**
    * Runs `work` in one transaction: every call on the storage it is given
    * runs inside it (outside calls do not: on SQLite they wait for it to

@@ -6,6 +6,8 @@ import {
   type SelectQueryBuilder,
   type SqlBool,
 } from 'kysely'
+import { SOFT_DELETE_FIELD } from '../contract/field-type.js'
+import type { DeletedVisibility } from '../contract/query-rules.js'
 import type { ColumnDefinition, ReferenceDefinition, TableDefinition } from '../contract/table-definition.js'
 import { listParameter, parameter } from './query-parameter.js'
 import type { RestrictCheck } from './collect-restrict-checks.js'
@@ -28,6 +30,8 @@ export const LIMIT = 'limit'
 export const OFFSET = 'offset'
 export const VALUES = 'values'
 export const PER_VALUE = 'per-value'
+/** The id a purge batch starts after. */
+export const PURGE_AFTER = 'purge-after'
 /** Underscore-led, which no field name can be (manifest.schema.json), so it never shadows a column. */
 const RANK = '_restmint_rank'
 export const valueName = (column: string): string => `value:${column}`
@@ -40,11 +44,29 @@ export const aggregateAlias = (index: number): string => `a${index}`
 
 type AnySelect = SelectQueryBuilder<any, any, any>
 
-/** One row by id, within the row filter, every column. */
-export function buildFindQuery(db: Kysely<any>, table: TableDefinition, rowFilter: readonly ColumnDefinition[]) {
+/** One row by id, within the row filter, every column; of a soft-deleting table, as `deleted` says. */
+export function buildFindQuery(
+  db: Kysely<any>,
+  table: TableDefinition,
+  rowFilter: readonly ColumnDefinition[],
+  deleted: DeletedVisibility = 'exclude',
+) {
+  const visible = matchDeleted(table, deleted)
   return selectRows(db, table)
     .where(ID, '=', idParameter())
     .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
+    .$if(visible !== null, (query) => query.where(visible!))
+}
+
+/**
+ * Which rows of a soft-deleting table a statement sees: live ones
+ * (`exclude`), deleted ones (`only`), or all (`include`, null: no
+ * condition). Null on any other table.
+ */
+export function matchDeleted(table: TableDefinition, deleted: DeletedVisibility): Expression<SqlBool> | null {
+  if (table.softDelete !== true || deleted === 'include') return null
+  const column = sql.ref(SOFT_DELETE_FIELD)
+  return deleted === 'exclude' ? sql<SqlBool>`${column} is null` : sql<SqlBool>`${column} is not null`
 }
 
 /**
@@ -70,7 +92,7 @@ export function buildLockQuery(
  * foreign keys) for it as well.
  */
 export function buildListQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
-  const conditions = listConditions(syntax, shape)
+  const conditions = listConditions(syntax, table, shape)
   if (shape.afterNulls !== undefined) conditions.push(buildKeysetCondition(syntax, shape.keys, shape.afterNulls))
   let query = selectRows(db, table).$if(conditions.length > 0, (select) => select.where((eb) => eb.and(conditions)))
   for (const { column, direction } of shape.keys) {
@@ -99,7 +121,8 @@ export function buildAggregateQuery(
   table: TableDefinition,
   shape: AggregateShape,
 ) {
-  const conditions = listConditions(syntax, shape)
+  // Soft-deleted rows are never aggregated: an aggregate counts what a list shows.
+  const conditions = listConditions(syntax, table, { ...shape, deleted: 'exclude' })
   if (shape.afterNulls !== undefined) conditions.push(buildKeysetCondition(syntax, shape.keys, shape.afterNulls))
   let query = db
     .selectFrom(table.name)
@@ -128,7 +151,7 @@ export function buildAggregateQuery(
 
 /** `total`: the number of rows within the row filter and filters. */
 export function buildCountQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
-  const conditions = listConditions(syntax, shape)
+  const conditions = listConditions(syntax, table, shape)
   return db
     .selectFrom(table.name)
     .select((eb) => eb.fn.countAll().as('total'))
@@ -141,7 +164,7 @@ export function buildCountQuery(db: Kysely<any>, syntax: DialectSyntax, table: T
  * `count=estimated`.
  */
 export function buildMatchingQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
-  const conditions = listConditions(syntax, shape)
+  const conditions = listConditions(syntax, table, shape)
   return db
     .selectFrom(table.name)
     .select(ID)
@@ -163,9 +186,12 @@ export function buildWhereInQuery(
   rowFilter: readonly ColumnDefinition[],
 ) {
   const matching = syntax.inList(column, listParameter(VALUES, column.type, column.name))
+  // Includes embed live rows only: a soft-deleted one is gone for every read that does not ask for it.
+  const live = matchDeleted(table, 'exclude')
   const rows = selectRows(db, table)
     .where(matching)
     .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
+    .$if(live !== null, (query) => query.where(live!))
   if (!capped) return rows.orderBy(ID)
   const ranked = rows.select(
     sql<number>`row_number() over (partition by ${sql.ref(column.name)} order by ${sql.ref(ID)})`.as(RANK),
@@ -177,11 +203,17 @@ export function buildWhereInQuery(
     .orderBy(ID)
 }
 
-function listConditions(syntax: DialectSyntax, shape: Pick<ListShape, 'rowFilter' | 'filters'>): Expression<SqlBool>[] {
+function listConditions(
+  syntax: DialectSyntax,
+  table: TableDefinition,
+  shape: Pick<ListShape, 'rowFilter' | 'filters' | 'deleted'>,
+): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = shape.rowFilter.map(
     (column) =>
       sql<SqlBool>`${sql.ref(column.name)} = ${parameter(rowFilterName(column.name), column.type, column.name)}`,
   )
+  const visible = matchDeleted(table, shape.deleted)
+  if (visible !== null) conditions.push(visible)
   shape.filters.forEach((filter, index) => conditions.push(matchFilter(syntax, filter, index)))
   return conditions
 }
@@ -253,7 +285,45 @@ export function buildUpdateQuery(
     )
     .where(ID, '=', idParameter())
     .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
+    .$if(table.softDelete === true, (query) => query.where(matchDeleted(table, 'exclude')!))
     .returning(columnNames(table))
+}
+
+/**
+ * Stamps `deleted_at` (the `value:deleted_at` placeholder) on one live row
+ * by id, within the row filter, returning its id: a soft delete. With
+ * `restore`, clears it on one deleted row instead and returns the row.
+ */
+export function buildSoftDeleteQuery(
+  db: Kysely<any>,
+  table: TableDefinition,
+  rowFilter: readonly ColumnDefinition[],
+  restore: boolean,
+) {
+  return db
+    .updateTable(table.name)
+    .set(
+      SOFT_DELETE_FIELD,
+      restore ? sql`null` : parameter(valueName(SOFT_DELETE_FIELD), 'datetime', SOFT_DELETE_FIELD),
+    )
+    .where(ID, '=', idParameter())
+    .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
+    .where(matchDeleted(table, restore ? 'only' : 'exclude')!)
+    .returning(restore ? columnNames(table) : [ID])
+}
+
+/**
+ * Up to LIMIT ids of rows soft-deleted before `value:deleted_at`, after id
+ * `after:0`, by id: the next batch a purge removes.
+ */
+export function buildPurgeBatchQuery(db: Kysely<any>, table: TableDefinition) {
+  return db
+    .selectFrom(table.name)
+    .select(ID)
+    .where(sql.ref(SOFT_DELETE_FIELD), '<', parameter(valueName(SOFT_DELETE_FIELD), 'datetime', SOFT_DELETE_FIELD))
+    .where(ID, '>', parameter(PURGE_AFTER, 'integer', ID))
+    .orderBy(ID)
+    .limit(integerParameter(LIMIT))
 }
 
 /**
@@ -270,13 +340,22 @@ export function buildDeleteQuery(db: Kysely<any>, table: TableDefinition, rowFil
     .returning(ID)
 }
 
-/** The id of one row of `table` by id, within the row filter: finds whether it exists. */
-export function buildExistsQuery(db: Kysely<any>, table: string, rowFilter: readonly ColumnDefinition[] = []) {
+/**
+ * The id of one row of `table` by id, within the row filter: finds whether it
+ * exists (with `live`, a soft-deleting table's deleted rows do not).
+ */
+export function buildExistsQuery(
+  db: Kysely<any>,
+  table: string,
+  rowFilter: readonly ColumnDefinition[] = [],
+  live: Expression<SqlBool> | null = null,
+) {
   return db
     .selectFrom(table)
     .select(ID)
     .where(ID, '=', idParameter())
     .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
+    .$if(live !== null, (query) => query.where(live!))
 }
 
 /**

@@ -318,6 +318,13 @@ const CASES: Record<ContractRuleId, RuleCase> = {
     before: 'own records (owner_sub = sub)',
     after: 'any record',
   },
+  DELETE_MADE_SOFT: {
+    edit: (document) => ((posts(document).delete as Node)['x-restmint-soft-delete'] = true),
+    operation: 'DELETE /v1/posts/{id}',
+    subject: 'delete',
+    before: 'removes the record',
+    after: 'stamps deleted_at',
+  },
   REQUEST_CONSTRAINT_RELAXED: {
     edit: (document) => (propertiesOf(document, 'PostCreate').title!.maxLength = 500),
     operation: 'POST /v1/posts',

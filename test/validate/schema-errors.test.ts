@@ -79,7 +79,7 @@ describe('schema errors mapped to YAML nodes', () => {
       'a bad on_delete',
       withResources('  orders: {}\n  items:\n    parent: orders\n    on_delete: nullify\n'),
       'SCHEMA 10:16',
-      '"on_delete" of resource "items" must be one of restrict, cascade; found "nullify"',
+      '"on_delete" of resource "items" must be one of restrict, cascade, set_null; found "nullify"',
     ],
     [
       'a zero limit',

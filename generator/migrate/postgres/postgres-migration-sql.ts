@@ -1,13 +1,15 @@
 import { isRetyped } from '../type-conversion.js'
+import { onDeleteSql } from '../../../runtime/contract/table-definition.js'
 import { PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely'
 import type { TableChange } from '../migration-plan.js'
 import type { SnapshotColumn, SnapshotTable } from '../../../runtime/migrations/storage-snapshot.js'
 import { buildCreateIndex } from '../../../runtime/storage/build-create-statements.js'
+import { buildLiveUniqueIndex } from '../../../runtime/storage/build-live-unique-index.js'
 import { nameConstraint } from '../../../runtime/storage/constraint-names.js'
 import { postgresColumnTypes } from '../../../runtime/storage/postgres/postgres-column-types.js'
 import { sqlTypeOf } from '../../../runtime/storage/column-type-mapping.js'
 import { postgresSyntax } from '../../../runtime/storage/postgres/postgres-syntax.js'
-import { compareTableColumns, isSameReference, type RenamedTables } from '../compare-table-columns.js'
+import { compareTableColumns, isSameReference, uniqueFormOf, type RenamedTables } from '../compare-table-columns.js'
 import { columnLiteral } from '../column-literal.js'
 import { compareTableIndexes } from '../compare-table-indexes.js'
 import { convertColumnValue } from '../convert-column-value.js'
@@ -73,9 +75,15 @@ function alterTable(
     }
   }
   for (const index of indexes.dropped) statements.push(db.schema.dropIndex(index.name))
+  // A unique kept in the same form is renamed below; one whose form changes (soft_delete added or removed) is
+  // dropped here and made again in its new form.
+  const sameUniqueForm = (previous: SnapshotColumn, column: SnapshotColumn) =>
+    uniqueFormOf(before, previous) === uniqueFormOf(after, column)
   for (const column of columns.kept) {
-    if (column.before.unique && !column.after.unique) {
-      statements.push(alter().dropConstraint(constraintOf(before, column.before, 'key')))
+    const form = uniqueFormOf(before, column.before)
+    if (form !== null && !sameUniqueForm(column.before, column.after)) {
+      const name = constraintOf(before, column.before, 'key')
+      statements.push(form === 'constraint' ? alter().dropConstraint(name) : db.schema.dropIndex(name))
     }
     if (column.before.references && !isSameReference(column.before, column.after, renamedTables)) {
       statements.push(alter().dropConstraint(constraintOf(before, column.before, 'fkey')))
@@ -86,7 +94,10 @@ function alterTable(
   }
   for (const { before: previous, after: column } of columns.kept) {
     const renames: [string, string][] = []
-    if (previous.unique && column.unique) {
+    if (uniqueFormOf(before, previous) === 'live-index' && sameUniqueForm(previous, column)) {
+      const [from, to] = [constraintOf(before, previous, 'key'), constraintOf(after, column, 'key')]
+      if (from !== to) statements.push(sql`alter index ${sql.id(from)} rename to ${sql.id(to)}`)
+    } else if (previous.unique && column.unique && sameUniqueForm(previous, column)) {
       renames.push([constraintOf(before, previous, 'key'), constraintOf(after, column, 'key')])
     }
     if (previous.references && isSameReference(previous, column, renamedTables)) {
@@ -161,8 +172,14 @@ function alterTable(
     ...columns.added.map(({ column }) => ({ previous: undefined, column })),
   ]
   for (const { previous, column } of constrained) {
-    if (column.unique && !previous?.unique) {
-      statements.push(alter().addUniqueConstraint(constraintOf(after, column, 'key'), [column.name]))
+    const form = uniqueFormOf(after, column)
+    if (form !== null && form !== uniqueFormOf(before, previous)) {
+      const name = constraintOf(after, column, 'key')
+      statements.push(
+        form === 'constraint'
+          ? alter().addUniqueConstraint(name, [column.name])
+          : buildLiveUniqueIndex(db, table, name, [column.name], false),
+      )
     }
     const references = column.references
     if (references && !(previous?.references && isSameReference(previous, column, renamedTables))) {
@@ -172,7 +189,7 @@ function alterTable(
           [column.name],
           references.table,
           ['id'],
-          (constraint) => constraint.onDelete(references.onDelete),
+          (constraint) => constraint.onDelete(onDeleteSql(references.onDelete)),
         ),
       )
     }

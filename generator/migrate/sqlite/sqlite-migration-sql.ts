@@ -1,9 +1,11 @@
+import { onDeleteSql } from '../../../runtime/contract/table-definition.js'
 import { sql, type Expression, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely'
 import type { TableChange } from '../migration-plan.js'
 import type { SnapshotColumn, SnapshotTable } from '../../../runtime/migrations/storage-snapshot.js'
 import {
   buildCreateIndex,
   buildCreateTable,
+  listLiveUniqueIndexes,
   listTableIndexes,
 } from '../../../runtime/storage/build-create-statements.js'
 import { nameConstraint } from '../../../runtime/storage/constraint-names.js'
@@ -13,6 +15,7 @@ import { sqliteSyntax } from '../../../runtime/storage/sqlite/sqlite-syntax.js'
 import {
   compareTableColumns,
   isColumnAltered,
+  uniqueFormOf,
   type AddedColumn,
   type ColumnChanges,
   type RenamedTables,
@@ -60,7 +63,12 @@ function alterTable(
   tableNames: ReadonlySet<string>,
 ): MigrationLine[] {
   const columns = compareTableColumns(before, after, sources)
+  // SQLite can neither drop a UNIQUE constraint nor add one: a unique that changes form (soft_delete) rebuilds.
+  const uniqueChangesForm = columns.kept.some(
+    (column) => uniqueFormOf(before, column.before) !== uniqueFormOf(after, column.after) && column.after.unique,
+  )
   const rebuild =
+    uniqueChangesForm ||
     columns.dropped.length > 0 ||
     columns.kept.some((column) => isColumnAltered(column, renamedTables)) ||
     !columns.added.every(({ column }) => canAddColumn(column))
@@ -101,7 +109,7 @@ function addColumn(table: string, { column, backfill }: AddedColumn) {
     const constrained = column.nullable ? withDefault : withDefault.notNull()
     if (references === undefined) return constrained
     return constrained.modifyEnd(
-      sql`constraint ${sql.id(nameConstraint(table, column.name, 'fkey'))} references ${sql.table(references.table)} (${sql.id('id')}) on delete ${sql.raw(references.onDelete)}`,
+      sql`constraint ${sql.id(nameConstraint(table, column.name, 'fkey'))} references ${sql.table(references.table)} (${sql.id('id')}) on delete ${sql.raw(onDeleteSql(references.onDelete))}`,
     )
   })
   if (backfill === undefined || backfill === column.default) return [add]
@@ -157,6 +165,7 @@ function rebuildTable(
     { statement: copy },
     { statement: db.schema.dropTable(before.name) },
     { statement: db.schema.alterTable(temporary).renameTo(after.name) },
+    ...listLiveUniqueIndexes(db, definition, after.name, MIGRATION_CREATE_OPTIONS).map((statement) => ({ statement })),
     ...listTableIndexes(definition).map((index) => ({
       statement: buildCreateIndex(db, after.name, index, sqliteSyntax, MIGRATION_CREATE_OPTIONS),
     })),
