@@ -126,7 +126,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
         '`links` lead to the others. A page past the end is empty.' +
         describeIncludes(resource, model) +
         parentMissing(context),
-      parameters: buildListParameters(resource),
+      parameters: buildListParameters(resource, model),
       responses: {
         200: readResponse(context, 'list', `One page of ${words(resource.name)}.`, refSchema(names.page)),
         400: refResponse('BadRequest'),
@@ -155,7 +155,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
   },
   get: (context) => ({
     description: `Returns ${describeRecord(context)}.${describeIncludes(context.resource, context.model)}`,
-    ...optionalParameters(buildItemParameters(context.resource)),
+    ...optionalParameters(buildItemParameters(context.resource, context.model)),
     responses: {
       200: readResponse(
         context,

@@ -1,6 +1,6 @@
 import { COUNT_STRATEGIES } from '../../runtime/contract/count-strategy.js'
 import { operandKindOf, type FilterOperator } from '../../runtime/contract/filter-operator.js'
-import type { FieldModel, QueryParameterModel, ResourceModel } from '../model/api-model.js'
+import { findResource, type ApiModel, type FieldModel, type QueryParameterModel, type ResourceModel } from '../model/api-model.js'
 import { buildOperandSchema, type JsonSchema } from './json-schemas.js'
 import type { OpenApiParameter } from './openapi-objects.js'
 
@@ -12,16 +12,20 @@ import type { OpenApiParameter } from './openapi-objects.js'
  * which the runtime enforces).
  * https://spec.openapis.org/oas/v3.1.0#style-values
  */
-export function buildListParameters(resource: ResourceModel): OpenApiParameter[] {
-  return resource.listQuery.map((parameter) => buildParameter(resource, parameter))
+export function buildListParameters(resource: ResourceModel, model: Pick<ApiModel, 'resources'>): OpenApiParameter[] {
+  return resource.listQuery.map((parameter) => buildParameter(resource, parameter, model))
 }
 
 /** The query parameters of an item GET: `include`, when the resource has includes. */
-export function buildItemParameters(resource: ResourceModel): OpenApiParameter[] {
-  return resource.itemQuery.map((parameter) => buildParameter(resource, parameter))
+export function buildItemParameters(resource: ResourceModel, model: Pick<ApiModel, 'resources'>): OpenApiParameter[] {
+  return resource.itemQuery.map((parameter) => buildParameter(resource, parameter, model))
 }
 
-function buildParameter(resource: ResourceModel, query: QueryParameterModel): OpenApiParameter {
+function buildParameter(
+  resource: ResourceModel,
+  query: QueryParameterModel,
+  model: Pick<ApiModel, 'resources'>,
+): OpenApiParameter {
   const { name, description } = query
   switch (query.kind) {
     case 'page':
@@ -47,7 +51,7 @@ function buildParameter(resource: ResourceModel, query: QueryParameterModel): Op
         { uniqueItems: true, maxItems: query.maxItems },
       )
     case 'filter': {
-      const operand = operandSchema(fieldOf(resource, query.field), query.operator)
+      const operand = operandSchema(fieldOf(resource, query.field, model), query.operator)
       return query.operator === 'in'
         ? listParameter(name, description, operand, { uniqueItems: true })
         : parameter(name, description, operand)
@@ -64,8 +68,16 @@ function operandSchema(field: FieldModel, operator: FilterOperator): JsonSchema 
   return field.enum !== null && kind !== 'bound' ? { ...operand, enum: field.enum } : operand
 }
 
-function fieldOf(resource: ResourceModel, name: string): FieldModel {
-  const field = resource.fields.find((candidate) => candidate.name === name)
+/** The field a filter names: one of the resource's, or at the end of a path across relations (`tags.name`). */
+function fieldOf(resource: ResourceModel, name: string, model: Pick<ApiModel, 'resources'>): FieldModel {
+  const segments = name.split('.')
+  let current = resource
+  for (const segment of segments.slice(0, -1)) {
+    const relation = current.relations.find((candidate) => candidate.name === segment)
+    if (!relation) throw new Error(`internal error: "${current.name}" has no relation "${segment}"`)
+    current = findResource(model, relation.resource)
+  }
+  const field = current.fields.find((candidate) => candidate.name === segments.at(-1))
   if (!field) throw new Error(`internal error: "${resource.name}" filters on unknown field "${name}"`)
   return field
 }

@@ -56,7 +56,7 @@ export interface RelationDefinition {
    * object or null). `has-many`: the target's `column` holds this table's id
    * (embeds an array).
    */
-  readonly kind: 'belongs-to' | 'has-many'
+  readonly kind: 'belongs-to' | 'has-many' | 'many-to-many'
   /** Target table name. */
   readonly table: string
   readonly column: string
@@ -67,6 +67,12 @@ export interface RelationDefinition {
    * array links to the rest. Absent when no route lists them by `column`.
    */
   readonly listPath?: string
+  /**
+   * many-to-many: the join table linking the two; `column` is then the join's
+   * key holding this table's id (`post_id`), `targetColumn` the join's key
+   * holding the target's (`tag_id`).
+   */
+  readonly through?: { readonly table: string; readonly targetColumn: string }
   /** has-many: the most rows one include embeds per row, when the manifest sets it for this relation (else ApiLimits.includeItemsMax). */
   readonly maxItems?: number
 }
@@ -95,6 +101,8 @@ export interface TableDefinition {
    * filterable field, so keyset cursors and common filters do not scan.
    */
   readonly indexes?: readonly IndexDefinition[]
+  /** Composite unique constraints (the manifest's `unique:`): column lists unique together, in manifest order. */
+  readonly uniques?: readonly (readonly string[])[]
 }
 
 /** What deleting a referenced record does to the records whose foreign key points at it. */

@@ -1,6 +1,7 @@
 import { sql, type Compilable, type CreateIndexBuilder, type CreateTableBuilder, type Kysely } from 'kysely'
 import type { ColumnDefinition, TableDefinition } from '../contract/table-definition.js'
 import { nameConstraint, nameIndex } from './constraint-names.js'
+import { buildCreateCompositeUnique, listCompositeUniques } from './composite-uniques.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
 import type { DialectSyntax } from './storage-dialect.js'
 import { createValueEncoder } from './value-codec.js'
@@ -36,6 +37,7 @@ export function buildCreateStatements(
   return tables.flatMap((table) => [
     buildCreateTable(db, table, table.name, types, options),
     ...listTableIndexes(table).map((index) => buildCreateIndex(db, table.name, index, syntax, options)),
+    ...listCompositeUniques(table).map((unique) => buildCreateCompositeUnique(db, table.name, unique, options)),
   ])
 }
 

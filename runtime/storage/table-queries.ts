@@ -11,6 +11,7 @@ import { listParameter, parameter } from './query-parameter.js'
 import type { RestrictCheck } from './collect-restrict-checks.js'
 import { buildKeysetCondition } from './keyset-condition.js'
 import type { ListShape, ShapedFilter } from './list-shape.js'
+import type { LinkTable } from './storage.js'
 import type { DialectSyntax } from './storage-dialect.js'
 
 /**
@@ -29,6 +30,19 @@ export const VALUES = 'values'
 export const PER_VALUE = 'per-value'
 /** Underscore-led, which no field name can be (manifest.schema.json), so it never shadows a column. */
 const RANK = '_restmint_rank'
+/** The member of buildLinkedQuery's rows holding the id each is linked to. */
+export const LINK_OWNER = '_restmint_owner'
+const LINK_ALIAS = '_restmint_link'
+const HOP_ALIAS = '_restmint_r'
+/** What a placeholder for an id is bound as. */
+const ID_COLUMN: ColumnDefinition = {
+  name: ID,
+  type: 'integer',
+  nullable: false,
+  unique: true,
+  readOnly: true,
+  default: null,
+}
 export const valueName = (column: string): string => `value:${column}`
 export const rowFilterName = (column: string): string => `row:${column}`
 export const filterName = (index: number): string => `filter:${index}`
@@ -65,7 +79,7 @@ export function buildLockQuery(
  * foreign keys) for it as well.
  */
 export function buildListQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
-  const conditions = listConditions(syntax, shape)
+  const conditions = listConditions(db, syntax, table, shape)
   if (shape.afterNulls !== undefined) conditions.push(buildKeysetCondition(syntax, shape.keys, shape.afterNulls))
   let query = selectRows(db, table).$if(conditions.length > 0, (select) => select.where((eb) => eb.and(conditions)))
   for (const { column, direction } of shape.keys) {
@@ -80,7 +94,7 @@ export function buildListQuery(db: Kysely<any>, syntax: DialectSyntax, table: Ta
 
 /** `total`: the number of rows within the row filter and filters. */
 export function buildCountQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
-  const conditions = listConditions(syntax, shape)
+  const conditions = listConditions(db, syntax, table, shape)
   return db
     .selectFrom(table.name)
     .select((eb) => eb.fn.countAll().as('total'))
@@ -93,7 +107,7 @@ export function buildCountQuery(db: Kysely<any>, syntax: DialectSyntax, table: T
  * `count=estimated`.
  */
 export function buildMatchingQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
-  const conditions = listConditions(syntax, shape)
+  const conditions = listConditions(db, syntax, table, shape)
   return db
     .selectFrom(table.name)
     .select(ID)
@@ -129,13 +143,93 @@ export function buildWhereInQuery(
     .orderBy(ID)
 }
 
-function listConditions(syntax: DialectSyntax, shape: ListShape): Expression<SqlBool>[] {
+function listConditions(
+  db: Kysely<any>,
+  syntax: DialectSyntax,
+  table: TableDefinition,
+  shape: ListShape,
+): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = shape.rowFilter.map(
     (column) =>
       sql<SqlBool>`${sql.ref(column.name)} = ${parameter(rowFilterName(column.name), column.type, column.name)}`,
   )
-  shape.filters.forEach((filter, index) => conditions.push(matchFilter(syntax, filter, index)))
+  shape.filters.forEach((filter, index) =>
+    conditions.push(acrossRelations(db, table.name, filter.through, matchFilter(syntax, filter, index))),
+  )
   return conditions
+}
+
+/**
+ * `condition` tested on the rows at the end of `through`, one nested EXISTS
+ * per table passed, each table aliased (`_restmint_r1`…) so that a table met
+ * again (a relation to itself) never shadows the one before. Inside the
+ * innermost EXISTS only the last table is in scope, so the condition's
+ * unqualified columns are its.
+ */
+function acrossRelations(
+  db: Kysely<any>,
+  outer: string,
+  through: ShapedFilter['through'],
+  condition: Expression<SqlBool>,
+): Expression<SqlBool> {
+  let tested = condition
+  for (let index = through.length - 1; index >= 0; index--) {
+    const hop = through[index]!
+    const alias = `${HOP_ALIAS}${index + 1}`
+    const previous = index === 0 ? outer : `${HOP_ALIAS}${index}`
+    // Built, not raw SQL: the PostgreSQL storage's schema applies to the tables the query builder names.
+    const inner = db
+      .selectFrom(`${hop.table} as ${alias}`)
+      .select(sql.lit(1).as('one'))
+      .where(sql.ref(`${alias}.${hop.column}`), '=', sql.ref(`${previous}.${hop.outerColumn}`))
+      .where(tested)
+    // Kysely parenthesizes a subquery itself.
+    tested = sql<SqlBool>`exists ${inner}`
+  }
+  return tested
+}
+
+/**
+ * The rows of `table` linked through `link` to one of the `values` list
+ * placeholder, each with the id it is linked to as LINK_OWNER, by owner then
+ * id; `capped` keeps the first `per-value` of each owner (as buildWhereInQuery).
+ */
+export function buildLinkedQuery(
+  db: Kysely<any>,
+  syntax: DialectSyntax,
+  table: TableDefinition,
+  link: LinkTable,
+  capped: boolean,
+  rowFilter: readonly ColumnDefinition[],
+) {
+  const owner = `${LINK_ALIAS}.${link.column}`
+  // Qualified, as both tables are in scope: the list's column is the join's, the row filter's the target's.
+  const ownerColumn: ColumnDefinition = { ...ID_COLUMN, name: owner }
+  const rows = db
+    .selectFrom(`${link.table} as ${LINK_ALIAS}`)
+    .innerJoin(table.name, `${table.name}.${ID}`, `${LINK_ALIAS}.${link.targetColumn}`)
+    .select(columnNames(table).map((name) => `${table.name}.${name}`))
+    .select(sql.ref(owner).as(LINK_OWNER))
+    .where(syntax.inList(ownerColumn, listParameter(VALUES, 'integer', link.column)))
+    .$if(rowFilter.length > 0, (query) =>
+      query.where((eb) =>
+        eb.and(
+          rowFilter.map((column) =>
+            eb(`${table.name}.${column.name}`, '=', parameter(rowFilterName(column.name), column.type, column.name)),
+          ),
+        ),
+      ),
+    )
+  if (!capped) return rows.orderBy(sql.ref(owner)).orderBy(`${table.name}.${ID}`)
+  const ranked = rows.select(
+    sql<number>`row_number() over (partition by ${sql.ref(owner)} order by ${sql.ref(`${table.name}.${ID}`)})`.as(RANK),
+  )
+  return db
+    .selectFrom(ranked.as('ranked'))
+    .select([...columnNames(table), LINK_OWNER])
+    .where(sql.ref(RANK), '<=', integerParameter(PER_VALUE))
+    .orderBy(LINK_OWNER)
+    .orderBy(ID)
 }
 
 /**
