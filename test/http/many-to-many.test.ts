@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { compileErrors, validate } from '@readme/openapi-parser'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildServer } from '../fixtures/tags-api/generated/server.js'
@@ -177,3 +179,31 @@ for (const dialect of DIALECTS) {
     })
   })
 }
+
+describe('many-to-many in the OpenAPI document', () => {
+  const document = JSON.parse(
+    readFileSync(new URL('../fixtures/tags-api/generated/v1/openapi.json', import.meta.url), 'utf8'),
+  )
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await validate(JSON.parse(JSON.stringify(document)))
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true)
+  })
+
+  it('documents the link routes, the link body and the filters across relations', () => {
+    const links = document.paths['/v1/posts/{post_id}/tags']
+    expect(Object.keys(links)).toEqual(['parameters', 'get', 'post'])
+    expect(links.post.requestBody.content['application/json'].schema).toMatchObject({
+      properties: { tag_id: { type: 'integer' }, position: { type: 'integer' } },
+      required: ['tag_id'],
+      additionalProperties: false,
+    })
+    expect(Object.keys(links.post.responses)).toEqual(['201', '400', '404', '409'])
+    expect(Object.keys(document.paths['/v1/posts/{post_id}/tags/{tag_id}'])).toEqual(['parameters', 'delete'])
+    const parameters = document.components.parameters
+    expect(parameters['filter.tags.name.in']).toMatchObject({
+      name: 'filter[tags.name][in]',
+      schema: { type: 'array', items: { type: 'string' } },
+    })
+  })
+})
