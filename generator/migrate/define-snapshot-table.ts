@@ -14,5 +14,6 @@ export function defineSnapshotTable(table: SnapshotTable): TableDefinition {
     columns: table.columns.map((column) => ({ ...column, readOnly: false })),
     referencedBy: [],
     indexes: table.indexes.map((columns) => ({ columns })),
+    ...(table.uniques ? { uniques: table.uniques } : {}),
   }
 }

@@ -19,6 +19,8 @@ export interface SnapshotTable {
   readonly columns: readonly SnapshotColumn[]
   /** Declared indexes beyond the primary key, unique constraints and foreign keys (always indexed), as column lists. */
   readonly indexes: readonly (readonly string[])[]
+  /** Composite unique constraints as column lists; absent when none (snapshots written before they existed). */
+  readonly uniques?: readonly (readonly string[])[]
 }
 
 export interface SnapshotColumn {
@@ -49,6 +51,7 @@ export function snapshotTables(tables: readonly TableDefinition[]): StorageSnaps
           ...(column.references ? { references: { ...column.references } } : {}),
         })),
         indexes: (table.indexes ?? []).map((index) => [...index.columns]),
+        ...(table.uniques?.length ? { uniques: table.uniques.map((columns) => [...columns]) } : {}),
       })),
   }
 }

@@ -1,4 +1,3 @@
-import type { CreateIndexBuilder, Kysely } from 'kysely'
 import type { TableDefinition } from '../contract/table-definition.js'
 import { nameConstraint } from './constraint-names.js'
 import type { ExistingUnique } from './storage-dialect.js'
@@ -22,18 +21,6 @@ export function listCompositeUniques(table: Pick<TableDefinition, 'name' | 'uniq
     name: nameConstraint(table.name, columns.join('__'), 'key'),
     columns,
   }))
-}
-
-/** CREATE UNIQUE INDEX for one composite unique of the table `tableName`. */
-export function buildCreateCompositeUnique(
-  db: Kysely<any>,
-  tableName: string,
-  unique: CompositeUnique,
-  options: { readonly ifNotExists: boolean },
-): CreateIndexBuilder {
-  let createIndex = db.schema.createIndex(unique.name).unique()
-  if (options.ifNotExists) createIndex = createIndex.ifNotExists()
-  return createIndex.on(tableName).columns([...unique.columns])
 }
 
 /**
