@@ -1,6 +1,12 @@
 import { COUNT_STRATEGIES } from '../../runtime/contract/count-strategy.js'
 import { operandKindOf, type FilterOperator } from '../../runtime/contract/filter-operator.js'
-import { findResource, type ApiModel, type FieldModel, type QueryParameterModel, type ResourceModel } from '../model/api-model.js'
+import {
+  findResource,
+  type ApiModel,
+  type FieldModel,
+  type QueryParameterModel,
+  type ResourceModel,
+} from '../model/api-model.js'
 import { buildOperandSchema, type JsonSchema } from './json-schemas.js'
 import type { OpenApiParameter } from './openapi-objects.js'
 

@@ -21,7 +21,10 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
   const context = openRequest(route, request, reply)
   const { api, translation } = route
   // Cursors are bound to the collection: the route (with its version prefix) and the parent.
-  const collectionKey = JSON.stringify([request.routeOptions.url, route.link ? context.params : parentFilterOf(context)])
+  const collectionKey = JSON.stringify([
+    request.routeOptions.url,
+    route.link ? context.params : parentFilterOf(context),
+  ])
   const { parsed, include } = readListQuery(route.query, request.url, collectionKey)
   const scope = route.link
     ? await resolveLinkScope(context, route.link)

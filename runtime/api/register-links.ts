@@ -97,4 +97,3 @@ export function registerLinks(app: FastifyInstance, api: ApiServices, resource: 
     }
   }
 }
-

@@ -54,7 +54,15 @@ export function readListQuery(context: QueryContext, url: string, collectionKey:
   // Before checkListQuery, which fills in the default page.
   const given = Object.keys(raw)
   const query = checkListQuery(raw, context.known, context.limits)
-  const parsed = parseListQuery(query, given, context.table, context.rules, collectionKey, context.cursors, context.tables)
+  const parsed = parseListQuery(
+    query,
+    given,
+    context.table,
+    context.rules,
+    collectionKey,
+    context.cursors,
+    context.tables,
+  )
   const include = parseInclude(query.include, context.rules, context.limits, parsed.errors)
   rejectInvalid(parsed.errors)
   return { parsed, include }

@@ -95,7 +95,11 @@ export function buildCreateIndex(
 ): CreateIndexBuilder {
   let createIndex = db.schema.createIndex(index.name)
   if (options.ifNotExists) createIndex = createIndex.ifNotExists()
-  if (index.unique) return createIndex.unique().on(tableName).columns(index.columns.map((column) => column.name))
+  if (index.unique)
+    return createIndex
+      .unique()
+      .on(tableName)
+      .columns(index.columns.map((column) => column.name))
   const on = createIndex.on(tableName)
   if (index.foreignKey) return on.column(index.columns[0]!.name)
   return on.expression(sql.join(index.columns.map((column) => syntax.indexColumn(column))))

@@ -39,7 +39,12 @@ describe.each(DIALECTS)('%s: migrate apply adding a composite unique', (dialect)
     expect((await cli('migrate', 'create')).stderr).toBe('')
     expect((await apply()).stderr).toBe('')
     const now = `'2026-11-24T00:00:00.000Z'`
-    const rows = [['news', 'a'], ['news', 'a'], ['blog', 'a'], ['news', 'b']]
+    const rows = [
+      ['news', 'a'],
+      ['news', 'a'],
+      ['blog', 'a'],
+      ['news', 'b'],
+    ]
     await database.query(
       `insert into posts (section, slug, created_at, updated_at) values ${rows.map(([section, slug]) => `('${section}', '${slug}', ${now}, ${now})`).join(', ')}`,
     )

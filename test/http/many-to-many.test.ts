@@ -55,7 +55,11 @@ for (const dialect of DIALECTS) {
       post.first = await insert(postsTable, { title: 'First', slug: 'first', author_id: ada })
       post.second = await insert(postsTable, { title: 'Second', slug: 'second', author_id: grace })
       post.third = await insert(postsTable, { title: 'Third', slug: 'third', author_id: ada })
-      for (const [name, position] of [['rust', 1], ['go', 2], ['sql', 3]] as const) {
+      for (const [name, position] of [
+        ['rust', 1],
+        ['go', 2],
+        ['sql', 3],
+      ] as const) {
         await insert(postTagsTable, { post_id: post.first!, tag_id: tag[name]!, position })
       }
       await insert(postTagsTable, { post_id: post.second!, tag_id: tag.rust!, position: 1 })
@@ -156,9 +160,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('filters across a has-many and a belongs-to', async () => {
-      expect((await list('/v1/posts?filter[comments.body][eq]=nice')).data.map((row) => row.title)).toEqual([
-        'Second',
-      ])
+      expect((await list('/v1/posts?filter[comments.body][eq]=nice')).data.map((row) => row.title)).toEqual(['Second'])
       expect((await list('/v1/posts?filter[author.name][eq]=Ada&sort=title')).data.map((row) => row.title)).toEqual([
         'First',
         'Third',

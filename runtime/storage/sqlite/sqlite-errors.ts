@@ -18,7 +18,11 @@ export function classifySqliteError(error: unknown): ConstraintFailure | undefin
   switch (error.code) {
     case 'SQLITE_CONSTRAINT_UNIQUE': {
       const columns = [...error.message.matchAll(UNIQUE_COLUMNS)].map((match) => match[1]!)
-      return { kind: 'unique', column: UNIQUE_COLUMN.exec(error.message)?.[1], ...(columns.length > 1 ? { columns } : {}) }
+      return {
+        kind: 'unique',
+        column: UNIQUE_COLUMN.exec(error.message)?.[1],
+        ...(columns.length > 1 ? { columns } : {}),
+      }
     }
     case 'SQLITE_CONSTRAINT_FOREIGNKEY':
       return { kind: 'foreign-key' }
