@@ -54,6 +54,8 @@ export interface ManifestRelation {
   many?: boolean
   /** Has-many only: the target's belongs-to relation, or its parent key, that points back. */
   via?: string
+  /** Many-to-many: the join resource linking the two (it has a belongs-to to each); with `many: true`. */
+  through?: string
   /** Has-many only: overrides `limits.include_items_max` for this relation. */
   max_items?: number
   on_delete?: OnDelete
@@ -96,6 +98,8 @@ export interface ManifestResource {
   fields?: Record<string, ManifestField>
   relations?: Record<string, ManifestRelation>
   include?: string[]
+  /** Composite unique constraints: each a list of field names (foreign keys allowed) unique together. */
+  unique?: string[][]
   sort?: string[]
   filter?: Record<string, FilterOperator[]>
   cache?: ManifestCache

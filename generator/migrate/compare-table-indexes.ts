@@ -35,6 +35,7 @@ export function compareTableIndexes(
     const match = afterIndexes.find(
       (candidate) =>
         candidate.foreignKey === index.foreignKey &&
+        candidate.unique === index.unique &&
         candidate.columns.length === index.columns.length &&
         candidate.columns.every((column, position) => {
           const previous = index.columns[position]!

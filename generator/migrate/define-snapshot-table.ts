@@ -15,5 +15,6 @@ export function defineSnapshotTable(table: SnapshotTable): TableDefinition {
     referencedBy: [],
     indexes: table.indexes.map((columns) => ({ columns })),
     ...(table.softDelete ? { softDelete: true as const } : {}),
+    ...(table.uniques ? { uniques: table.uniques } : {}),
   }
 }

@@ -99,6 +99,9 @@ function stepsOf(diff: TableDiff): ChangeStep[] {
   if (!isSameIndexSet(before.indexes, after.indexes, (name) => newNames.get(name) ?? name)) {
     steps.push({ phrase: 'change indexes', slug: `change_${table}_indexes` })
   }
+  if (!isSameIndexSet(before.uniques ?? [], after.uniques ?? [], (name) => newNames.get(name) ?? name)) {
+    steps.push({ phrase: 'change unique constraints', slug: `change_${table}_uniques` })
+  }
   return steps
 }
 

@@ -85,6 +85,11 @@ function diffTable(
       before.indexes,
       after.indexes,
       (name) => columns.find((pair) => pair.before?.name === name)?.after.name ?? name,
+    ) ||
+    !isSameIndexSet(
+      before.uniques ?? [],
+      after.uniques ?? [],
+      (name) => columns.find((pair) => pair.before?.name === name)?.after.name ?? name,
     )
   return changed ? { before, after, columns, droppedColumns } : null
 }

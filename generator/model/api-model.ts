@@ -243,6 +243,8 @@ export interface ResourceModel {
   readonly relations: readonly RelationModel[]
   /** Include paths clients may ask for (`author`, `items.product`); empty when none. */
   readonly includes: readonly string[]
+  /** Composite unique constraints (`unique:`): field lists unique together; empty when none. */
+  readonly unique: readonly (readonly string[])[]
   /** Fields `?sort=` may name, `id` always among them (last unless listed). */
   readonly sortable: readonly string[]
   /** Filterable fields with their operators, in manifest (or field) order. */
@@ -300,12 +302,18 @@ export interface ReferenceModel {
 export interface RelationModel {
   /** The relation's name, and the member `?include=` embeds: `author`, `comments`. */
   readonly name: string
-  /** `belongs-to` embeds one record (or null), `has-many` an array. */
-  readonly kind: 'belongs-to' | 'has-many'
+  /** `belongs-to` embeds one record (or null), `has-many` and `many-to-many` an array. */
+  readonly kind: 'belongs-to' | 'has-many' | 'many-to-many'
   /** The related resource's name. */
   readonly resource: string
   /** belongs-to: this resource's `<relation>_id`; has-many: the target's key pointing back. */
   readonly foreignKey: string
+  /**
+   * many-to-many: the join resource, and its key holding the target's id
+   * (`tag_id`); `foreignKey` is then the join's key holding this resource's
+   * id (`post_id`). Null for the other kinds.
+   */
+  readonly through: { readonly resource: string; readonly targetKey: string } | null
   /** has-many: the link on the target it inverts (a relation name or the parent key); null for belongs-to. */
   readonly via: string | null
   /**

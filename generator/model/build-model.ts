@@ -196,6 +196,7 @@ function buildResource(
     fields,
     parent,
     relations,
+    unique: resource.unique ?? [],
     ...rules,
     requireIfMatch: resource.concurrency?.require_if_match ?? manifest.concurrency?.require_if_match ?? false,
     rate: buildRatePolicy(name, resource.rate),

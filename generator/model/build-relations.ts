@@ -2,6 +2,8 @@ import { FOREIGN_KEY_OPERATORS } from './default-filter-operators.js'
 import { listInverseLinks, type InverseLink } from '../manifest/list-inverse-links.js'
 import type { Manifest, ManifestResource } from '../manifest/manifest.js'
 import { relationKeyOf } from '../names/derive-names.js'
+import { findThroughLinks } from '../manifest/find-through-links.js'
+import { relationPathSegment } from '../../runtime/contract/link-routes.js'
 import type { RelationModel } from './api-model.js'
 
 /**
@@ -23,9 +25,26 @@ export function buildRelations(
         kind: 'belongs-to',
         resource: relation.resource,
         foreignKey: relationKeyOf(relationName),
+        through: null,
         via: null,
         listPath: null,
         maxItems: null,
+      }
+    }
+    if (relation.through !== undefined) {
+      const links = findThroughLinks(resources, relation.through, name, relation.resource)
+      if (links.source === undefined || links.target === undefined) {
+        throw new Error(`internal error: many-to-many relation "${relationName}" of "${name}" lacks a join link`)
+      }
+      return {
+        name: relationName,
+        kind: 'many-to-many',
+        resource: relation.resource,
+        foreignKey: links.source.foreignKey,
+        through: { resource: relation.through, targetKey: links.target.foreignKey },
+        via: null,
+        listPath: `/${name}/{id}/${relationPathSegment(relationName)}`,
+        maxItems: relation.max_items ?? includeItemsMax,
       }
     }
     const links = listInverseLinks(resources, relation.resource, name)
@@ -38,6 +57,7 @@ export function buildRelations(
       kind: 'has-many',
       resource: relation.resource,
       foreignKey: link.foreignKey,
+      through: null,
       via: link.name,
       listPath: findListPath(name, relation.resource, resources[relation.resource], link),
       maxItems: relation.max_items ?? includeItemsMax,

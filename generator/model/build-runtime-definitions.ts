@@ -61,6 +61,9 @@ export function buildTableDefinition(
     table: tableOf(relation.resource),
     column: relation.foreignKey,
     ...(relation.listPath !== null ? { listPath: relation.listPath } : {}),
+    ...(relation.through !== null
+      ? { through: { table: tableOf(relation.through.resource), targetColumn: relation.through.targetKey } }
+      : {}),
     // Only a relation's own max_items; the runtime falls back to the API-wide limit.
     ...(relation.maxItems !== null && relation.maxItems !== includeItemsMax ? { maxItems: relation.maxItems } : {}),
   }))
@@ -78,6 +81,7 @@ export function buildTableDefinition(
     relations,
     indexes: buildIndexes(resource),
     ...(resource.softDelete ? { softDelete: true as const } : {}),
+    ...(resource.unique.length > 0 ? { uniques: resource.unique } : {}),
   }
 }
 

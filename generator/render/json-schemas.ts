@@ -4,6 +4,7 @@ import {
   type ComputedFieldModel,
   type FieldModel,
   type OperationModel,
+  type RelationModel,
   type ResourceModel,
   type RouteModel,
   findResource,
@@ -93,6 +94,24 @@ export function buildResourceSchemas(resource: ResourceModel, model: ApiModel): 
     nestedReplaceBody: nested ? fullBodySchema(nestedWritable, describe) : null,
     nestedUpdateBody: nested ? updateBodySchema(nestedWritable, describe) : null,
   }
+}
+
+/**
+ * The body of `POST /<resource>/{id}/<relation>` linking a record of a
+ * many-to-many's target: the join resource's create body without the key the
+ * path gives (`{ tag_id, ...the join's own fields }`).
+ */
+export function buildLinkBodySchema(relation: RelationModel, model: ApiModel): JsonSchema {
+  const join = findResource(model, relation.through!.resource)
+  const describe: DescribeField = (field) => describeField(field, join, model)
+  const writable = join.fields.filter((field) => !field.serverManaged && field.name !== relation.foreignKey)
+  return fullBodySchema(writable, describe)
+}
+
+/** The validator export of a many-to-many's link body in `<resource>-bodies.js`: `linkTagsBody`. */
+export function linkBodyName(relation: Pick<RelationModel, 'name'>): string {
+  const pascal = relation.name.replace(/(^|_)([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase())
+  return `link${pascal}Body`
 }
 
 /**

@@ -6,6 +6,8 @@ import { markDeprecated } from './openapi-deprecation.js'
 import type { OpenApiDocument, OpenApiMethod, OpenApiPathItem } from './openapi-objects.js'
 import { buildOperationPathItems } from './openapi-operation-items.js'
 import { buildPathItems } from './openapi-path-items.js'
+import { buildLinkPathItems } from './openapi-link-path-items.js'
+import { isIdentityMapping } from '../model/map-version-storage.js'
 import { markRateLimited } from './openapi-rate-limits.js'
 
 export type { OpenApiDocument } from './openapi-objects.js'
@@ -21,12 +23,17 @@ const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delet
  * https://spec.openapis.org/oas/v3.1.0#openapi-object
  */
 export function buildOpenApiDocument(model: ApiModel, version: VersionModel): OpenApiDocument {
+  // Link routes are served where the version's names are the storage's (render-project.ts).
+  const translated = version.storage === null || !isIdentityMapping(version.storage, version)
   const schemas = new Map<ResourceModel, ResourceSchemas>(
     model.resources.map((resource) => [resource, buildResourceSchemas(resource, model)]),
   )
   const schemasOf = (resource: ResourceModel): ResourceSchemas => schemas.get(resource)!
   const paths: Record<string, OpenApiPathItem> = Object.fromEntries([
-    ...model.resources.flatMap((resource) => buildPathItems(resource, model, version)),
+    ...model.resources.flatMap((resource) => [
+      ...buildPathItems(resource, model, version),
+      ...buildLinkPathItems(resource, model, version, translated),
+    ]),
     ...buildOperationPathItems(model, version),
   ])
   const collectionOnly = [...new Set(version.operations.map((operation) => operation.resource))].filter(

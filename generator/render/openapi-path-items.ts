@@ -158,7 +158,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
         '`links` lead to the others. A page past the end is empty.' +
         describeIncludes(resource, model) +
         parentMissing(context),
-      parameters: buildListParameters(resource),
+      parameters: buildListParameters(resource, model),
       responses: {
         200: readResponse(context, 'list', `One page of ${words(resource.name)}.`, refSchema(names.page)),
         400: refResponse('BadRequest'),
@@ -167,7 +167,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
     }
   },
   aggregate: (context) => {
-    const { resource, parent } = context
+    const { resource, model, parent } = context
     const aggregate = resource.aggregate!
     return {
       description:
@@ -177,7 +177,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
         `(null first), at most \`per_page\` (up to ${aggregate.groupsMax}) per page; \`meta.next_cursor\` ` +
         'continues. Sums of integers are strings of digits, exact beyond 2^53.' +
         parentMissing(context),
-      parameters: buildAggregateParameters(resource),
+      parameters: buildAggregateParameters(resource, model),
       responses: {
         200: readResponse(
           context,
@@ -211,7 +211,7 @@ const OPERATIONS: Readonly<Record<Verb, (context: OperationContext) => Operation
   },
   get: (context) => ({
     description: `Returns ${describeRecord(context)}.${describeIncludes(context.resource, context.model)}`,
-    ...optionalParameters(buildItemParameters(context.resource)),
+    ...optionalParameters(buildItemParameters(context.resource, context.model)),
     responses: {
       200: readResponse(
         context,

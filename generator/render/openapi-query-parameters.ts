@@ -1,7 +1,13 @@
 import { COUNT_STRATEGIES } from '../../runtime/contract/count-strategy.js'
 import { DELETED_QUERY_NAME, DELETED_VISIBILITIES } from '../../runtime/contract/query-rules.js'
 import { operandKindOf, type FilterOperator } from '../../runtime/contract/filter-operator.js'
-import type { FieldModel, QueryParameterModel, ResourceModel } from '../model/api-model.js'
+import {
+  findResource,
+  type ApiModel,
+  type FieldModel,
+  type QueryParameterModel,
+  type ResourceModel,
+} from '../model/api-model.js'
 import { buildOperandSchema, type JsonSchema } from './json-schemas.js'
 import type { OpenApiParameter } from './openapi-objects.js'
 
@@ -13,18 +19,27 @@ import type { OpenApiParameter } from './openapi-objects.js'
  * which the runtime enforces).
  * https://spec.openapis.org/oas/v3.1.0#style-values
  */
-export function buildListParameters(resource: ResourceModel): OpenApiParameter[] {
-  return [...resource.listQuery.map((parameter) => buildParameter(resource, parameter)), ...deletedParameter(resource)]
+export function buildListParameters(resource: ResourceModel, model: Pick<ApiModel, 'resources'>): OpenApiParameter[] {
+  return [
+    ...resource.listQuery.map((parameter) => buildParameter(resource, parameter, model)),
+    ...deletedParameter(resource),
+  ]
 }
 
 /** The query parameters of an aggregates GET (ResourceModel.aggregateQuery). */
-export function buildAggregateParameters(resource: ResourceModel): OpenApiParameter[] {
-  return resource.aggregateQuery.map((parameter) => buildParameter(resource, parameter))
+export function buildAggregateParameters(
+  resource: ResourceModel,
+  model: Pick<ApiModel, 'resources'>,
+): OpenApiParameter[] {
+  return resource.aggregateQuery.map((parameter) => buildParameter(resource, parameter, model))
 }
 
 /** The query parameters of an item GET: `include`, when the resource has includes; `deleted` with soft delete. */
-export function buildItemParameters(resource: ResourceModel): OpenApiParameter[] {
-  return [...resource.itemQuery.map((parameter) => buildParameter(resource, parameter)), ...deletedParameter(resource)]
+export function buildItemParameters(resource: ResourceModel, model: Pick<ApiModel, 'resources'>): OpenApiParameter[] {
+  return [
+    ...resource.itemQuery.map((parameter) => buildParameter(resource, parameter, model)),
+    ...deletedParameter(resource),
+  ]
 }
 
 /** `?deleted=include|only` of a soft-deleting resource (read-deleted-visibility.ts). */
@@ -40,7 +55,11 @@ function deletedParameter(resource: ResourceModel): OpenApiParameter[] {
   ]
 }
 
-function buildParameter(resource: ResourceModel, query: QueryParameterModel): OpenApiParameter {
+function buildParameter(
+  resource: ResourceModel,
+  query: QueryParameterModel,
+  model: Pick<ApiModel, 'resources'>,
+): OpenApiParameter {
   const { name, description } = query
   switch (query.kind) {
     case 'page':
@@ -70,7 +89,7 @@ function buildParameter(resource: ResourceModel, query: QueryParameterModel): Op
     case 'aggregate':
       return listParameter(name, description, { type: 'string', enum: [...query.functions] }, { uniqueItems: true })
     case 'filter': {
-      const operand = operandSchema(fieldOf(resource, query.field), query.operator)
+      const operand = operandSchema(fieldOf(resource, query.field, model), query.operator)
       return query.operator === 'in'
         ? listParameter(name, description, operand, { uniqueItems: true })
         : parameter(name, description, operand)
@@ -87,8 +106,16 @@ function operandSchema(field: FieldModel, operator: FilterOperator): JsonSchema 
   return field.enum !== null && kind !== 'bound' ? { ...operand, enum: field.enum } : operand
 }
 
-function fieldOf(resource: ResourceModel, name: string): FieldModel {
-  const field = resource.fields.find((candidate) => candidate.name === name)
+/** The field a filter names: one of the resource's, or at the end of a path across relations (`tags.name`). */
+function fieldOf(resource: ResourceModel, name: string, model: Pick<ApiModel, 'resources'>): FieldModel {
+  const segments = name.split('.')
+  let current = resource
+  for (const segment of segments.slice(0, -1)) {
+    const relation = current.relations.find((candidate) => candidate.name === segment)
+    if (!relation) throw new Error(`internal error: "${current.name}" has no relation "${segment}"`)
+    current = findResource(model, relation.resource)
+  }
+  const field = current.fields.find((candidate) => candidate.name === segments.at(-1))
   if (!field) throw new Error(`internal error: "${resource.name}" filters on unknown field "${name}"`)
   return field
 }

@@ -19,7 +19,7 @@ import {
 import { buildOpenApiDocument } from './openapi-document.js'
 import { doNotEditNotice } from '../emit/do-not-edit-notice.js'
 import { shareQueryParameters } from './share-query-parameters.js'
-import { buildResourceSchemas } from './json-schemas.js'
+import { buildLinkBodySchema, buildResourceSchemas, linkBodyName } from './json-schemas.js'
 import { compileValidators } from './compile-validators.js'
 import { hashKey, type ContentCache } from './content-cache.js'
 import { loadTemplates, type RenderTemplate } from './load-templates.js'
@@ -131,13 +131,18 @@ function renderVersion(
       bodies.set('nestedReplaceBody', schemas.nestedReplaceBody)
       bodies.set('nestedUpdateBody', schemas.nestedUpdateBody)
     }
+    const links = translated ? [] : resource.relations.filter((relation) => relation.through !== null)
+    for (const relation of links) bodies.set(linkBodyName(relation), buildLinkBodySchema(relation, model))
     const validators = `${dir}/validators/${resource.name}`
     const compiled = compileValidators(bodies, cache)
     files.set(
       `${validators}-bodies.js`,
       render('validators.js', { ...header, code: compiled.code, aliases: compiled.aliases }),
     )
-    files.set(`${validators}-bodies.d.ts`, render('body-validators.d.ts', buildBodyValidatorsView(types, resource)))
+    files.set(
+      `${validators}-bodies.d.ts`,
+      render('body-validators.d.ts', { ...buildBodyValidatorsView(types, resource), links: links.map(linkBodyName) }),
+    )
   }
 }
 
@@ -306,6 +311,20 @@ function buildRoutesView(
     translated,
     requireIfMatch: resource.requireIfMatch,
     rate: resource.rate,
+    // An older version that translates names serves no link routes (its join may be named otherwise).
+    links: translated
+      ? []
+      : resource.relations.flatMap((relation) =>
+          relation.through === null
+            ? []
+            : [
+                {
+                  relation: relation.name,
+                  body: linkBodyName(relation),
+                  rules: findResource(model, relation.resource).queryRules,
+                },
+              ],
+        ),
   }
 }
 

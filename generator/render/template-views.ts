@@ -157,6 +157,8 @@ export interface RoutesView extends HeaderView {
   readonly requireIfMatch: boolean
   /** The resource's own rate limit; null (and left out) when it has none. */
   readonly rate: RatePolicy | null
+  /** Its many-to-many relations' link routes: the link body's validator export and the target's rules. */
+  readonly links: readonly { readonly relation: string; readonly body: string; readonly rules: QueryRules }[]
 }
 
 /** translate/<resource>.ts of a version that differs from the storage: its edge translation (runtime VersionTranslation) as straight-line code. */
@@ -282,6 +284,8 @@ export interface BodyValidatorsView extends HeaderView {
   readonly types: ResourceComponentNames
   /** Declares the nested bodies' validators too; null for a top-level resource. */
   readonly nested: { readonly parentResource: string; readonly parentKey: string } | null
+  /** The link bodies' validator exports of its many-to-many relations (buildLinkBodySchema). */
+  readonly links?: readonly string[]
 }
 
 /** `<version>/operations/routes.ts`: the version's custom operations, as the runtime's OperationRoute data. */

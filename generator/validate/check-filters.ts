@@ -4,6 +4,7 @@ import { asRecord } from '../manifest/as-record.js'
 import type { CheckContext } from './check-context.js'
 import { hintUnknownName } from './describe-value.js'
 import { listResourceFields } from './list-resource-fields.js'
+import { DEFAULT_LIMITS } from '../../runtime/contract/api-limits.js'
 
 const EVERY_OPERATOR: readonly string[] = FILTER_OPERATORS
 
@@ -22,7 +23,12 @@ export function checkFilters(context: CheckContext, data: unknown): void {
     const names = fields.map((field) => field.name)
     for (const [fieldName, operators] of Object.entries(filter)) {
       const path = ['resources', name, 'filter', fieldName]
-      const type = fields.find((field) => field.name === fieldName)?.type
+      const across = fieldName.includes('.') ? followFilterPath(data, name, fieldName) : null
+      if (typeof across === 'string') {
+        context.report('FILTER_PATH', across, context.atKey(path))
+        continue
+      }
+      const type = across ? across.type : fields.find((field) => field.name === fieldName)?.type
       if (type === undefined) {
         context.report(
           'FILTER_UNKNOWN_FIELD',
@@ -44,4 +50,51 @@ export function checkFilters(context: CheckContext, data: unknown): void {
       })
     }
   }
+}
+
+/**
+ * A filter across relations (`tags.name`, `author.company.name`) followed
+ * from resource `start`: the type of the field it ends at, or why it cannot
+ * be followed (FILTER_PATH). Each relation path must be in `include:`; a
+ * has-many or many-to-many only alone (`tags.name`); belongs-to chains up to
+ * `limits.include_depth` relations. Unknown targets are left to other checks
+ * (undefined type).
+ */
+function followFilterPath(data: unknown, start: string, path: string): { type: unknown } | string {
+  const manifest = asRecord(data)
+  const resources = asRecord(manifest?.resources) ?? {}
+  const declaredDepth = asRecord(manifest?.limits)?.include_depth
+  const maxDepth = Number.isInteger(declaredDepth) ? Number(declaredDepth) : DEFAULT_LIMITS.include_depth
+  const segments = path.split('.')
+  const relationSegments = segments.slice(0, -1)
+  const field = segments.at(-1)!
+  const label = `filter path "${path}" of resource "${start}"`
+  if (relationSegments.length > maxDepth) {
+    return `${label} follows ${relationSegments.length} relations, more than limits.include_depth (${maxDepth}); filter on "${relationSegments.slice(0, maxDepth).join('.')}.<field>", or raise limits.include_depth`
+  }
+  const include = asRecord(resources[start])?.include
+  const relationPath = relationSegments.join('.')
+  if (!Array.isArray(include) || !include.includes(relationPath)) {
+    return `${label} goes through "${relationPath}", which include: of "${start}" does not list; add "${relationPath}" to include: (clients filter only through relations they may see)`
+  }
+  let current = start
+  for (const [index, segment] of relationSegments.entries()) {
+    const relation = asRecord(asRecord(asRecord(resources[current])?.relations)?.[segment])
+    const target = relation?.resource
+    if (typeof target !== 'string' || !Object.hasOwn(resources, target)) return { type: undefined }
+    if (relation?.many === true && relationSegments.length > 1) {
+      return `${label} goes through "${segment}", a ${relation.through === undefined ? 'has-many' : 'many-to-many'} relation, and ${index === 0 ? 'then further' : 'after another relation'}; a has-many or many-to-many is filtered on one level only: "${segment}.<field>" on resource "${current}"`
+    }
+    current = target
+  }
+  const fields = listResourceFields(resources, current)
+  const found = fields.find((candidate) => candidate.name === field)
+  if (found === undefined) {
+    return `${label} ends at "${field}", which is not a field of "${current}"${hintUnknownName(
+      field,
+      fields.map((candidate) => candidate.name),
+      'its fields',
+    )}`
+  }
+  return { type: found.type }
 }

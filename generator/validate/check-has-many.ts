@@ -17,6 +17,8 @@ export function checkHasMany(context: CheckContext, data: unknown): void {
   for (const relation of listResourceEntries(data, 'relations')) {
     const target = relation.options?.resource
     if (relation.options?.many !== true || typeof target !== 'string' || !Object.hasOwn(resources, target)) continue
+    // A many-to-many's links are on its join resource (checkManyToMany).
+    if (relation.options.through !== undefined) continue
     const links = listInverseLinks(resources, target, relation.resource)
     const via = relation.options.via
     if (typeof via === 'string') {

@@ -7,6 +7,8 @@ import { checkFilters } from './check-filters.js'
 import { checkGeneratedNames } from './check-generated-names.js'
 import { checkHasMany } from './check-has-many.js'
 import { checkIncludes } from './check-includes.js'
+import { checkManyToMany } from './check-many-to-many.js'
+import { checkUnique } from './check-unique.js'
 import { checkParents } from './check-parents.js'
 import { checkReferenceCycles } from './check-reference-cycles.js'
 import { checkRelations } from './check-relations.js'
@@ -28,10 +30,12 @@ export const RESOURCE_CHECKS: readonly ((context: CheckContext, data: unknown) =
   checkFieldTypes,
   checkRelations,
   checkHasMany,
+  checkManyToMany,
   checkReferenceCycles,
   checkIncludes,
   checkSort,
   checkFilters,
   checkAggregates,
+  checkUnique,
   checkRenames,
 ]

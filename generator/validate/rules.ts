@@ -82,6 +82,12 @@ export const RULES = {
   HAS_MANY_INVERSE_MISSING:
     'A has-many relation needs a link back on its target: a belongs-to relation or `parent` pointing at this resource.',
   HAS_MANY_INVERSE_AMBIGUOUS: 'A has-many relation whose target has several links back names one with `via`.',
+  THROUGH_LINKS:
+    "A many-to-many relation's `through` names a join resource with a belongs-to relation (or parent) to each end: the resource declaring it and its target.",
+  UNIQUE_UNKNOWN_FIELD:
+    '`unique` lists lists of fields of the resource (declared or generated, foreign keys included), each field once.',
+  FILTER_PATH:
+    'A filter across relations (`tags.name`) follows relations `include:` lists, to a field of the last one: at most one has-many or many-to-many, and that one alone; belongs-to chains up to `limits.include_depth` relations.',
   HAS_MANY_VIA:
     '`via` names a link back on the target: one of its belongs-to relations to this resource, or its parent key.',
   INCLUDE_UNKNOWN:

@@ -201,21 +201,27 @@ function renameIncludePath(
 
 /**
  * The resources without `name`, which the older version does not have yet,
- * nor the relations to it (a belongs-to's key included) and the include paths
- * through them.
+ * nor the relations to it or through it (a belongs-to's key included; a
+ * many-to-many whose join it is) and the include paths and filters through
+ * them.
  */
 function withoutResource(before: Resources, track: NameTrack, name: string): Resources {
   const resources = withoutKey(before, name)
   track.delete(name)
   for (const [other, resource] of Object.entries(resources)) {
     for (const [relationName, relation] of Object.entries(resource.relations ?? {})) {
-      if (relation.resource !== name) continue
+      if (relation.resource !== name && relation.through !== name) continue
       resource.relations = withoutKey(resource.relations!, relationName)
       track.get(other)?.relations.delete(relationName)
       if (relation.many !== true) track.get(other)?.fields.delete(relationKeyOf(relationName))
       resource.include = resource.include?.filter(
         (path) => path !== relationName && !path.startsWith(`${relationName}.`),
       )
+      if (resource.filter) {
+        resource.filter = Object.fromEntries(
+          Object.entries(resource.filter).filter(([field]) => !field.startsWith(`${relationName}.`)),
+        )
+      }
     }
   }
   return resources

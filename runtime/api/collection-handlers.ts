@@ -14,6 +14,7 @@ import { requestSearch, routePath } from '../http/request-path.js'
 import { openRequest, type RouteContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
 import { openWriteHooks } from './open-write-hooks.js'
+import { resolveLinkScope } from './link-handlers.js'
 import { computeFields } from './compute-fields.js'
 
 /** GET on a collection: a page of records (by page number or cursor), with includes, in the version's names. */
@@ -21,15 +22,26 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
   const context = openRequest(route, request, reply)
   const { api, translation } = route
   // Cursors are bound to the collection: the route (with its version prefix) and the parent.
-  const collectionKey = JSON.stringify([request.routeOptions.url, parentFilterOf(context)])
+  const collectionKey = JSON.stringify([
+    request.routeOptions.url,
+    route.link ? context.params : parentFilterOf(context),
+  ])
   const { parsed, include } = readListQuery(route.query, request.url, collectionKey)
   const deleted = await readDeletedVisibility(context)
-  const rowFilter = { ...(await resolveParent(context)), ...context.grant.rows, ...deleted.rows }
+  const scope = route.link
+    ? await resolveLinkScope(context, route.link)
+    : { rowFilter: { ...(await resolveParent(context)), ...context.grant.rows }, filters: [] }
   // Parsed in the version's names (cursors too, bound to its route); the storage takes its columns.
   const sort = parsed.sort.map((key) => ({ ...key, column: translation.columnOf(key.column) }))
-  const filters = parsed.filters.map((filter) => ({ ...filter, column: translation.columnOf(filter.column) }))
+  // A filter across relations names the related table's column already.
+  const filters = [
+    ...scope.filters,
+    ...parsed.filters.map((filter) =>
+      filter.through ? filter : { ...filter, column: translation.columnOf(filter.column) },
+    ),
+  ]
   const result = await rejectInvalidValues(route, filters, (options) => route.api.storage.list(route.table, options), {
-    rowFilter,
+    rowFilter: { ...scope.rowFilter, ...deleted.rows },
     filters,
     sort,
     // One row more than the page tells whether there is a next one.

@@ -11,7 +11,7 @@ import { ProblemError, validationFailed, type InvalidParam } from '../problems/p
 import { parseQueryString } from '../query/parse-query-string.js'
 import { parseQueryValue } from '../query/parse-query-value.js'
 import type { Storage } from '../storage/storage.js'
-import { answerOptions } from './register-resource.js'
+import { answerOptions } from './answer-options.js'
 import { validatePathParams } from './route-context.js'
 
 /** One custom operation's handler as the runtime calls it: the app module's, typed by its generated `Api` there. */

@@ -1,18 +1,18 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify'
+import type { HTTPMethods } from 'fastify'
 import type { AccessOperation } from '../contract/access-rule.js'
 import { listResourceRoutes, type RegisterResource, type ResourceRoute } from '../contract/resource-routes.js'
 import { DELETED_QUERY_NAME } from '../contract/query-rules.js'
 import { RESTORATIONS, type TableDefinition } from '../contract/table-definition.js'
 import type { Validator } from '../contract/validator.js'
 import { identityTranslation } from '../contract/version-translation.js'
-import { allowedMethodsAt } from '../http/allowed-methods.js'
 import { planIncludeNames } from '../include/include-relations.js'
-import { noRoute } from '../problems/handle-errors.js'
 import { queryNamesOf } from '../query/read-query.js'
 import { aggregateRecords } from './aggregate-handlers.js'
 import { createRecord, listRecords } from './collection-handlers.js'
 import { readRecord, removeRecord, replaceRecord, restoreRecord, updateRecord } from './item-handlers.js'
 import type { ApiServices, RouteContext, RouteHandler } from './route-context.js'
+import { answerOptions } from './answer-options.js'
+import { registerLinks } from './register-links.js'
 
 /** One method of a route: what answers it, and the access operation it is. */
 interface RouteMethod {
@@ -74,6 +74,7 @@ export function createResourceRegistrar(api: ApiServices): RegisterResource {
           table: translation.view,
           limits: api.limits,
           cursors: api.cursors,
+          tables: api.tables,
         },
         parentLink,
         idParam: route.idParam,
@@ -118,22 +119,8 @@ export function createResourceRegistrar(api: ApiServices): RegisterResource {
         },
       })
     }
+    if (resource.links) registerLinks(app, api, resource, translation.view.resource)
   }
-}
-
-/**
- * OPTIONS: 204 with an `Allow` header; the not-found handler answers every
- * other method the path does not take with 405 (allowed-methods.ts). Custom
- * operations' paths answer it alike (register-operations.ts).
- */
-export async function answerOptions(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<unknown> {
-  const allowHeader = allowedMethodsAt(app, request)
-  if (allowHeader === null) throw noRoute(request)
-  return reply.code(204).header('allow', allowHeader).send()
 }
 
 function requireNestedBody(validator: Validator<object> | undefined, table: TableDefinition): Validator<object> {

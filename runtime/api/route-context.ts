@@ -12,6 +12,7 @@ import type { QueryContext } from '../query/read-query.js'
 import type { Storage } from '../storage/storage.js'
 import type { Validator } from '../contract/validator.js'
 import type { AppRuntime } from '../app/app-runtime.js'
+import type { LinkContext } from './link-handlers.js'
 
 /** What every route of the API shares: the storage, the limits, the tables by name, cursors and access rules. */
 export interface ApiServices {
@@ -45,8 +46,10 @@ export interface RouteContext {
   readonly includeNames: IncludeNames
   /** Reading the route's query: its rules and the names it takes, in the version's names. */
   readonly query: QueryContext
-  /** Set on nested routes. */
+  /** Set on nested routes, and on a many-to-many's link and unlink routes (the source is their parent). */
   readonly parentLink: ParentLink | null
+  /** Set on a many-to-many's routes (register-links.ts). */
+  readonly link?: LinkContext
   /** The path parameter of one record (`id`, `item_id`); null on collections. */
   readonly idParam: string | null
   /** PUT, PATCH and DELETE without `If-Match` answer 428 (the manifest's `concurrency.require_if_match`). */

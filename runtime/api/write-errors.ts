@@ -21,6 +21,21 @@ export async function mapWriteErrors<T>(route: RouteContext, write: () => Promis
 function toWriteProblem(route: RouteContext, error: unknown): unknown {
   const { translation } = route
   if (error instanceof UniqueViolationError) {
+    const fields = error.columns.map((column) => translation.fieldOf(column))
+    if (fields.length > 1) {
+      const named = fields.join(' and ')
+      return new ProblemError(
+        'unique_violation',
+        `Another ${translation.view.singular} already has this combination of ${named}.`,
+        {
+          errors: fields.map((field) => ({
+            in: 'body' as const,
+            pointer: `/${field}`,
+            detail: `must be unique together with ${fields.filter((other) => other !== field).join(' and ')}`,
+          })),
+        },
+      )
+    }
     const field = translation.fieldOf(error.column)
     return new ProblemError('unique_violation', `Another ${translation.view.singular} already has this ${field}.`, {
       errors: [{ in: 'body', pointer: `/${field}`, detail: 'must be unique' }],

@@ -128,6 +128,12 @@ export interface ResourceRoutes {
   readonly requireIfMatch?: boolean
   /** The resource's own rate limit (the manifest's `rate`), in place of the API's. */
   readonly rate?: RatePolicy
+  /**
+   * Its many-to-many relations, by name: the link body's validator (the join's
+   * create body without the path's key) and the target's query rules, for
+   * `/<resource>/{id}/<relation>[/{target_id}]` (link-routes.ts).
+   */
+  readonly links?: Readonly<Record<string, { readonly body: Validator<object>; readonly rules: QueryRules }>>
 }
 
 /** What a generated version index calls once per resource. */

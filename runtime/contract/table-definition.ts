@@ -66,7 +66,7 @@ export interface RelationDefinition {
    * object or null). `has-many`: the target's `column` holds this table's id
    * (embeds an array).
    */
-  readonly kind: 'belongs-to' | 'has-many'
+  readonly kind: 'belongs-to' | 'has-many' | 'many-to-many'
   /** Target table name. */
   readonly table: string
   readonly column: string
@@ -77,6 +77,12 @@ export interface RelationDefinition {
    * array links to the rest. Absent when no route lists them by `column`.
    */
   readonly listPath?: string
+  /**
+   * many-to-many: the join table linking the two; `column` is then the join's
+   * key holding this table's id (`post_id`), `targetColumn` the join's key
+   * holding the target's (`tag_id`).
+   */
+  readonly through?: { readonly table: string; readonly targetColumn: string }
   /** has-many: the most rows one include embeds per row, when the manifest sets it for this relation (else ApiLimits.includeItemsMax). */
   readonly maxItems?: number
 }
@@ -111,6 +117,8 @@ export interface TableDefinition {
    * holds among those rows only (partial unique indexes).
    */
   readonly softDelete?: true
+  /** Composite unique constraints (the manifest's `unique:`): column lists unique together, in manifest order. */
+  readonly uniques?: readonly (readonly string[])[]
 }
 
 /** The sub-collection a soft-deleted record is restored through: `POST /<resources>/{id}/restorations`. */

@@ -183,23 +183,17 @@ async function embedRelation(
     return related
   }
   const itemsMax = relation.maxItems ?? context.options.itemsMax
+  const ids = readable === null ? [] : distinctIds(rows.map((row) => row.id))
   // One more than the limit tells which arrays were cut.
-  const related = await storage.findWhereIn(
-    target,
-    relation.column,
-    readable === null ? [] : distinctIds(rows.map((row) => row.id)),
-    itemsMax + 1,
-    readable ?? {},
-  )
-  const byParent = new Map<unknown, Row[]>()
-  for (const child of related) {
-    const siblings = byParent.get(child[relation.column])
-    if (siblings) siblings.push(child)
-    else byParent.set(child[relation.column], [child])
-  }
+  const byParent =
+    relation.through === undefined
+      ? groupBy(await storage.findWhereIn(target, relation.column, ids, itemsMax + 1, readable ?? {}), (child) =>
+          Number(child[relation.column]),
+        )
+      : await findLinkedRows(context, target, relation, relation.through, ids, itemsMax + 1, readable ?? {})
   const embeddedRows: Row[] = []
   for (const row of rows) {
-    const children = byParent.get(row.id) ?? []
+    const children = byParent.get(row.id as number) ?? []
     const embedded = children.slice(0, itemsMax)
     ;(row as Record<string, unknown>)[relation.name] = embedded
     embedded.forEach((child, index) => placeUnder(row, `/${memberName(context, path)}/${index}`, child))
@@ -207,6 +201,48 @@ async function embedRelation(
     if (children.length > itemsMax) reportCut(context, row, path, itemsMax)
   }
   return embeddedRows
+}
+
+/**
+ * A many-to-many's target rows by the id each is linked to, in one
+ * statement; none when the caller may read no link (the join's read rule).
+ */
+async function findLinkedRows(
+  context: EmbedContext,
+  target: TableDefinition,
+  relation: RelationDefinition,
+  through: NonNullable<RelationDefinition['through']>,
+  ids: readonly number[],
+  perValue: number,
+  readable: RowFilter,
+): Promise<Map<number, Row[]>> {
+  const { readableRowsOf } = context.options
+  if (readableRowsOf?.(through.table) === null) return new Map()
+  const linked = await context.storage.findLinked(
+    target,
+    { table: through.table, column: relation.column, targetColumn: through.targetColumn },
+    ids,
+    perValue,
+    readable,
+  )
+  const byOwner = new Map<number, Row[]>()
+  for (const { owner, row } of linked) {
+    const siblings = byOwner.get(owner)
+    if (siblings) siblings.push(row)
+    else byOwner.set(owner, [row])
+  }
+  return byOwner
+}
+
+function groupBy(rows: readonly Row[], keyOf: (row: Row) => number): Map<number, Row[]> {
+  const groups = new Map<number, Row[]>()
+  for (const row of rows) {
+    const key = keyOf(row)
+    const siblings = groups.get(key)
+    if (siblings) siblings.push(row)
+    else groups.set(key, [row])
+  }
+  return groups
 }
 
 /** One entry per place the cut array appears, each linking to the page after the embedded records. */

@@ -25,7 +25,10 @@ export async function findDuplicateValues(
   error: unknown,
 ): Promise<string | null> {
   const failure = dialect.classifyError(error)
-  if (failure?.kind !== 'unique' || failure.column === undefined) return null
+  if (failure?.kind !== 'unique') return null
+  // A composite unique's values are duplicated together.
+  const columns = failure.columns ?? (failure.column === undefined ? null : [failure.column])
+  if (columns === null) return null
   const named =
     dialect.name === 'sqlite'
       ? SQLITE_UNIQUE_TABLE.exec((error as Error).message)?.[1]
@@ -33,15 +36,18 @@ export async function findDuplicateValues(
   if (named === undefined) return null
   const renames = new Map([...file.sql.matchAll(TABLE_RENAME)].map(([, from, to]) => [from!, to!]))
   const table = renames.get(named) ?? named
-  const column = failure.column
   const count = sql<number | string>`count(*)`
+  const value =
+    columns.length === 1
+      ? sql.ref(columns[0]!)
+      : sql`${dialect.name === 'sqlite' ? sql`json_array` : sql`json_build_array`}(${sql.join(columns.map((column) => sql.ref(column)))})`
   const { sql: text, parameters } = dialect.db
     .selectFrom(table)
-    .select([sql.ref(column).as('value'), count.as('rows')])
-    .where(column, 'is not', null)
-    .groupBy(column)
+    .select([value.as('value'), count.as('rows')])
+    .where((eb) => eb.and(columns.map((column) => eb(column, 'is not', null))))
+    .groupBy(columns)
     .having(count, '>', 1)
-    .orderBy(column)
+    .orderBy(columns)
     .limit(MAX_VALUES_SHOWN + 1)
     .compile()
   let rows: Record<string, unknown>[]
@@ -53,9 +59,14 @@ export async function findDuplicateValues(
   if (rows.length === 0) return null
   const shown = rows
     .slice(0, MAX_VALUES_SHOWN)
-    .map((row) => `${formatValue(row.value)} in ${Number(row.rows)} rows`)
+    // SQLite's json_array is text; PostgreSQL's json_build_array arrives parsed.
+    .map((row) => {
+      const shownValue = columns.length > 1 && typeof row.value === 'string' ? JSON.parse(row.value) : row.value
+      return `${formatValue(shownValue)} in ${Number(row.rows)} rows`
+    })
     .join(', ')
-  return `"${table}"."${column}" holds ${shown}${rows.length > MAX_VALUES_SHOWN ? ' and more' : ''}`
+  const columnsNamed = columns.map((column) => `"${column}"`).join(', ')
+  return `"${table}".${columns.length === 1 ? columnsNamed : `(${columnsNamed})`} holds ${shown}${rows.length > MAX_VALUES_SHOWN ? ' and more' : ''}`
 }
 
 function formatValue(value: unknown): string {

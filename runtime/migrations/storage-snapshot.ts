@@ -21,6 +21,8 @@ export interface SnapshotTable {
   readonly indexes: readonly (readonly string[])[]
   /** `soft_delete: true`: its unique columns are unique among live rows only (partial unique indexes). */
   readonly softDelete?: true
+  /** Composite unique constraints as column lists; absent when none (snapshots written before they existed). */
+  readonly uniques?: readonly (readonly string[])[]
 }
 
 export interface SnapshotColumn {
@@ -56,6 +58,7 @@ export function snapshotTables(tables: readonly TableDefinition[]): StorageSnaps
         })),
         indexes: (table.indexes ?? []).map((index) => [...index.columns]),
         ...(table.softDelete ? { softDelete: true as const } : {}),
+        ...(table.uniques?.length ? { uniques: table.uniques.map((columns) => [...columns]) } : {}),
       })),
   }
 }

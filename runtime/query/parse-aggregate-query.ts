@@ -32,9 +32,10 @@ export function parseAggregateQuery(
   rules: QueryRules & { readonly aggregate: AggregateRules },
   collectionKey: string,
   cursors: CursorCodec,
+  tables: ReadonlyMap<string, TableDefinition>,
 ): ParsedAggregateQuery {
   const errors: InvalidParam[] = []
-  const filters = parseFilters(query, table, rules, errors)
+  const filters = parseFilters(query, table, tables, rules, errors)
   const groupBy = parseGroupBy(query.group_by, rules.aggregate, errors)
   const aggregates = parseAggregates(query.aggregate, rules.aggregate, errors)
   const cursorKey = JSON.stringify([collectionKey, groupBy, filters])

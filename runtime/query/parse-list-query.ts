@@ -5,6 +5,7 @@ import type { Filter, SortKey } from '../storage/storage.js'
 import type { ColumnDefinition, ColumnValue, TableDefinition } from '../contract/table-definition.js'
 import type { CursorCodec } from './page-cursor.js'
 import { parseQueryValue } from './parse-query-value.js'
+import { resolveFilterPath, type FilterPath } from './resolve-filter-path.js'
 import type { InvalidParam } from '../problems/problem-error.js'
 import type { QueryRules } from '../contract/query-rules.js'
 
@@ -50,9 +51,10 @@ export function parseListQuery(
   rules: QueryRules,
   collectionKey: string,
   cursors: CursorCodec,
+  tables: ReadonlyMap<string, TableDefinition> = new Map(),
 ): ParsedListQuery {
   const errors: InvalidParam[] = []
-  const filters = parseFilters(query, table, rules, errors)
+  const filters = parseFilters(query, table, tables, rules, errors)
   const sort = parseSort(query.sort, rules, errors)
   const cursorKey = JSON.stringify([collectionKey, sort, filters])
   let after: ColumnValue[] | null = null
@@ -101,20 +103,25 @@ function parseCount(query: ListQueryParameters, rules: QueryRules, errors: Inval
  * aggregates both take, so both select the same records.
  */
 export function parseFilters(
-  query: Readonly<Record<string, unknown>> & { readonly filter?: Record<string, unknown> },
+  query: ListQueryParameters,
   table: TableDefinition,
+  tables: ReadonlyMap<string, TableDefinition>,
   rules: QueryRules,
   errors: InvalidParam[],
 ): Filter[] {
+  const pathOf = (field: string) => resolveFilterPath(table, tables, field)
   return [
-    ...parseExactFilters(query, table, rules, errors),
-    ...parseOperatorFilters(query.filter, table, rules, errors),
+    ...parseExactFilters(query, pathOf, rules, errors),
+    ...parseOperatorFilters(query.filter, pathOf, rules, errors),
   ]
 }
 
+/** Where a filterable field is: a column of the listed table, or one across relations (resolveFilterPath). */
+type FilterPathOf = (field: string) => FilterPath
+
 function parseExactFilters(
-  query: Readonly<Record<string, unknown>>,
-  table: TableDefinition,
+  query: ListQueryParameters,
+  pathOf: FilterPathOf,
   rules: QueryRules,
   errors: InvalidParam[],
 ): Filter[] {
@@ -122,15 +129,16 @@ function parseExactFilters(
   for (const [name, raw] of Object.entries(query)) {
     if (RESERVED.has(name)) continue
     if (!filterOperators(rules, name)?.includes('eq')) continue
-    const value = parseOne(name, raw, columnOf(table, name), errors)
-    if (value !== undefined) filters.push({ column: name, operator: 'eq', value })
+    const path = pathOf(name)
+    const value = parseOne(name, raw, path.column, errors)
+    if (value !== undefined) filters.push(filterOn(name, path, 'eq', value))
   }
   return filters
 }
 
 function parseOperatorFilters(
   filter: Record<string, unknown> | undefined,
-  table: TableDefinition,
+  pathOf: FilterPathOf,
   rules: QueryRules,
   errors: InvalidParam[],
 ): Filter[] {
@@ -164,11 +172,18 @@ function parseOperatorFilters(
         })
         continue
       }
-      const value = parseOperand(name, operator as FilterOperator, raw, columnOf(table, field), errors)
-      if (value !== undefined) filters.push({ column: field, operator: operator as FilterOperator, value })
+      const path = pathOf(field)
+      const value = parseOperand(name, operator as FilterOperator, raw, path.column, errors)
+      if (value !== undefined) filters.push(filterOn(field, path, operator as FilterOperator, value))
     }
   }
   return filters
+}
+
+/** A field of the listed table filters its column; one across relations the column at the end of its path. */
+function filterOn(field: string, path: FilterPath, operator: FilterOperator, value: Filter['value']): Filter {
+  if (path.through.length === 0) return { column: field, operator, value }
+  return { column: path.column.name, through: path.through, operator, value }
 }
 
 function parseOperand(

@@ -21,6 +21,8 @@ export interface QueryContext {
   readonly table: TableDefinition
   readonly limits: ApiLimits
   readonly cursors: CursorCodec
+  /** Every table by name: where filters across relations lead. */
+  readonly tables?: ReadonlyMap<string, TableDefinition>
 }
 
 /** A collection query, read and checked: the parsed list options and the include paths. */
@@ -56,7 +58,15 @@ export function readListQuery(context: QueryContext, url: string, collectionKey:
   // Before checkListQuery, which fills in the default page.
   const given = Object.keys(raw)
   const query = checkListQuery(raw, context.known, context.limits)
-  const parsed = parseListQuery(query, given, context.table, context.rules, collectionKey, context.cursors)
+  const parsed = parseListQuery(
+    query,
+    given,
+    context.table,
+    context.rules,
+    collectionKey,
+    context.cursors,
+    context.tables,
+  )
   const include = parseInclude(query.include, context.rules, context.limits, parsed.errors)
   rejectInvalid(parsed.errors)
   return { parsed, include }
@@ -83,6 +93,7 @@ export function readAggregateQuery(context: QueryContext, url: string, collectio
     { ...context.rules, aggregate },
     collectionKey,
     context.cursors,
+    context.tables ?? new Map(),
   )
   rejectInvalid(parsed.errors)
   return parsed

@@ -3,6 +3,7 @@ import { onDeleteSql, type ColumnDefinition, type TableDefinition } from '../con
 import { buildLiveUniqueIndex } from './build-live-unique-index.js'
 import { nameConstraint, nameIndex } from './constraint-names.js'
 import { sqlTypeOf, type ColumnTypeMapping } from './column-type-mapping.js'
+import { listCompositeUniques } from './composite-uniques.js'
 import type { DialectSyntax } from './storage-dialect.js'
 import { createValueEncoder } from './value-codec.js'
 
@@ -18,6 +19,8 @@ export interface TableIndex<Column = ColumnDefinition> {
   readonly columns: readonly Column[]
   /** A foreign key's index: the bare column, whatever the dialect's index column form. */
   readonly foreignKey: boolean
+  /** A composite unique (composite-uniques.ts): UNIQUE, on the bare columns. */
+  readonly unique?: true
 }
 
 /**
@@ -120,6 +123,11 @@ export function buildCreateIndex(
 ): CreateIndexBuilder {
   let createIndex = db.schema.createIndex(index.name)
   if (options.ifNotExists) createIndex = createIndex.ifNotExists()
+  if (index.unique)
+    return createIndex
+      .unique()
+      .on(tableName)
+      .columns(index.columns.map((column) => column.name))
   const on = createIndex.on(tableName)
   if (index.foreignKey) return on.column(index.columns[0]!.name)
   return on.expression(sql.join(index.columns.map((column) => syntax.indexColumn(column))))
@@ -129,10 +137,10 @@ export function buildCreateIndex(
  * The table's indexes: one per foreign key column, then the declared ones,
  * each column once, without duplicates, without the bare primary key and
  * without one whose name a foreign key's index already has (the same single
- * column). Throws for a column the table lacks.
+ * column), then the composite uniques. Throws for a column the table lacks.
  */
 export function listTableIndexes<Column extends Pick<ColumnDefinition, 'name' | 'references'>>(
-  table: Pick<TableDefinition, 'name' | 'indexes'> & { readonly columns: readonly Column[] },
+  table: Pick<TableDefinition, 'name' | 'indexes' | 'uniques'> & { readonly columns: readonly Column[] },
 ): TableIndex<Column>[] {
   const columns = new Map(table.columns.map((column) => [column.name, column]))
   const indexes: TableIndex<Column>[] = table.columns
@@ -150,6 +158,18 @@ export function listTableIndexes<Column extends Pick<ColumnDefinition, 'name' | 
       columns: names.map((columnName) => {
         const column = columns.get(columnName)
         if (column === undefined) throw new Error(`index on "${table.name}" names unknown column "${columnName}"`)
+        return column
+      }),
+    })
+  }
+  for (const unique of listCompositeUniques(table)) {
+    indexes.push({
+      name: unique.name,
+      foreignKey: false,
+      unique: true,
+      columns: unique.columns.map((columnName) => {
+        const column = columns.get(columnName)
+        if (column === undefined) throw new Error(`unique on "${table.name}" names unknown column "${columnName}"`)
         return column
       }),
     })

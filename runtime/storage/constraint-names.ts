@@ -11,6 +11,8 @@ export type ConstraintKind = 'key' | 'fkey' | 'idx'
 export interface ConstrainedColumn {
   readonly table: TableDefinition
   readonly column: ColumnDefinition
+  /** A composite unique's columns, in order (`column` is the first); absent for one-column constraints. */
+  readonly columns?: readonly string[]
 }
 
 /**
@@ -49,6 +51,12 @@ export function mapConstraintNames(tables: readonly TableDefinition[]): Map<stri
       const indexed = index.columns.flatMap((name) => columns.get(name) ?? [])
       const column = indexed.find((candidate) => candidate.type === 'string') ?? indexed[0]
       if (column !== undefined) constraints.set(nameIndex(table.name, [...new Set(index.columns)]), { table, column })
+    }
+    for (const unique of table.uniques ?? []) {
+      const column = columns.get(unique[0]!)
+      if (column !== undefined) {
+        constraints.set(nameConstraint(table.name, unique.join('__'), 'key'), { table, column, columns: unique })
+      }
     }
     for (const column of table.columns) {
       if (column.unique) constraints.set(nameConstraint(table.name, column.name, 'key'), { table, column })

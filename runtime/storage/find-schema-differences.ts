@@ -7,6 +7,7 @@ import {
 import { sqlTypeOf, type ColumnTypeMapping } from './column-type-mapping.js'
 import { readSqlLiteral } from './read-sql-literal.js'
 import { createValueEncoder } from './value-codec.js'
+import { compareCompositeUniques } from './composite-uniques.js'
 import type { ExistingForeignKey, ExistingTable, ExistingUnique } from './storage-dialect.js'
 
 /** What the comparison reads of a table: a TableDefinition, or a migration snapshot's table. */
@@ -88,7 +89,9 @@ export function findSchemaDifferences(
     differences.push(...compareUnique(prefix, column, uniqueColumns.has(column.name)))
     differences.push(...compareForeignKeys(prefix, column, foreignKeys.get(column.name) ?? []))
   }
-  for (const unique of otherUniques) {
+  const composite = compareCompositeUniques(table, otherUniques)
+  differences.push(...composite.differences)
+  for (const unique of composite.undeclared) {
     differences.push(
       `table "${table.name}": the database has a ${unique.partial ? 'partial ' : ''}UNIQUE index ` +
         `"${unique.name}" on ${describeKey(unique.columns)}, which the manifest cannot declare; drop it`,

@@ -27,6 +27,8 @@ import type {
   AggregateGroup,
   AggregateOptions,
   Filter,
+  LinkedRow,
+  LinkTable,
   ListOptions,
   ListResult,
   PrepareOptions,
@@ -62,9 +64,11 @@ import {
   buildRestrictCountQuery,
   buildUpdateQuery,
   buildWhereInQuery,
+  buildLinkedQuery,
   COUNT,
   filterName,
   groupAlias,
+  LINK_OWNER,
   ID,
   LIMIT,
   matchDeleted,
@@ -330,6 +334,34 @@ export class KyselyStorage implements Storage {
     return rows as Row[]
   }
 
+  async findLinked(
+    table: TableDefinition,
+    link: LinkTable,
+    values: readonly number[],
+    perValue?: number,
+    rowFilter: RowFilter = {},
+  ): Promise<LinkedRow[]> {
+    const context = this.#context(table)
+    if (values.length === 0) return []
+    const capped = perValue !== undefined
+    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
+    const shape = `${table.name}|${link.table}.${link.column}>${link.targetColumn}|${capped ? 'capped' : 'all'}|${shapeOf(filterColumns)}`
+    const query = this.#queries.get(`linked|${shape}`, () =>
+      buildLinkedQuery(this.#dialect.db, this.#dialect.syntax, table, link, capped, filterColumns),
+    )
+    const args = {
+      ...rowFilterArguments(rowFilter),
+      [VALUES]: values,
+      ...(capped ? { [PER_VALUE]: perValue } : {}),
+    }
+    const rows = await this.#run(this.#driver, table, query, args)
+    return rows.map((row) => {
+      const owner = Number(row[LINK_OWNER])
+      delete row[LINK_OWNER]
+      return { owner, row: context.decode(row) }
+    })
+  }
+
   async find(
     table: TableDefinition,
     id: number,
@@ -579,7 +611,11 @@ export class KyselyStorage implements Storage {
         if (column === undefined) throw new Error(`row filter names unknown column "${table.name}.${name}"`)
         return column
       }),
-      filters: resolveFilters(table, columns, filters),
+      filters: resolveFilters(table, columns, filters, (name) => {
+        const other = this.#tables.find((candidate) => candidate.name === name)
+        if (other === undefined) throw new Error(`filter passes unknown table "${name}"`)
+        return this.#context(other).columns
+      }),
       keys,
       afterNulls: after === undefined ? undefined : keys.map((_, index) => after[index] === null),
     }
@@ -675,6 +711,8 @@ export class KyselyStorage implements Storage {
           : `constraint "${failure.constraint}"`,
       )
     if (failure.kind === 'unique') {
+      const columns = constrained?.columns ?? failure.columns
+      if (columns !== undefined) return new UniqueViolationError(table.name, columns[0]!, columns)
       const column = constrained?.column.name ?? failure.column
       return column === undefined ? untraced() : new UniqueViolationError(table.name, column)
     }

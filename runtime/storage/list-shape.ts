@@ -5,7 +5,7 @@ import {
   type TextMatchOperator,
 } from '../contract/filter-operator.js'
 import type { ColumnDefinition, ColumnValue, TableDefinition } from '../contract/table-definition.js'
-import type { AggregateTerm, Filter, SortKey } from './storage.js'
+import type { AggregateTerm, Filter, FilterHop, SortKey } from './storage.js'
 import type { AggregateFunction } from '../contract/aggregate-function.js'
 import { aggregateResultKind, type AggregateResultKind } from '../contract/aggregate-result-kind.js'
 import type { DeletedVisibility } from '../contract/query-rules.js'
@@ -48,6 +48,8 @@ export interface ShapedAggregate {
 
 export interface ShapedFilter {
   readonly column: ColumnDefinition
+  /** A filter across relations: the tables between the listed one and `column`'s (Filter.through). */
+  readonly through: readonly FilterHop[]
   readonly operator: FilterOperator
   /** For `null`: true for IS NULL, false for IS NOT NULL. */
   readonly isNull: boolean
@@ -66,11 +68,19 @@ const OPERATORS: ReadonlySet<string> = new Set(FILTER_OPERATORS)
 export function filtersKey(filters: readonly Filter[]): string {
   let key = ''
   for (const filter of filters) {
+    if (filter.through !== undefined) key += throughKey(filter.through)
     key +=
       filter.operator === 'null'
         ? `${filter.column} null=${String(filter.value)},`
         : `${filter.column} ${filter.operator},`
   }
+  return key
+}
+
+/** `post_tags.post_id=id>tags.id=tag_id>`: the tables a filter across relations passes. */
+function throughKey(through: readonly FilterHop[]): string {
+  let key = ''
+  for (const hop of through) key += `${hop.table}.${hop.column}=${hop.outerColumn}>`
   return key
 }
 
@@ -94,9 +104,14 @@ export function resolveFilters(
   table: TableDefinition,
   columns: ReadonlyMap<string, ColumnDefinition>,
   filters: readonly Filter[],
+  columnsOf: (table: string) => ReadonlyMap<string, ColumnDefinition>,
 ): ShapedFilter[] {
   return filters.map((filter) => {
-    const column = resolveColumn(table, columns, filter.column, 'filter')
+    const through = filter.through ?? []
+    const last = through.at(-1)
+    const column = last
+      ? resolveColumn({ name: last.table }, columnsOf(last.table), filter.column, 'filter')
+      : resolveColumn(table, columns, filter.column, 'filter')
     if (!OPERATORS.has(filter.operator)) throw new Error(`unknown filter operator "${filter.operator}"`)
     if (filter.operator === 'null' && typeof filter.value !== 'boolean') {
       throw new Error(`filter "${table.name}.${filter.column} null" takes true or false`)
@@ -106,7 +121,7 @@ export function resolveFilters(
         `filter operator "${filter.operator}" needs a string column, not "${table.name}.${filter.column}"`,
       )
     }
-    return { column, operator: filter.operator, isNull: filter.value === true }
+    return { column, through, operator: filter.operator, isNull: filter.value === true }
   })
 }
 
@@ -153,7 +168,7 @@ export function aggregateKey(groupBy: readonly string[], aggregates: readonly Ag
 }
 
 function resolveColumn(
-  table: TableDefinition,
+  table: Pick<TableDefinition, 'name'>,
   columns: ReadonlyMap<string, ColumnDefinition>,
   name: string,
   use: string,

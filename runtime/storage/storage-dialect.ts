@@ -84,7 +84,13 @@ export interface DialectSyntax {
  * constraint or index. `reason` completes a sentence starting with the field name.
  */
 export type ConstraintFailure =
-  | { readonly kind: 'unique'; readonly column?: string; readonly constraint?: string }
+  | {
+      readonly kind: 'unique'
+      readonly column?: string
+      readonly constraint?: string
+      /** Every column the driver names, when it names several (a composite unique on SQLite). */
+      readonly columns?: readonly string[]
+    }
   | { readonly kind: 'foreign-key'; readonly column?: string; readonly constraint?: string }
   | { readonly kind: 'invalid-value'; readonly column?: string; readonly constraint?: string; readonly reason: string }
   /** Any other constraint the database enforces (a CHECK, NOT NULL…): `description` names it, as the driver does. */

@@ -2,11 +2,13 @@ import type { Row } from '../contract/table-definition.js'
 
 /** A write would duplicate a value in a `unique` column. HTTP: 409. */
 export class UniqueViolationError extends Error {
+  /** `columns`: a composite unique's columns, whose values are unique together (`column` is the first). */
   constructor(
     readonly table: string,
     readonly column: string,
+    readonly columns: readonly string[] = [column],
   ) {
-    super(`${table}.${column} must be unique`)
+    super(`${table}.${columns.join(', ')} must be unique${columns.length > 1 ? ' together' : ''}`)
     this.name = 'UniqueViolationError'
   }
 }

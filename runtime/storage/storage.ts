@@ -29,6 +29,33 @@ export interface Filter {
    * and `_` taken literally; otherwise one value of the column's type.
    */
   readonly value: ColumnValue | readonly ColumnValue[]
+  /**
+   * A filter across relations: the tables leading from the listed one to the
+   * one holding `column`, each tied to the one before. The list keeps a row
+   * when at least one row at the end of the path matches, tested with nested
+   * EXISTS, so a row never repeats however many match.
+   */
+  readonly through?: readonly FilterHop[]
+}
+
+/** One table a filter across relations passes: its rows whose `column` equals the previous table's `outerColumn`. */
+export interface FilterHop {
+  readonly table: string
+  readonly column: string
+  readonly outerColumn: string
+}
+
+/** The join of a many-to-many: `table`'s `column` holds the listed side's id, `targetColumn` the other side's. */
+export interface LinkTable {
+  readonly table: string
+  readonly column: string
+  readonly targetColumn: string
+}
+
+/** A row of findLinked: the target row, and the id it is linked to. */
+export interface LinkedRow {
+  readonly owner: number
+  readonly row: Row
 }
 
 export interface SortKey {
@@ -162,6 +189,20 @@ export interface Storage {
     perValue?: number,
     rowFilter?: RowFilter,
   ): Promise<Row[]>
+  /**
+   * The rows of `table` linked through `link` to one of `values` (a
+   * many-to-many), in ONE statement whatever the number of values, by owner
+   * then id: how includes embed many-to-many relations without N+1. A row
+   * linked to several values comes once per value. `perValue` and
+   * `rowFilter` (on `table`) as findWhereIn's.
+   */
+  findLinked(
+    table: TableDefinition,
+    link: LinkTable,
+    values: readonly number[],
+    perValue?: number,
+    rowFilter?: RowFilter,
+  ): Promise<LinkedRow[]>
   /** One row by id; of a soft-deleting table, a live one unless `deleted` says otherwise. */
   find(table: TableDefinition, id: number, rowFilter?: RowFilter, deleted?: DeletedVisibility): Promise<Row | undefined>
   /** Inserts, stamping `created_at`/`updated_at`; returns the stored row. */

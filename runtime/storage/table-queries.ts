@@ -14,6 +14,7 @@ import type { RestrictCheck } from './collect-restrict-checks.js'
 import { buildKeysetCondition } from './keyset-condition.js'
 import type { AggregateShape, ListShape, ShapedFilter } from './list-shape.js'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
+import type { LinkTable } from './storage.js'
 import type { DialectSyntax } from './storage-dialect.js'
 
 /**
@@ -34,6 +35,19 @@ export const PER_VALUE = 'per-value'
 export const PURGE_AFTER = 'purge-after'
 /** Underscore-led, which no field name can be (manifest.schema.json), so it never shadows a column. */
 const RANK = '_restmint_rank'
+/** The member of buildLinkedQuery's rows holding the id each is linked to. */
+export const LINK_OWNER = '_restmint_owner'
+const LINK_ALIAS = '_restmint_link'
+const HOP_ALIAS = '_restmint_r'
+/** What a placeholder for an id is bound as. */
+const ID_COLUMN: ColumnDefinition = {
+  name: ID,
+  type: 'integer',
+  nullable: false,
+  unique: true,
+  readOnly: true,
+  default: null,
+}
 export const valueName = (column: string): string => `value:${column}`
 export const rowFilterName = (column: string): string => `row:${column}`
 export const filterName = (index: number): string => `filter:${index}`
@@ -92,7 +106,7 @@ export function buildLockQuery(
  * foreign keys) for it as well.
  */
 export function buildListQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
-  const conditions = listConditions(syntax, table, shape)
+  const conditions = listConditions(db, syntax, table, shape)
   if (shape.afterNulls !== undefined) conditions.push(buildKeysetCondition(syntax, shape.keys, shape.afterNulls))
   let query = selectRows(db, table).$if(conditions.length > 0, (select) => select.where((eb) => eb.and(conditions)))
   for (const { column, direction } of shape.keys) {
@@ -122,7 +136,7 @@ export function buildAggregateQuery(
   shape: AggregateShape,
 ) {
   // Soft-deleted rows are never aggregated: an aggregate counts what a list shows.
-  const conditions = listConditions(syntax, table, { ...shape, deleted: 'exclude' })
+  const conditions = listConditions(db, syntax, table, { ...shape, deleted: 'exclude' })
   if (shape.afterNulls !== undefined) conditions.push(buildKeysetCondition(syntax, shape.keys, shape.afterNulls))
   let query = db
     .selectFrom(table.name)
@@ -151,7 +165,7 @@ export function buildAggregateQuery(
 
 /** `total`: the number of rows within the row filter and filters. */
 export function buildCountQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
-  const conditions = listConditions(syntax, table, shape)
+  const conditions = listConditions(db, syntax, table, shape)
   return db
     .selectFrom(table.name)
     .select((eb) => eb.fn.countAll().as('total'))
@@ -164,7 +178,7 @@ export function buildCountQuery(db: Kysely<any>, syntax: DialectSyntax, table: T
  * `count=estimated`.
  */
 export function buildMatchingQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
-  const conditions = listConditions(syntax, table, shape)
+  const conditions = listConditions(db, syntax, table, shape)
   return db
     .selectFrom(table.name)
     .select(ID)
@@ -204,6 +218,7 @@ export function buildWhereInQuery(
 }
 
 function listConditions(
+  db: Kysely<any>,
   syntax: DialectSyntax,
   table: TableDefinition,
   shape: Pick<ListShape, 'rowFilter' | 'filters' | 'deleted'>,
@@ -214,8 +229,85 @@ function listConditions(
   )
   const visible = matchDeleted(table, shape.deleted)
   if (visible !== null) conditions.push(visible)
-  shape.filters.forEach((filter, index) => conditions.push(matchFilter(syntax, filter, index)))
+  shape.filters.forEach((filter, index) =>
+    conditions.push(acrossRelations(db, table.name, filter.through, matchFilter(syntax, filter, index))),
+  )
   return conditions
+}
+
+/**
+ * `condition` tested on the rows at the end of `through`, one nested EXISTS
+ * per table passed, each table aliased (`_restmint_r1`…) so that a table met
+ * again (a relation to itself) never shadows the one before. Inside the
+ * innermost EXISTS only the last table is in scope, so the condition's
+ * unqualified columns are its.
+ */
+function acrossRelations(
+  db: Kysely<any>,
+  outer: string,
+  through: ShapedFilter['through'],
+  condition: Expression<SqlBool>,
+): Expression<SqlBool> {
+  let tested = condition
+  for (let index = through.length - 1; index >= 0; index--) {
+    const hop = through[index]!
+    const alias = `${HOP_ALIAS}${index + 1}`
+    const previous = index === 0 ? outer : `${HOP_ALIAS}${index}`
+    // Built, not raw SQL: the PostgreSQL storage's schema applies to the tables the query builder names.
+    const inner = db
+      .selectFrom(`${hop.table} as ${alias}`)
+      .select(sql.lit(1).as('one'))
+      .where(sql.ref(`${alias}.${hop.column}`), '=', sql.ref(`${previous}.${hop.outerColumn}`))
+      .where(tested)
+    // Kysely parenthesizes a subquery itself.
+    tested = sql<SqlBool>`exists ${inner}`
+  }
+  return tested
+}
+
+/**
+ * The rows of `table` linked through `link` to one of the `values` list
+ * placeholder, each with the id it is linked to as LINK_OWNER, by owner then
+ * id; `capped` keeps the first `per-value` of each owner (as buildWhereInQuery).
+ */
+export function buildLinkedQuery(
+  db: Kysely<any>,
+  syntax: DialectSyntax,
+  table: TableDefinition,
+  link: LinkTable,
+  capped: boolean,
+  rowFilter: readonly ColumnDefinition[],
+) {
+  const owner = `${LINK_ALIAS}.${link.column}`
+  // Qualified, as both tables are in scope: the list's column is the join's, the row filter's the target's.
+  const ownerColumn: ColumnDefinition = { ...ID_COLUMN, name: owner }
+  const rows = db
+    .selectFrom(`${link.table} as ${LINK_ALIAS}`)
+    .innerJoin(table.name, `${table.name}.${ID}`, `${LINK_ALIAS}.${link.targetColumn}`)
+    .select(columnNames(table).map((name) => `${table.name}.${name}`))
+    .select(sql.ref(owner).as(LINK_OWNER))
+    .where(syntax.inList(ownerColumn, listParameter(VALUES, 'integer', link.column)))
+    // Includes embed live rows only (as buildWhereInQuery).
+    .$if(table.softDelete === true, (query) => query.where(sql.ref(`${table.name}.${SOFT_DELETE_FIELD}`), 'is', null))
+    .$if(rowFilter.length > 0, (query) =>
+      query.where((eb) =>
+        eb.and(
+          rowFilter.map((column) =>
+            eb(`${table.name}.${column.name}`, '=', parameter(rowFilterName(column.name), column.type, column.name)),
+          ),
+        ),
+      ),
+    )
+  if (!capped) return rows.orderBy(sql.ref(owner)).orderBy(`${table.name}.${ID}`)
+  const ranked = rows.select(
+    sql<number>`row_number() over (partition by ${sql.ref(owner)} order by ${sql.ref(`${table.name}.${ID}`)})`.as(RANK),
+  )
+  return db
+    .selectFrom(ranked.as('ranked'))
+    .select([...columnNames(table), LINK_OWNER])
+    .where(sql.ref(RANK), '<=', integerParameter(PER_VALUE))
+    .orderBy(LINK_OWNER)
+    .orderBy(ID)
 }
 
 /**

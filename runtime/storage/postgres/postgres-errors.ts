@@ -12,6 +12,8 @@ const PROGRAM_LIMIT_EXCEEDED = '54000'
 
 /** `Key (email)=(ada@example.com) already exists.` / `Key (author_id)=(9) is not present in table "authors".` */
 const KEY_COLUMN = /^Key \((\w+)\)=/
+/** `Key (author_id, slug)=(1, a) already exists.`: a composite unique names each of its columns. */
+const KEY_COLUMNS = /^Key \((\w+(?:, \w+)+)\)=/
 
 /**
  * Recognises PostgreSQL unique and foreign-key violations (both name the
@@ -24,7 +26,12 @@ export function classifyPostgresError(error: unknown): ConstraintFailure | undef
   const code = error.code ?? ''
   switch (code) {
     case UNIQUE_VIOLATION:
-      return { kind: 'unique', column: keyColumn(error.detail), constraint: error.constraint }
+      return {
+        kind: 'unique',
+        column: keyColumn(error.detail),
+        constraint: error.constraint,
+        ...keyColumns(error.detail),
+      }
     case FOREIGN_KEY_VIOLATION:
       return { kind: 'foreign-key', column: keyColumn(error.detail), constraint: error.constraint }
     case PROGRAM_LIMIT_EXCEEDED:
@@ -53,4 +60,9 @@ function describe(error: { code?: string; constraint?: string; column?: string; 
 
 function keyColumn(detail: string | undefined): string | undefined {
   return detail === undefined ? undefined : KEY_COLUMN.exec(detail)?.[1]
+}
+
+function keyColumns(detail: string | undefined): { columns?: string[] } {
+  const listed = detail === undefined ? undefined : KEY_COLUMNS.exec(detail)?.[1]
+  return listed === undefined ? {} : { columns: listed.split(', ') }
 }

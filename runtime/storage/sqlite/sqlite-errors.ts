@@ -3,6 +3,8 @@ import type { ConstraintFailure } from '../storage-dialect.js'
 
 /** `UNIQUE constraint failed: authors.email` names the column; foreign-key failures name nothing. */
 const UNIQUE_COLUMN = /UNIQUE constraint failed: [^.\s]+\.(\w+)/
+/** `UNIQUE constraint failed: post_tags.post_id, post_tags.tag_id` (a composite unique) names each. */
+const UNIQUE_COLUMNS = /[^.\s,:]+\.(\w+)/g
 /** `CHECK constraint failed: tags_color_check`, `NOT NULL constraint failed: tags.color`. */
 const FAILED_CONSTRAINT = /^(\w+(?: \w+)?) constraint failed: (.+)$/
 
@@ -14,8 +16,14 @@ const FAILED_CONSTRAINT = /^(\w+(?: \w+)?) constraint failed: (.+)$/
 export function classifySqliteError(error: unknown): ConstraintFailure | undefined {
   if (!(error instanceof Database.SqliteError)) return undefined
   switch (error.code) {
-    case 'SQLITE_CONSTRAINT_UNIQUE':
-      return { kind: 'unique', column: UNIQUE_COLUMN.exec(error.message)?.[1] }
+    case 'SQLITE_CONSTRAINT_UNIQUE': {
+      const columns = [...error.message.matchAll(UNIQUE_COLUMNS)].map((match) => match[1]!)
+      return {
+        kind: 'unique',
+        column: UNIQUE_COLUMN.exec(error.message)?.[1],
+        ...(columns.length > 1 ? { columns } : {}),
+      }
+    }
     case 'SQLITE_CONSTRAINT_FOREIGNKEY':
       return { kind: 'foreign-key' }
     case 'SQLITE_TOOBIG':

@@ -1,0 +1,103 @@
+import { ensureReadableReferences } from '../access/ensure-readable-references.js'
+import type { TableDefinition } from '../contract/table-definition.js'
+import { routePath } from '../http/request-path.js'
+import { ProblemError } from '../problems/problem-error.js'
+import { rejectQuery } from '../query/read-query.js'
+import type { Filter, RowFilter } from '../storage/storage.js'
+import { entityTagOf } from './entity-tag.js'
+import { resolveParent } from './find-record.js'
+import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
+import { openRequest, type RequestContext, type RouteHandler } from './route-context.js'
+import { mapWriteErrors } from './write-errors.js'
+
+/**
+ * What a many-to-many's routes (`/posts/{post_id}/tags[/{tag_id}]`) know:
+ * the resource declaring it, the join, and the target. The join's keys are
+ * also the path parameters.
+ */
+export interface LinkContext {
+  readonly source: TableDefinition
+  /** The join's key holding the source's id, and the path parameter naming it: `post_id`. */
+  readonly sourceParam: string
+  readonly join: TableDefinition
+  /** The join's key holding the target's id, and the item route's parameter: `tag_id`. */
+  readonly targetParam: string
+  readonly target: TableDefinition
+}
+
+/**
+ * What a list of linked records selects: the target's rows the caller may
+ * read, having a link to the path's source (an EXISTS on the join, so a
+ * record linked twice still comes once). 404 when the source is not there
+ * or not readable, 403 when the caller may read no target record.
+ */
+export async function resolveLinkScope(
+  context: RequestContext,
+  link: LinkContext,
+): Promise<{ readonly rowFilter: RowFilter; readonly filters: readonly Filter[] }> {
+  const sourceId = await findSource(context, link)
+  const readable = context.grant.readableRowsOf(link.target.name)
+  if (readable === null) throw new ProblemError('forbidden', `This caller may not read ${link.target.resource}.`)
+  const linked: Filter = {
+    column: link.sourceParam,
+    operator: 'eq',
+    value: sourceId,
+    through: [{ table: link.join.name, column: link.targetParam, outerColumn: 'id' }],
+  }
+  return { rowFilter: readable, filters: [linked] }
+}
+
+/**
+ * POST on a many-to-many: links an existing target record (the join's create
+ * body, its source key from the path). 201 with the join record; `Location`
+ * is its top-level path. A link that exists already is a 409 naming both
+ * keys (the join's composite unique); a target that does not exist is the
+ * 400 of any missing reference, naming the target key.
+ */
+export const createLink: RouteHandler = async (route, request, reply) => {
+  rejectMergePatch(request)
+  const context = openRequest(route, request, reply)
+  rejectQuery(request.url)
+  const { api, table } = route
+  const body = readBody(route, route.bodies.create, request.body)
+  const source = await resolveParent(context)
+  const values = { ...withDefaults(table, body), ...source, ...context.grant.stamp }
+  const row = await mapWriteErrors(route, async () => {
+    await ensureReadableReferences(api.storage, api.tables, table, values, context.grant)
+    return api.storage.insert(table, values)
+  })
+  return reply
+    .code(201)
+    .header('location', `${route.prefix}/${table.resource}/${row.id}`)
+    .header('etag', entityTagOf(table, row))
+    .send({ data: row })
+}
+
+/** DELETE on a linked record: removes the link (204), never the record; 404 when the two are not linked. */
+export const removeLink: RouteHandler = async (route, request, reply) => {
+  const context = openRequest(route, request, reply)
+  rejectQuery(request.url)
+  const link = route.link!
+  const { api } = route
+  const source = await resolveParent(context)
+  const targetId = context.params[link.targetParam]!
+  const rowFilter = { ...source, [link.targetParam]: targetId, ...context.grant.rows }
+  const { rows } = await api.storage.list(link.join, { rowFilter, limit: 1, count: 'none' })
+  const found = rows[0]
+  if (found === undefined || !(await api.storage.delete(link.join, found.id as number, context.grant.rows))) {
+    throw new ProblemError(
+      'not_found',
+      `${link.source.singular} ${context.params[link.sourceParam]} is not linked to ${link.target.singular} ${targetId}.`,
+    )
+  }
+  return reply.code(204).send()
+}
+
+async function findSource(context: RequestContext, link: LinkContext): Promise<number> {
+  const sourceId = context.params[link.sourceParam]!
+  const readable = context.grant.readableRowsOf(link.source.name)
+  if (readable === null || !(await context.route.api.storage.find(link.source, sourceId, readable))) {
+    throw new ProblemError('not_found', `No ${link.source.singular} with id ${sourceId}.`)
+  }
+  return sourceId
+}
