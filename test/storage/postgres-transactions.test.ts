@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPostgresDialect } from '../../runtime/storage/postgres/postgres-dialect.js'
+import { POSTGRES_OFF, POSTGRES_URL } from '../support/test-postgres.js'
+
+// PostgresDriver sends a transaction's BEGIN without waiting for it, pipelined with the first statement:
+// the transaction must behave as if it had waited. A pool of one connection, so every transaction below
+// reuses the connection the one before it left.
+const schema = `restmint_transactions_${process.pid}`
+const statements: string[] = []
+const dialect = POSTGRES_OFF
+  ? undefined
+  : createPostgresDialect(POSTGRES_URL, schema, (sql) => statements.push(sql), { size: 1 })
+const table = `"${schema}"."notes"`
+
+describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions (BEGIN pipelined with the first statement)', () => {
+  const driver = () => dialect!.driver
+  const count = async () => Number((await driver().execute(`select count(*) as "n" from ${table}`, []))[0]!.n)
+
+  beforeAll(async () => {
+    await driver().execute(`create schema "${schema}"`, [])
+    await driver().execute(`create table ${table} ("id" serial primary key, "body" text not null unique)`, [])
+  })
+  afterAll(async () => {
+    await driver().execute(`drop schema "${schema}" cascade`, [])
+    await dialect!.close()
+  })
+
+  it('runs every statement in the transaction, in order, between begin and commit', async () => {
+    statements.length = 0
+    const rows = await driver().transaction(async (executor) => {
+      await executor.execute(`insert into ${table} ("body") values ($1)`, ['a'])
+      return executor.execute(`select "body" from ${table} order by "id"`, [])
+    })
+    expect(rows).toEqual([{ body: 'a' }])
+    expect(statements).toEqual([
+      'begin',
+      `insert into ${table} ("body") values ($1)`,
+      `select "body" from ${table} order by "id"`,
+      'commit',
+    ])
+  })
+
+  it('rolls back what ran when the work throws, and the connection serves the next transaction', async () => {
+    const before = await count()
+    await expect(
+      driver().transaction(async (executor) => {
+        await executor.execute(`insert into ${table} ("body") values ($1)`, ['b'])
+        throw new Error('hook failed')
+      }),
+    ).rejects.toThrow('hook failed')
+    expect(await count()).toBe(before)
+    await driver().transaction((executor) => executor.execute(`insert into ${table} ("body") values ($1)`, ['c']))
+    expect(await count()).toBe(before + 1)
+  })
+
+  it("rejects with the first statement's own error, leaving nothing behind", async () => {
+    const before = await count()
+    await expect(
+      driver().transaction(async (executor) => {
+        await executor.execute(`insert into ${table} ("body") values ($1)`, ['a'])
+        await executor.execute(`insert into ${table} ("body") values ($1)`, ['never'])
+      }),
+    ).rejects.toMatchObject({ code: '23505' })
+    expect(await count()).toBe(before)
+  })
+
+  it('commits a transaction that runs no statement', async () => {
+    statements.length = 0
+    expect(await driver().transaction(async () => 'done')).toBe('done')
+    expect(statements).toEqual(['begin', 'commit'])
+    expect(await count()).toBeGreaterThan(0)
+  })
+})
