@@ -6,7 +6,7 @@ import { hashManifest, OUTPUT_INDEX, renderOutputIndex } from './emit/output-ind
 import { shareVersionArtifacts } from './emit/share-version-artifacts.js'
 import { generatorFingerprint } from './generator-fingerprint.js'
 import type { Project } from './load-project.js'
-import { createContentCache, findCacheDirectory, hashKey, type ContentCache } from './render/content-cache.js'
+import { createContentCache, findCacheDirectory, hashKey, type ContentCache } from './emit/content-cache.js'
 import { startFormatWorkers } from './render/format-workers.js'
 import { resolveAppModule } from './validate/resolve-app-module.js'
 

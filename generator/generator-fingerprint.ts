@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { hashFiles, hashKey, listFiles } from './render/content-cache.js'
+import { hashFiles, hashKey, listFiles } from './emit/content-cache.js'
 import { findTemplatesDirectory } from './render/find-templates-directory.js'
 
 /**

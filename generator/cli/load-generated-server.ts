@@ -6,7 +6,7 @@ import esbuildPackage from 'esbuild/package.json' with { type: 'json' }
 import type { FastifyInstance } from 'fastify'
 import type { ApiDefinition } from '../../runtime/contract/define-api.js'
 import type { ServerOptions } from '../../runtime/api/build-api-server.js'
-import { hashFiles, hashKey, listFiles, type ContentCache } from '../render/content-cache.js'
+import { hashFiles, hashKey, listFiles, type ContentCache } from '../emit/content-cache.js'
 
 export interface GeneratedServerModule {
   readonly api: Pick<ApiDefinition, 'tables' | 'auth'>

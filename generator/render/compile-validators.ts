@@ -4,7 +4,7 @@ import { Ajv, _ } from 'ajv'
 import addFormats from 'ajv-formats'
 import standaloneCode from 'ajv/dist/standalone/index.js'
 import ajvPackage from 'ajv/package.json' with { type: 'json' }
-import { hashKey, type ContentCache } from './content-cache.js'
+import { hashKey, type ContentCache } from '../emit/content-cache.js'
 
 // Cached results depend on ajv and on how this module drives it (options,
 // runtime linking): both go into the cache key.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { hashKey, type ContentCache } from './content-cache.js'
+import { hashKey, type ContentCache } from '../emit/content-cache.js'
 import { formatSource, PRETTIER_OPTIONS, PRETTIER_VERSION, TYPESCRIPT_PARSER } from './format-source.js'
 import type { FormatWorkers } from './format-workers.js'
 

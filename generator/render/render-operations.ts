@@ -8,7 +8,7 @@ import {
 } from '../model/api-model.js'
 import { tableConstantName } from '../names/generated-names.js'
 import { compileValidators } from './compile-validators.js'
-import type { ContentCache } from './content-cache.js'
+import type { ContentCache } from '../emit/content-cache.js'
 import { buildOperationSchemas } from './json-schemas.js'
 import type { RenderTemplate } from './load-templates.js'
 import type { HeaderView, MemberView, OperationRoutesView, OperationTypesView } from './template-views.js'

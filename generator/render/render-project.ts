@@ -21,7 +21,7 @@ import { doNotEditNotice } from '../emit/do-not-edit-notice.js'
 import { shareQueryParameters } from './share-query-parameters.js'
 import { buildLinkBodySchema, buildResourceSchemas, linkBodyName } from './json-schemas.js'
 import { compileValidators } from './compile-validators.js'
-import { hashKey, type ContentCache } from './content-cache.js'
+import { hashKey, type ContentCache } from '../emit/content-cache.js'
 import { loadTemplates, type RenderTemplate } from './load-templates.js'
 import type {
   BodyValidatorsView,

@@ -7,7 +7,7 @@ import { checkPublishedContracts } from '../../generator/cli/check-published-con
 import type { CliIo } from '../../generator/cli/cli-io.js'
 import { hasErrors } from '../../generator/diagnostics/diagnostic.js'
 import { loadProject } from '../../generator/load-project.js'
-import { createContentCache, findCacheDirectory } from '../../generator/render/content-cache.js'
+import { createContentCache, findCacheDirectory } from '../../generator/emit/content-cache.js'
 import { renderProject } from '../../generator/render/render-project.js'
 import { REPO } from '../support/copy-checkout.js'
 

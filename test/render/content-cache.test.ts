@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createContentCache } from '../../generator/render/content-cache.js'
+import { createContentCache } from '../../generator/emit/content-cache.js'
 
 describe('the content cache', () => {
   let directory: string
