@@ -105,6 +105,7 @@ function checkJwtKeys(
  * Each resource's `owner` and `access`: OWNER_WITHOUT_AUTH and
  * ACCESS_WITHOUT_AUTH when there is no `auth:` (no rule could ever be met),
  * ACCESS_OWNER_UNDECLARED (`owner` on a resource without `owner:`),
+ * ACCESS_DELETED_WITHOUT_SOFT_DELETE (`deleted` without `soft_delete: true`),
  * AUTH_SCHEME_UNKNOWN (a rule naming a scheme `auth.schemes` lacks), OWNER_FIELD.
  */
 export function checkAccess(context: CheckContext, data: unknown): void {
@@ -120,6 +121,13 @@ export function checkAccess(context: CheckContext, data: unknown): void {
         'OWNER_WITHOUT_AUTH',
         `resource "${resourceName}" has owner:, but the manifest has no auth: section to take the claim from; add auth.schemes`,
         context.atKey([...path, 'owner']),
+      )
+    }
+    if (asRecord(resource.access)?.deleted !== undefined && resource.soft_delete !== true) {
+      context.report(
+        'ACCESS_DELETED_WITHOUT_SOFT_DELETE',
+        `access.deleted of resource "${resourceName}" has no effect: it says who may see and restore soft-deleted records, and "${resourceName}" deletes for good; add soft_delete: true, or remove it`,
+        context.atKey([...path, 'access', 'deleted']),
       )
     }
     checkOwnerField(context, root?.resources, resourceName, asRecord(resource.owner))

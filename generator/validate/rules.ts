@@ -128,6 +128,8 @@ export const RULES = {
   OWNER_SCHEME:
     "With several auth schemes, a resource's `owner` names the scheme whose callers own its rows: the same claim value from another scheme (another issuer, an API key id) is someone else.",
   ACCESS_OWNER_UNDECLARED: 'The `owner` access rule belongs to resources that declare `owner:`.',
+  ACCESS_DELETED_WITHOUT_SOFT_DELETE:
+    'The `deleted` access rule belongs to resources with `soft_delete: true`: elsewhere nothing stays deleted to see or restore.',
   OWNER_FIELD:
     '`owner.field` is a new lower_snake_case name: not a field the resource already has (declared or generated) nor a query parameter name.',
   OPERATION_PATH_CLASH:

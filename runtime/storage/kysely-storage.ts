@@ -55,6 +55,7 @@ import {
   buildDeleteQuery,
   buildExistsQuery,
   buildPurgeBatchQuery,
+  buildPurgeDeleteQuery,
   buildSoftDeleteQuery,
   buildFindQuery,
   buildInsertQuery,
@@ -508,7 +509,7 @@ export class KyselyStorage implements Storage {
     if (table.softDelete !== true) throw new Error(`table "${table.name}" does not soft-delete: nothing to purge`)
     const db = this.#dialect.db
     const batchQuery = this.#queries.get(`purge-batch|${table.name}`, () => buildPurgeBatchQuery(db, table))
-    const deleteQuery = this.#queries.get(`delete|${table.name}|hard`, () => buildDeleteQuery(db, table, []))
+    const deleteQuery = this.#queries.get(`purge-delete|${table.name}`, () => buildPurgeDeleteQuery(db, table))
     let purged = 0
     let kept = 0
     let after = 0
@@ -530,7 +531,8 @@ export class KyselyStorage implements Storage {
             kept++
             continue
           }
-          purged += (await this.#run(transaction, table, deleteQuery, { [ID]: id })).length
+          const args = { [ID]: id, [valueName(SOFT_DELETE_FIELD)]: deletedBefore }
+          purged += (await this.#run(transaction, table, deleteQuery, args)).length
         }
         return ids
       })

@@ -419,6 +419,19 @@ export function buildPurgeBatchQuery(db: Kysely<any>, table: TableDefinition) {
 }
 
 /**
+ * Deletes one row by id if it is still soft-deleted before `value:deleted_at`,
+ * returning its id: a purge's delete, which a restore that committed since
+ * the batch was read leaves alone.
+ */
+export function buildPurgeDeleteQuery(db: Kysely<any>, table: TableDefinition) {
+  return buildDeleteQuery(db, table, []).where(
+    sql.ref(SOFT_DELETE_FIELD),
+    '<',
+    parameter(valueName(SOFT_DELETE_FIELD), 'datetime', SOFT_DELETE_FIELD),
+  )
+}
+
+/**
  * Deletes one row by id, within the row filter, returning its id; the database cascades
  * to `onDelete: cascade` references. Whether a row comes back is what tells
  * the caller it deleted one: a concurrent delete that committed first leaves

@@ -46,6 +46,18 @@ describe.each(DIALECTS)('%s: soft delete migrations', (dialect) => {
     expect((await served.send({ method: 'DELETE', url: '/v1/authors/1' })).status).toBe(204)
   })
 
+  it('renames a unique field of a soft-deleting resource, its live-row unique index with it', async () => {
+    const project = await startMigrationProject(dialect, SOFT_BLOG, ROWS)
+    const served = await project.migrate(
+      SOFT_BLOG.replace(
+        'slug: { type: string, required: true, unique: true }',
+        'handle: { type: string, required: true, unique: true, renamed_from: slug }',
+      ),
+    )
+    expect((await served.list('posts')).map((row) => row.handle)).toEqual(['first', 'second'])
+    expect((await served.send(post('/v1/posts', { title: 'Twice', handle: 'first' }))).status).toBe(409)
+  })
+
   it('removes soft_delete only with --allow-data-loss: deleted_at goes, unique holds over every row again', async () => {
     const project = await startMigrationProject(dialect, SOFT_BLOG, ROWS)
     expect(await project.refuse(BLOG)).toContain(

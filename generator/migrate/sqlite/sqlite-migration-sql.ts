@@ -8,6 +8,7 @@ import {
   listLiveUniqueIndexes,
   listTableIndexes,
 } from '../../../runtime/storage/build-create-statements.js'
+import { buildLiveUniqueIndex } from '../../../runtime/storage/build-live-unique-index.js'
 import { nameConstraint } from '../../../runtime/storage/constraint-names.js'
 import { sqliteColumnTypes } from '../../../runtime/storage/sqlite/sqlite-column-types.js'
 import { sqlTypeOf } from '../../../runtime/storage/column-type-mapping.js'
@@ -86,11 +87,21 @@ function alterInPlace(before: SnapshotTable, after: SnapshotTable, columns: Colu
   const indexes = compareTableIndexes(defineSnapshotTable(before), defineSnapshotTable(after), columns)
   const renamedIndexes = indexes.kept.filter((index) => index.before.name !== index.after.name)
   const table = after.name
+  // A live-row unique index is named after its table and column too, and SQLite cannot rename an index.
+  const renamedUniques = columns.kept.flatMap(({ before: previous, after: column }) => {
+    const [from, to] = [nameConstraint(before.name, previous.name, 'key'), nameConstraint(table, column.name, 'key')]
+    return uniqueFormOf(before, previous) === 'live-index' &&
+      uniqueFormOf(after, column) === 'live-index' &&
+      from !== to
+      ? [{ from, to, column: column.name }]
+      : []
+  })
   return [
     ...(before.name === table ? [] : [db.schema.alterTable(before.name).renameTo(table)]),
     ...[...indexes.dropped, ...renamedIndexes.map((index) => index.before)].map((index) =>
       db.schema.dropIndex(index.name),
     ),
+    ...renamedUniques.map(({ from }) => db.schema.dropIndex(from)),
     ...columns.kept
       .filter((column) => column.before.name !== column.after.name)
       .map((column) => db.schema.alterTable(table).renameColumn(column.before.name, column.after.name)),
@@ -98,6 +109,7 @@ function alterInPlace(before: SnapshotTable, after: SnapshotTable, columns: Colu
     ...[...indexes.created, ...renamedIndexes.map((index) => index.after)].map((index) =>
       buildCreateIndex(db, table, index, sqliteSyntax, MIGRATION_CREATE_OPTIONS),
     ),
+    ...renamedUniques.map(({ to, column }) => buildLiveUniqueIndex(db, table, to, [column], false)),
   ].map((statement) => ({ statement }))
 }
 
