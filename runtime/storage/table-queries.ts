@@ -160,11 +160,14 @@ function listConditions(
 }
 
 /**
- * `condition` tested on the rows at the end of `through`, one nested EXISTS
- * per table passed, each table aliased (`_restmint_r1`…) so that a table met
- * again (a relation to itself) never shadows the one before. Inside the
- * innermost EXISTS only the last table is in scope, so the condition's
- * unqualified columns are its.
+ * `condition` tested on the rows at the end of `through`, one subquery per
+ * table passed, each table aliased (`_restmint_r1`…) so that a table met
+ * again (a relation to itself) never shadows the one before; inside the
+ * innermost one only the last table is in scope, so the condition's
+ * unqualified columns are its. A table reached by its id (a belongs-to, a
+ * join's target) is `key IN (SELECT id … WHERE …)`, which the database
+ * evaluates once rather than per row; one reached through its own key (a
+ * has-many, a join) is a correlated EXISTS. Neither repeats a row.
  */
 function acrossRelations(
   db: Kysely<any>,
@@ -176,15 +179,14 @@ function acrossRelations(
   for (let index = through.length - 1; index >= 0; index--) {
     const hop = through[index]!
     const alias = `${HOP_ALIAS}${index + 1}`
-    const previous = index === 0 ? outer : `${HOP_ALIAS}${index}`
+    const previous = sql.ref(`${index === 0 ? outer : `${HOP_ALIAS}${index}`}.${hop.outerColumn}`)
     // Built, not raw SQL: the PostgreSQL storage's schema applies to the tables the query builder names.
-    const inner = db
-      .selectFrom(`${hop.table} as ${alias}`)
-      .select(sql.lit(1).as('one'))
-      .where(sql.ref(`${alias}.${hop.column}`), '=', sql.ref(`${previous}.${hop.outerColumn}`))
-      .where(tested)
+    const rows = db.selectFrom(`${hop.table} as ${alias}`).where(tested)
     // Kysely parenthesizes a subquery itself.
-    tested = sql<SqlBool>`exists ${inner}`
+    tested =
+      hop.column === ID
+        ? sql<SqlBool>`${previous} in ${rows.select(sql.ref(`${alias}.${ID}`).as(ID))}`
+        : sql<SqlBool>`exists ${rows.select(sql.lit(1).as('one')).where(sql.ref(`${alias}.${hop.column}`), '=', previous)}`
   }
   return tested
 }
