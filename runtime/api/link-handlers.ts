@@ -1,5 +1,4 @@
 import { ensureReadableReferences } from '../access/ensure-readable-references.js'
-import type { TableDefinition } from '../contract/table-definition.js'
 import { routePath } from '../http/request-path.js'
 import { ProblemError } from '../problems/problem-error.js'
 import { rejectQuery } from '../query/read-query.js'
@@ -7,23 +6,8 @@ import type { Filter, RowFilter } from '../storage/storage.js'
 import { entityTagOf } from './entity-tag.js'
 import { resolveParent } from './find-record.js'
 import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
-import { openRequest, type RequestContext, type RouteHandler } from './route-context.js'
+import { openRequest, type LinkContext, type RequestContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
-
-/**
- * What a many-to-many's routes (`/posts/{post_id}/tags[/{tag_id}]`) know:
- * the resource declaring it, the join, and the target. The join's keys are
- * also the path parameters.
- */
-export interface LinkContext {
-  readonly source: TableDefinition
-  /** The join's key holding the source's id, and the path parameter naming it: `post_id`. */
-  readonly sourceParam: string
-  readonly join: TableDefinition
-  /** The join's key holding the target's id, and the item route's parameter: `tag_id`. */
-  readonly targetParam: string
-  readonly target: TableDefinition
-}
 
 /**
  * What a list of linked records selects: the target's rows the caller may

@@ -7,8 +7,8 @@ import { planIncludeNames } from '../include/include-relations.js'
 import { queryNamesOf } from '../query/read-query.js'
 import { answerOptions } from './answer-options.js'
 import { listRecords } from './collection-handlers.js'
-import { createLink, removeLink, type LinkContext } from './link-handlers.js'
-import type { ApiServices, RouteContext, RouteHandler } from './route-context.js'
+import { createLink, removeLink } from './link-handlers.js'
+import type { ApiServices, LinkContext, RouteContext, RouteHandler } from './route-context.js'
 
 /**
  * Registers the routes of each many-to-many relation of a resource

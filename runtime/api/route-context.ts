@@ -12,7 +12,6 @@ import type { QueryContext } from '../query/read-query.js'
 import type { Storage } from '../storage/storage.js'
 import type { Validator } from '../contract/validator.js'
 import type { AppRuntime } from '../app/app-runtime.js'
-import type { LinkContext } from './link-handlers.js'
 
 /** What every route of the API shares: the storage, the limits, the tables by name, cursors and access rules. */
 export interface ApiServices {
@@ -34,6 +33,21 @@ export interface ParentLink {
   readonly param: string
   /** The storage column holding the parent's id. */
   readonly column: string
+}
+
+/**
+ * What a many-to-many's routes (`/posts/{post_id}/tags[/{tag_id}]`) know:
+ * the resource declaring it, the join, and the target. The join's keys are
+ * also the path parameters.
+ */
+export interface LinkContext {
+  readonly source: TableDefinition
+  /** The join's key holding the source's id, and the path parameter naming it: `post_id`. */
+  readonly sourceParam: string
+  readonly join: TableDefinition
+  /** The join's key holding the target's id, and the item route's parameter: `tag_id`. */
+  readonly targetParam: string
+  readonly target: TableDefinition
 }
 
 /** What the handlers of one route know before any request: worked out once, when the route is registered. */

@@ -197,6 +197,20 @@ describe.each(DIALECTS)('%s: change kinds', (dialect) => {
     expect((await served.send(post('/v1/authors', { name: 'Linus', email: 'a@example.com' }))).status).toBe(201)
   })
 
+  it('adds a composite unique (issue 17): equal to a fresh database, 409 naming both fields', async () => {
+    const project = await startMigrationProject(dialect, BLOG, BLOG_ROWS)
+    const unique = BLOG.replace(
+      '      published: { type: boolean, default: false }\n',
+      (line) => `${line}    unique: [[author_id, title]]\n`,
+    )
+    const served = await project.migrate(unique)
+    expect(await served.list('posts')).toEqual(project.seeded.posts)
+    const again = await served.send(post('/v1/posts', { title: 'First', author_id: 1 }))
+    expect(again.status).toBe(409)
+    expect(again.body.errors.map((error: { pointer: string }) => error.pointer)).toEqual(['/author_id', '/title'])
+    expect((await served.send(post('/v1/posts', { title: 'First', author_id: 2 }))).status).toBe(201)
+  })
+
   it('widens types (integer → number, date → string, …) keeping every value as the API wrote it', async () => {
     const numbers = [1.5, 3, -0.25, 0.1 + 0.2, 1e-7, 123456.789, -0]
     const before = `  samples:

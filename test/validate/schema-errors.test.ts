@@ -25,7 +25,7 @@ describe('schema errors mapped to YAML nodes', () => {
       'an unknown key with no near miss, listing the allowed keys',
       withResources('  orders:\n    actions: {}\n'),
       'UNKNOWN_KEY 8:5',
-      'unknown key "actions" in resource "orders"; allowed keys: singular, parent, on_delete, fields, relations, include, sort, filter, cache',
+      'unknown key "actions" in resource "orders"; allowed keys: singular, parent, on_delete, fields, relations, unique, include, sort, filter, cache',
     ],
     [
       'a field written straight under its resource',
