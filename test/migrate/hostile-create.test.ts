@@ -41,7 +41,7 @@ describe('migrate create over a hostile migrations directory', () => {
     [
       'a column without a type',
       { restmint_snapshot: 1, tables: [{ name: 'posts', columns: [{ name: 'id' }], indexes: [] }] },
-      'tables[0].columns[0] of table "posts" needs a "type" among string, integer, number, boolean, date, datetime',
+      'tables[0].columns[0] of table "posts" needs a "type" among string, integer, number, boolean, date, datetime, decimal, json, array',
     ],
   ])('names the key of a snapshot.json with %s, in create and check', async (_, snapshot, problem) => {
     const migrations = await startProject(WITH_SUMMARY)

@@ -85,6 +85,7 @@ describe('table definitions: relations', () => {
         resource: 'posts',
         foreignKey: 'editor_id',
         via: 'editor',
+        through: null,
         listPath: '/posts?editor_id={id}',
         maxItems: 50,
       },
