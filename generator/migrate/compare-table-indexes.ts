@@ -19,7 +19,8 @@ export interface IndexChanges {
  * Pairs the indexes (foreign-key and declared ones, listTableIndexes) of a
  * table before and after a change. An index is kept when it covers the same
  * columns, following renames, each with the same type and nullability (which
- * decide how a dialect indexes it: PostgreSQL's `collate "C"`, `nulls first`);
+ * decide how a dialect indexes it: PostgreSQL's `collate "C"`, `nulls first`)
+ * and, for a composite unique, the same live-rows-only predicate (soft delete);
  * every other one is dropped or created.
  */
 export function compareTableIndexes(
@@ -36,6 +37,7 @@ export function compareTableIndexes(
       (candidate) =>
         candidate.foreignKey === index.foreignKey &&
         candidate.unique === index.unique &&
+        candidate.live === index.live &&
         candidate.columns.length === index.columns.length &&
         candidate.columns.every((column, position) => {
           const previous = index.columns[position]!

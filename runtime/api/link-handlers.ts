@@ -26,7 +26,14 @@ export async function resolveLinkScope(
     column: link.sourceParam,
     operator: 'eq',
     value: sourceId,
-    through: [{ table: link.join.name, column: link.targetParam, outerColumn: 'id' }],
+    through: [
+      {
+        table: link.join.name,
+        column: link.targetParam,
+        outerColumn: 'id',
+        ...(link.join.softDelete === true ? { live: true as const } : {}),
+      },
+    ],
   }
   return { rowFilter: readable, filters: [linked] }
 }

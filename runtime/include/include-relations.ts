@@ -220,7 +220,12 @@ async function findLinkedRows(
   if (readableRowsOf?.(through.table) === null) return new Map()
   const linked = await context.storage.findLinked(
     target,
-    { table: through.table, column: relation.column, targetColumn: through.targetColumn },
+    {
+      table: through.table,
+      column: relation.column,
+      targetColumn: through.targetColumn,
+      ...(context.tables.get(through.table)?.softDelete === true ? { live: true as const } : {}),
+    },
     ids,
     perValue,
     readable,

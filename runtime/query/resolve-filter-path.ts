@@ -25,7 +25,7 @@ export function resolveFilterPath(
     const relation = current.relations?.find((candidate) => candidate.name === segment)
     const target = relation && tables.get(relation.table)
     if (!relation || !target) throw new Error(`internal error: ${current.name} has no relation ${segment}`)
-    through.push(...hopsOf(relation))
+    through.push(...hopsOf(relation, tables))
     current = target
   }
   const name = segments.at(-1)!
@@ -34,12 +34,15 @@ export function resolveFilterPath(
   return { column, through }
 }
 
-/** The tables one relation passes, each tied to the one before. */
-function hopsOf(relation: RelationDefinition): FilterHop[] {
-  if (relation.kind === 'belongs-to') return [{ table: relation.table, column: 'id', outerColumn: relation.column }]
-  if (relation.through === undefined) return [{ table: relation.table, column: relation.column, outerColumn: 'id' }]
-  return [
-    { table: relation.through.table, column: relation.column, outerColumn: 'id' },
-    { table: relation.table, column: 'id', outerColumn: relation.through.targetColumn },
-  ]
+/** The tables one relation passes, each tied to the one before; a soft-deleted row leads nowhere. */
+function hopsOf(relation: RelationDefinition, tables: ReadonlyMap<string, TableDefinition>): FilterHop[] {
+  const hop = (table: string, column: string, outerColumn: string): FilterHop => ({
+    table,
+    column,
+    outerColumn,
+    ...(tables.get(table)?.softDelete === true ? { live: true as const } : {}),
+  })
+  if (relation.kind === 'belongs-to') return [hop(relation.table, 'id', relation.column)]
+  if (relation.through === undefined) return [hop(relation.table, relation.column, 'id')]
+  return [hop(relation.through.table, relation.column, 'id'), hop(relation.table, 'id', relation.through.targetColumn)]
 }

@@ -21,6 +21,8 @@ export interface TableIndex<Column = ColumnDefinition> {
   readonly foreignKey: boolean
   /** A composite unique (composite-uniques.ts): UNIQUE, on the bare columns. */
   readonly unique?: true
+  /** A composite unique of a soft-deleting table: holds among live rows only (buildLiveUniqueIndex). */
+  readonly live?: true
 }
 
 /**
@@ -123,11 +125,11 @@ export function buildCreateIndex(
 ): CreateIndexBuilder {
   let createIndex = db.schema.createIndex(index.name)
   if (options.ifNotExists) createIndex = createIndex.ifNotExists()
-  if (index.unique)
-    return createIndex
-      .unique()
-      .on(tableName)
-      .columns(index.columns.map((column) => column.name))
+  if (index.unique) {
+    const columns = index.columns.map((column) => column.name)
+    if (index.live) return buildLiveUniqueIndex(db, tableName, index.name, columns, options.ifNotExists)
+    return createIndex.unique().on(tableName).columns(columns)
+  }
   const on = createIndex.on(tableName)
   if (index.foreignKey) return on.column(index.columns[0]!.name)
   return on.expression(sql.join(index.columns.map((column) => syntax.indexColumn(column))))
@@ -137,10 +139,11 @@ export function buildCreateIndex(
  * The table's indexes: one per foreign key column, then the declared ones,
  * each column once, without duplicates, without the bare primary key and
  * without one whose name a foreign key's index already has (the same single
- * column), then the composite uniques. Throws for a column the table lacks.
+ * column), then the composite uniques (on a soft-deleting table among live
+ * rows only, like its single-column ones). Throws for a column the table lacks.
  */
 export function listTableIndexes<Column extends Pick<ColumnDefinition, 'name' | 'references'>>(
-  table: Pick<TableDefinition, 'name' | 'indexes' | 'uniques'> & { readonly columns: readonly Column[] },
+  table: Pick<TableDefinition, 'name' | 'indexes' | 'uniques' | 'softDelete'> & { readonly columns: readonly Column[] },
 ): TableIndex<Column>[] {
   const columns = new Map(table.columns.map((column) => [column.name, column]))
   const indexes: TableIndex<Column>[] = table.columns
@@ -167,6 +170,7 @@ export function listTableIndexes<Column extends Pick<ColumnDefinition, 'name' | 
       name: unique.name,
       foreignKey: false,
       unique: true,
+      ...(table.softDelete === true ? { live: true as const } : {}),
       columns: unique.columns.map((columnName) => {
         const column = columns.get(columnName)
         if (column === undefined) throw new Error(`unique on "${table.name}" names unknown column "${columnName}"`)

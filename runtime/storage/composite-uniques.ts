@@ -25,24 +25,29 @@ export function listCompositeUniques(table: Pick<TableDefinition, 'name' | 'uniq
 
 /**
  * Matches the database's multi-column (or partial) unique indexes against
- * the declared composite uniques: the differences (a declared one missing),
+ * the declared composite uniques (partial ones on a soft-deleting table): the differences (a declared one missing),
  * and the existing ones no declaration accounts for.
  */
 export function compareCompositeUniques(
-  table: Pick<TableDefinition, 'name' | 'uniques'>,
+  table: Pick<TableDefinition, 'name' | 'uniques' | 'softDelete'>,
   existing: readonly ExistingUnique[],
 ): { readonly differences: string[]; readonly undeclared: ExistingUnique[] } {
   const key = (columns: readonly (string | null)[]) => columns.join(',')
   const declared = listCompositeUniques(table)
+  // On a soft-deleting table each holds among live rows only: a partial index (its predicate is not compared).
+  const partial = table.softDelete === true
   const matched = new Set<ExistingUnique>()
   const differences: string[] = []
   for (const unique of declared) {
-    const found = existing.find((candidate) => !candidate.partial && key(candidate.columns) === key(unique.columns))
+    const found = existing.find(
+      (candidate) => candidate.partial === partial && key(candidate.columns) === key(unique.columns),
+    )
     if (found) matched.add(found)
     else
       differences.push(
         `table "${table.name}": the manifest declares unique: [${unique.columns.join(', ')}], ` +
-          `but the database has no UNIQUE index on (${unique.columns.join(', ')}); add one, or remove it from unique:`,
+          `but the database has no ${partial ? 'partial UNIQUE index (WHERE deleted_at IS NULL)' : 'UNIQUE index'} ` +
+          `on (${unique.columns.join(', ')}); add one, or remove it from unique:`,
       )
   }
   return { differences, undeclared: existing.filter((unique) => !matched.has(unique)) }

@@ -346,7 +346,7 @@ export class KyselyStorage implements Storage {
     if (values.length === 0) return []
     const capped = perValue !== undefined
     const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
-    const shape = `${table.name}|${link.table}.${link.column}>${link.targetColumn}|${capped ? 'capped' : 'all'}|${shapeOf(filterColumns)}`
+    const shape = `${table.name}|${link.table}${link.live ? '(live)' : ''}.${link.column}>${link.targetColumn}|${capped ? 'capped' : 'all'}|${shapeOf(filterColumns)}`
     const query = this.#queries.get(`linked|${shape}`, () =>
       buildLinkedQuery(this.#dialect.db, this.#dialect.syntax, table, link, capped, filterColumns),
     )

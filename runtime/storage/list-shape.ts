@@ -80,7 +80,7 @@ export function filtersKey(filters: readonly Filter[]): string {
 /** `post_tags.post_id=id>tags.id=tag_id>`: the tables a filter across relations passes. */
 function throughKey(through: readonly FilterHop[]): string {
   let key = ''
-  for (const hop of through) key += `${hop.table}.${hop.column}=${hop.outerColumn}>`
+  for (const hop of through) key += `${hop.table}${hop.live ? '(live)' : ''}.${hop.column}=${hop.outerColumn}>`
   return key
 }
 

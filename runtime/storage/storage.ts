@@ -43,6 +43,8 @@ export interface FilterHop {
   readonly table: string
   readonly column: string
   readonly outerColumn: string
+  /** The table soft-deletes: only its live rows (`deleted_at IS NULL`) lead on. */
+  readonly live?: true
 }
 
 /** The join of a many-to-many: `table`'s `column` holds the listed side's id, `targetColumn` the other side's. */
@@ -50,6 +52,8 @@ export interface LinkTable {
   readonly table: string
   readonly column: string
   readonly targetColumn: string
+  /** The join soft-deletes: a soft-deleted join row links nothing. */
+  readonly live?: true
 }
 
 /** A row of findLinked: the target row, and the id it is linked to. */

@@ -263,6 +263,7 @@ function acrossRelations(
       .selectFrom(`${hop.table} as ${alias}`)
       .select(sql.ref(`${alias}.${hop.column}`).as('key'))
       .where(tested)
+      .$if(hop.live === true, (query) => query.where(sql.ref(`${alias}.${SOFT_DELETE_FIELD}`), 'is', null))
     tested = sql<SqlBool>`${previous} in ${keys}`
   }
   return tested
@@ -292,6 +293,8 @@ export function buildLinkedQuery(
     .where(syntax.inList(ownerColumn, listParameter(VALUES, 'integer', link.column)))
     // Includes embed live rows only (as buildWhereInQuery).
     .$if(table.softDelete === true, (query) => query.where(sql.ref(`${table.name}.${SOFT_DELETE_FIELD}`), 'is', null))
+    // And through live links only: a soft-deleted join row is an unlinked pair.
+    .$if(link.live === true, (query) => query.where(sql.ref(`${LINK_ALIAS}.${SOFT_DELETE_FIELD}`), 'is', null))
     .$if(rowFilter.length > 0, (query) =>
       query.where((eb) =>
         eb.and(

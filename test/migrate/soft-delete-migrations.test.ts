@@ -35,6 +35,16 @@ const ROWS = {
 
 const post = (url: string, payload: object) => ({ method: 'POST' as const, url, payload })
 
+/** Posts whose (author_id, title) pair is unique: a composite unique, before or after soft_delete. */
+const PAIRED_BLOG = BLOG.replace(
+  'slug: { type: string, required: true, unique: true }\n',
+  'slug: { type: string, required: true, unique: true }\n    unique: [[author_id, title]]\n',
+)
+const SOFT_PAIRED_BLOG = SOFT_BLOG.replace(
+  'slug: { type: string, required: true, unique: true }\n',
+  'slug: { type: string, required: true, unique: true }\n    unique: [[author_id, title]]\n',
+)
+
 describe.each(DIALECTS)('%s: soft delete migrations', (dialect) => {
   it('adds soft_delete (deleted_at, unique among live rows) and on_delete: set_null', async () => {
     const project = await startMigrationProject(dialect, BLOG, ROWS)
@@ -67,5 +77,23 @@ describe.each(DIALECTS)('%s: soft delete migrations', (dialect) => {
     expect(served.applied).toContain('  DATA LOSS: column posts.deleted_at (all its values)')
     expect((await served.list('posts')).map((row) => row.slug)).toEqual(['first', 'second'])
     expect((await served.send(post('/v1/posts', { title: 'Again', slug: 'first' }))).status).toBe(409)
+  })
+
+  it.each([
+    ['adding soft_delete to a table with a composite unique', PAIRED_BLOG],
+    ['adding a composite unique to a soft-deleting table', SOFT_BLOG],
+  ])('%s makes the composite unique hold among live rows', async (_, before) => {
+    const project = await startMigrationProject(dialect, before, ROWS)
+    const served = await project.migrate(SOFT_PAIRED_BLOG)
+    expect((await served.send(post('/v1/posts', { title: 'First', slug: 'third', author_id: 1 }))).status).toBe(409)
+    expect((await served.send({ method: 'DELETE', url: '/v1/posts/1' })).status).toBe(204)
+    expect((await served.send(post('/v1/posts', { title: 'First', slug: 'third', author_id: 1 }))).status).toBe(201)
+    expect((await served.send(post('/v1/posts', { title: 'First', slug: 'fourth', author_id: 1 }))).status).toBe(409)
+  })
+
+  it('removing soft_delete makes a composite unique hold over every row again', async () => {
+    const project = await startMigrationProject(dialect, SOFT_PAIRED_BLOG, ROWS)
+    const served = await project.migrate(PAIRED_BLOG, '--allow-data-loss')
+    expect((await served.send(post('/v1/posts', { title: 'First', slug: 'third', author_id: 1 }))).status).toBe(409)
   })
 })

@@ -343,6 +343,35 @@ for (const dialect of DIALECTS) {
         ])
       })
 
+      it("holds a soft-deleting table's composite unique among live rows: a partial index, a full one reported", async () => {
+        const softShop = shop.map((definition) =>
+          definition.name === 'items'
+            ? {
+                ...definition,
+                softDelete: true as const,
+                uniques: [['order_id', 'quantity']],
+                columns: [...definition.columns, optional('deleted_at', 'datetime')],
+              }
+            : definition,
+        )
+        const database = newDatabase(dialect)
+        await database.open(softShop).prepare()
+        await databases.closeOpened()
+        // prepare() accepts what it made: the unique, partial.
+        await database.open(softShop).prepare()
+        await databases.closeOpened()
+        await runRawSql(database, [
+          'drop index items_order_id__quantity_key',
+          'create unique index items_order_id__quantity_key on items (order_id, quantity)',
+        ])
+        expect(await mismatches(database, softShop)).toEqual([
+          'table "items": the manifest declares unique: [order_id, quantity], but the database has no ' +
+            'partial UNIQUE index (WHERE deleted_at IS NULL) on (order_id, quantity); add one, or remove it from unique:',
+          'table "items": the database has a UNIQUE index "items_order_id__quantity_key" on ("order_id", "quantity"), ' +
+            'which the manifest cannot declare; drop it',
+        ])
+      })
+
       it('accepts constraints made by hand: any unique index, NO ACTION for restrict, unnamed keys', async () => {
         const database = newDatabase(dialect)
         const [id, integer, datetime] =
