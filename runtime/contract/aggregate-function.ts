@@ -18,7 +18,7 @@ export const AGGREGATES_BY_FIELD_TYPE: Readonly<Record<FieldType, readonly Aggre
   date: ['min', 'max'],
   datetime: ['min', 'max'],
   boolean: [],
-  decimal: ['min', 'max'],
+  decimal: ['sum', 'avg', 'min', 'max'],
   json: [],
   array: [],
 }

@@ -26,7 +26,8 @@ export const AGGREGATE_RESULT_KINDS: Readonly<
   date: { min: 'column', max: 'column' },
   datetime: { min: 'column', max: 'column' },
   boolean: {},
-  decimal: { min: 'column', max: 'column' },
+  // Exact on every dialect, the average rounded to the field's scale (DialectSyntax.decimalAggregate).
+  decimal: { sum: 'exact', avg: 'exact', min: 'column', max: 'column' },
   json: {},
   array: {},
 }

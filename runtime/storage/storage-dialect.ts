@@ -1,4 +1,4 @@
-import type { Expression, Kysely, SqlBool } from 'kysely'
+import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely'
 import type { ColumnTypeMapping } from './column-type-mapping.js'
 import type { ColumnDefinition } from '../contract/table-definition.js'
 import type { QueryParameter } from './query-parameter.js'
@@ -74,6 +74,12 @@ export interface DialectSyntax {
   indexColumn(column: ColumnDefinition): Expression<unknown>
   /** Turns the encoded values of a list placeholder into the one value the driver binds. */
   bindList(values: unknown[]): unknown
+  /**
+   * `sum` or `avg` of a decimal column, exact, as text with the column's
+   * `scale` fraction digits (an average rounded half away from zero), NULL
+   * over no values: the same strings on every dialect (decimal-sum.ts).
+   */
+  decimalAggregate(fn: 'sum' | 'avg', column: ColumnDefinition): RawBuilder<string>
 }
 
 /**

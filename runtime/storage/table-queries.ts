@@ -148,6 +148,8 @@ export function buildAggregateQuery(
         const argument = kind === 'column' ? syntax.compared(column) : sql.ref(column.name)
         const computed = sql`${sql.raw(fn)}(${argument})`
         if (kind === 'column') return computed.as(aggregateAlias(index))
+        if (column.type === 'decimal' && (fn === 'sum' || fn === 'avg'))
+          return syntax.decimalAggregate(fn, column).as(aggregateAlias(index))
         const type = kind === 'exact' ? columnTypes.sqlTypes.string : columnTypes.sqlTypes.number
         return sql`cast(${computed} as ${sql.raw(type)})`.as(aggregateAlias(index))
       }),

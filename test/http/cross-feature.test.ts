@@ -93,9 +93,46 @@ for (const dialect of DIALECTS) {
       const embedded = included.json().data as { tags: Row[]; comments: Row[] }
       expect(embedded.tags.map((row) => row.name)).toEqual(['kept-tag'])
       expect(embedded.comments.map((row) => row.body)).toEqual(['kept-comment'])
-      const listed = (await listOf(`/v1/posts?filter[tags.name][eq]=kept-tag&include=tags`))[0] as { tags: Row[] }
-      expect(listed.tags.map((row) => row.name)).toEqual(['kept-tag'])
+      const [listed] = (await listOf(`/v1/posts?filter[tags.name][eq]=kept-tag&include=tags`)) as unknown as {
+        tags: Row[]
+      }[]
+      expect(listed!.tags.map((row) => row.name)).toEqual(['kept-tag'])
       expect((await listOf(`/v1/posts/${post.id}/tags`)).map((row) => row.name)).toEqual(['kept-tag'])
+    })
+
+    it('sums and averages decimals exactly, past 2^53, as strings; averages rounded half away from zero to the scale', async () => {
+      const amounts = {
+        big: ['9007199254740993.01', '9007199254740993.02', '-0.01'],
+        half: ['0.01', '0.02'],
+        negative: ['-0.01', '-0.02'],
+        widest: ['9999999999999999999999999999.99', '9999999999999999999999999999.99'],
+      }
+      for (const [account, values] of Object.entries(amounts)) {
+        for (const amount of values) await create('/v1/payments', { account, amount })
+      }
+      const response = await send('GET', '/v1/payments/aggregates?group_by=account&aggregate[amount]=sum,avg,min,max')
+      expect(response.statusCode, response.body).toBe(200)
+      expect(response.json().data).toEqual([
+        {
+          account: 'big',
+          count: 3,
+          amount: { sum: '18014398509481986.02', avg: '6004799503160662.01', min: '-0.01', max: '9007199254740993.02' },
+        },
+        { account: 'half', count: 2, amount: { sum: '0.03', avg: '0.02', min: '0.01', max: '0.02' } },
+        { account: 'negative', count: 2, amount: { sum: '-0.03', avg: '-0.02', min: '-0.02', max: '-0.01' } },
+        {
+          account: 'widest',
+          count: 2,
+          amount: {
+            sum: '19999999999999999999999999999.98',
+            avg: '9999999999999999999999999999.99',
+            min: '9999999999999999999999999999.99',
+            max: '9999999999999999999999999999.99',
+          },
+        },
+      ])
+      const none = await send('GET', '/v1/payments/aggregates?account=nobody&aggregate[amount]=sum,avg')
+      expect(none.json().data).toEqual([{ count: 0, amount: { sum: null, avg: null } }])
     })
   })
 }

@@ -22,6 +22,17 @@ export const postgresSyntax: DialectSyntax = {
   indexColumn: (column) => (column.nullable ? sql`${compared(column)} nulls first` : compared(column)),
   // pg serializes a JS array as an array literal.
   bindList: (values) => values,
+  decimalAggregate: (fn, column) => {
+    const sum = sql`sum(${sql.ref(column.name)})`
+    if (fn === 'sum') return sql<string>`cast(${sum} as text)`
+    // NUMERIC's avg() divides to a scale of its choosing, which a second rounding could round wrong:
+    // round(sum / count) in whole units of the last digit instead (as decimal-sum.ts), then scale back exactly.
+    const scale = column.scale ?? 0
+    const units = sql.raw(`1${'0'.repeat(scale)}`)
+    const unit = sql.raw(scale === 0 ? '1' : `0.${'0'.repeat(scale - 1)}1`)
+    const count = sql`count(${sql.ref(column.name)})`
+    return sql<string>`cast(sign(${sum}) * div(abs(${sum}) * ${units} * 2 + ${count}, 2 * ${count}) * ${unit} as text)`
+  },
 }
 
 /**

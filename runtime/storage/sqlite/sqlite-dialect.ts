@@ -7,9 +7,23 @@ import { sqliteColumnTypes } from './sqlite-column-types.js'
 import { SqliteDriver } from './sqlite-driver.js'
 import { classifySqliteError } from './sqlite-errors.js'
 import { readSqliteTables } from './sqlite-introspection.js'
-import { DECIMAL_KEY_FUNCTION, DECIMAL_TEXT_FUNCTION, FOLD_CASE_FUNCTION, sqliteSyntax } from './sqlite-syntax.js'
+import {
+  DECIMAL_AVG_FUNCTION,
+  DECIMAL_KEY_FUNCTION,
+  DECIMAL_SUM_FUNCTION,
+  DECIMAL_TEXT_FUNCTION,
+  FOLD_CASE_FUNCTION,
+  sqliteSyntax,
+} from './sqlite-syntax.js'
 import { foldCase } from '../fold-case.js'
 import { decodeDecimalKey, encodeDecimalKey, fitDecimal } from '../decimal-text.js'
+import {
+  addToDecimalSum,
+  formatDecimalAverage,
+  formatDecimalSum,
+  startDecimalSum,
+  type DecimalSum,
+} from '../decimal-sum.js'
 
 const BUSY_TIMEOUT_MS = 5000
 
@@ -62,7 +76,11 @@ export function createSqliteDialect(location: string, onStatement?: (sql: string
   }
 }
 
-/** DECIMAL_KEY_FUNCTION and DECIMAL_TEXT_FUNCTION, which migrations converting to or from decimal call. */
+/**
+ * DECIMAL_KEY_FUNCTION and DECIMAL_TEXT_FUNCTION, which migrations converting
+ * to or from decimal call, and the exact decimal aggregates DECIMAL_SUM_FUNCTION
+ * and DECIMAL_AVG_FUNCTION, which aggregate queries call.
+ */
 export function registerDecimalFunctions(database: Database.Database): void {
   database.function(
     DECIMAL_KEY_FUNCTION,
@@ -76,4 +94,20 @@ export function registerDecimalFunctions(database: Database.Database): void {
   database.function(DECIMAL_TEXT_FUNCTION, { deterministic: true }, (key: unknown, scale: unknown) =>
     typeof key === 'string' ? decodeDecimalKey(key, Number(scale)) : null,
   )
+  for (const [name, format] of [
+    [DECIMAL_SUM_FUNCTION, formatDecimalSum],
+    [DECIMAL_AVG_FUNCTION, formatDecimalAverage],
+  ] as const) {
+    const step = (sum: DecimalSum | null, key: unknown, scale: unknown): DecimalSum | null => {
+      if (typeof key !== 'string') return sum
+      const started = sum ?? startDecimalSum(Number(scale))
+      return addToDecimalSum(started, decodeDecimalKey(key, started.scale))
+    }
+    database.aggregate<DecimalSum | null>(name, {
+      start: null,
+      // The typings allow one argument after the running total; SQLite passes each the call has (key, scale).
+      step: step as (sum: DecimalSum | null, key: unknown) => DecimalSum | null,
+      result: (sum) => (sum === null ? null : format(sum)),
+    })
+  }
 }

@@ -15,6 +15,13 @@ export const DECIMAL_KEY_FUNCTION = 'restmint_decimal_key'
 export const DECIMAL_TEXT_FUNCTION = 'restmint_decimal_text'
 
 /**
+ * The aggregate SQL functions sqlite-dialect.ts registers for exact sums and
+ * averages of decimal keys (decimal-sum.ts): `(key, scale)` → the decimal text.
+ */
+export const DECIMAL_SUM_FUNCTION = 'restmint_decimal_sum'
+export const DECIMAL_AVG_FUNCTION = 'restmint_decimal_avg'
+
+/**
  * SQLite's list-query SQL. Its default BINARY collation already orders strings
  * by code point and its NULLs already sort first ascending, so columns and
  * index columns are plain.
@@ -35,4 +42,7 @@ export const sqliteSyntax: DialectSyntax = {
     sql<boolean>`${sql.raw(FOLD_CASE_FUNCTION)}(${sql.ref(column.name)}) like ${sql.raw(FOLD_CASE_FUNCTION)}(${pattern}) escape '\\'`,
   indexColumn: (column) => sql.ref(column.name),
   bindList: (values) => JSON.stringify(values),
+  // Keys are text: sum() would add their leading digits. Decimal aggregates of their own, in BigInt arithmetic.
+  decimalAggregate: (fn, column) =>
+    sql<string>`${sql.raw(fn === 'sum' ? DECIMAL_SUM_FUNCTION : DECIMAL_AVG_FUNCTION)}(${sql.ref(column.name)}, ${sql.lit(column.scale ?? 0)})`,
 }
