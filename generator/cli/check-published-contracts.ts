@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { declaringChangeKind } from '../contract/check-declared-changes.js'
+import { featureAddedBy } from '../contract/feature-added-by.js'
 import { formatBreakingFinding, formatFinding, type ContractFinding } from '../contract/contract-finding.js'
 import type { ContractRuleId } from '../contract/contract-rules.js'
 import { collectionsOf, pathKey } from '../contract/path-key.js'
@@ -93,6 +94,8 @@ export function checkPublishedContracts(
 function keepOut(finding: ContractFinding, newField: boolean, version: string, next: string): string {
   const declare = (change: string) =>
     `declare \`${change}\` in versions.${next}.changes so ${version} leaves it out, or undo it`
+  const feature = featureAddedBy(finding)
+  if (feature) return declare(`${feature.kind}: { resource: ${feature.resource} }`)
   if (finding.rule === 'PATH_ADDED') {
     const collection = collectionsOf(pathKey(finding.operation, version)).at(-1)
     if (collection) return declare(`add_resource: { resource: ${collection} }`)

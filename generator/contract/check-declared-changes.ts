@@ -4,6 +4,7 @@ import { foreignKeyOf, singularOf } from '../names/derive-names.js'
 import type { ContractFinding } from './contract-finding.js'
 import { compareContracts } from './compare-contracts.js'
 import type { ContractRuleId } from './contract-rules.js'
+import { featureAddedBy } from './feature-added-by.js'
 import { collectionsOf } from './path-key.js'
 
 export interface DeclaredChangesReport {
@@ -59,7 +60,8 @@ export function checkDeclaredChanges(
 ): DeclaredChangesReport {
   const findings = compareContracts(olderDocument, newerDocument)
   const breaking = findings.filter(({ severity }) => severity === 'breaking')
-  // What a frozen version leaves out of newer additions (add_field, add_resource) shows as additive differences.
+  // What a frozen version leaves out of newer additions (add_field, add_resource, add_aggregate, add_soft_delete)
+  // shows as additive differences.
   const explainable = olderFrozen ? findings : breaking
   return {
     undeclared: breaking.filter((finding) => !changes.some((change) => explains(change, finding))),
@@ -99,6 +101,11 @@ function explains(change: VersionChange, finding: ContractFinding): boolean {
         (finding.rule === 'PATH_ADDED' && collectionsOf(finding.operation).includes(change.resource)) ||
         (ADDITIONS.includes(finding.rule) && namesResource(finding, change.resource, ADDITIONS))
       )
+    case 'add_aggregate':
+    case 'add_soft_delete': {
+      const added = featureAddedBy(finding)
+      return added?.kind === change.kind && added.resource === change.resource
+    }
     case 'change_access':
       return (
         finding.resource === change.resource &&

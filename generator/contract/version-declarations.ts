@@ -80,6 +80,10 @@ export function describeChange(change: VersionChange): string {
       return `remove_resource ${change.resource}`
     case 'add_resource':
       return `add_resource ${change.resource}`
+    case 'add_aggregate':
+      return `add_aggregate ${change.resource}`
+    case 'add_soft_delete':
+      return `add_soft_delete ${change.resource}`
     case 'change_access':
       return `change_access ${change.resource} ${change.operation}`
   }

@@ -190,6 +190,8 @@ export interface ManifestVersionChange {
   reroot_resource?: { resource: string; from_parent: string }
   remove_resource?: { resource: string; was: ManifestResource }
   add_resource?: { resource: string }
+  add_aggregate?: { resource: string }
+  add_soft_delete?: { resource: string }
   change_access?: { resource: string; operation: AccessOperation | 'all'; was: ManifestAccessRule }
   why: string
 }

@@ -50,6 +50,8 @@ function changedResource(change: VersionChange): string[] {
       return [change.to]
     case 'remove_resource':
     case 'add_resource':
+    case 'add_aggregate':
+    case 'add_soft_delete':
     case 'change_access':
       // Gone from one version, or stored the same: no record to show in both versions' shapes.
       return []
@@ -132,6 +134,10 @@ function summarize(change: VersionChange, older: VersionModel, newer: VersionMod
       return `${change.resource} is removed in ${newer.name}`
     case 'add_resource':
       return `${change.resource} is new in ${newer.name}`
+    case 'add_aggregate':
+      return `${change.resource} has aggregates (\`GET …/${change.resource}/aggregates\`) in ${newer.name}`
+    case 'add_soft_delete':
+      return `${change.resource} are soft-deleted in ${newer.name}: \`deleted_at\`, \`?deleted=\` and restorations (a DELETE through ${older.name} soft-deletes too)`
     case 'change_access': {
       const operation = change.operation === 'all' ? 'every operation' : change.operation
       return `${change.resource}: ${operation} takes other credentials in ${newer.name} than in ${older.name}, where it was ${describeAccessRule(change.was)}`

@@ -155,6 +155,20 @@ function checkTarget(context: CheckContext, at: ChangeAt): void {
           `${newer.name} still has resource "${change.resource}"; remove it from resources:, or remove this change`,
         )
       return
+    case 'add_aggregate':
+      if (resources[change.resource]!.aggregate === undefined)
+        report(
+          'resource',
+          `"${change.resource}" has no aggregate: in ${newer.name}; add one to the resource, or remove this change`,
+        )
+      return
+    case 'add_soft_delete':
+      if (resources[change.resource]!.soft_delete !== true)
+        report(
+          'resource',
+          `"${change.resource}" is not soft_delete: true in ${newer.name}; set it on the resource, or remove this change`,
+        )
+      return
     case 'add_resource':
     case 'change_access':
       // The resource exists (above); whether the change breaks anything is checkBreaks's.
@@ -188,8 +202,11 @@ function checkBreaks(context: CheckContext, manifest: Manifest, at: ChangeAt): v
         notFrozen,
       )
     }
-  } else if (change.kind === 'add_resource' && !older.frozen) {
-    report(`add_resource ${change.resource} is an addition no client of ${older.name} notices`, notFrozen)
+  } else if (
+    (change.kind === 'add_resource' || change.kind === 'add_aggregate' || change.kind === 'add_soft_delete') &&
+    !older.frozen
+  ) {
+    report(`${change.kind} ${change.resource} is an addition no client of ${older.name} notices`, notFrozen)
   } else if (change.kind === 'change_access') {
     const olderResource = older.resources[olderNameOf(older.toNewer!, change.resource)]
     const newerResource = newer.resources[change.resource]!

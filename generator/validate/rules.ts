@@ -13,7 +13,7 @@ export const RULES = {
   VERSION_CHANGES_MISSING:
     'Every version after the oldest lists its breaking changes in `changes`: a new major exists only for them.',
   VERSION_CHANGE_KIND:
-    'Each `changes` entry names exactly one change: rename_field, remove_field, add_field, rename_resource, reroot_resource, remove_resource, add_resource or change_access.',
+    'Each `changes` entry names exactly one change: rename_field, remove_field, add_field, rename_resource, reroot_resource, remove_resource, add_resource, add_aggregate, add_soft_delete or change_access.',
   VERSION_CHANGE_TARGET:
     "A change names what it changes as it is: what a rename leads to and an added field exist in the newer version; what a rename leads from and what was removed do not; a re-rooted resource's from_parent is a resource of the older version, kept as a belongs-to; a removed name is not used again while an older version serves it.",
   VERSION_CHANGE_OLDER_VALUE:

@@ -82,6 +82,18 @@ export function applyChangesBackwards(newer: Readonly<Resources>, changes: reado
       renameFieldMentions(resource, change.field, null)
       track.get(change.resource)!.fields.delete(change.field)
       record(index, change.resource)
+    } else if (change.kind === 'add_aggregate' && resource?.aggregate) {
+      delete resource.aggregate
+      record(index, change.resource)
+    } else if (change.kind === 'add_soft_delete' && resource?.soft_delete === true) {
+      // The older version keeps no deleted records in sight: no deleted_at, ?deleted= nor restorations, nor
+      // the access rule for them. The storage soft-deletes all the same (buildStorage keeps the newest's).
+      delete resource.soft_delete
+      if (resource.access?.deleted !== undefined) {
+        const { deleted: _forSoftDelete, ...access } = resource.access
+        resource.access = access
+      }
+      record(index, change.resource)
     } else if (change.kind === 'change_access' && resource) {
       resource.access =
         change.operation === 'all'

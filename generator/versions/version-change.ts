@@ -52,6 +52,14 @@ export type VersionChange =
     }
   /** New in the newer version and left out of the older one, which is frozen. */
   | { readonly kind: 'add_resource'; readonly resource: string; readonly why: string }
+  /** The resource's `aggregate:` is new in the newer version; the older one, frozen, has no aggregates path. */
+  | { readonly kind: 'add_aggregate'; readonly resource: string; readonly why: string }
+  /**
+   * The resource's `soft_delete: true` is new in the newer version; the older
+   * one, frozen, shows no `deleted_at`, `?deleted=` nor restorations (its
+   * DELETE stamps the record all the same: the storage is one).
+   */
+  | { readonly kind: 'add_soft_delete'; readonly resource: string; readonly why: string }
   | {
       readonly kind: 'change_access'
       readonly resource: string
@@ -72,6 +80,8 @@ export const VERSION_CHANGE_KINDS: readonly VersionChangeKind[] = [
   'reroot_resource',
   'remove_resource',
   'add_resource',
+  'add_aggregate',
+  'add_soft_delete',
   'change_access',
 ]
 
@@ -101,6 +111,8 @@ function parseVersionChange(entry: ManifestVersionChange): VersionChange {
   }
   if (entry.remove_resource) return { kind: 'remove_resource', ...entry.remove_resource, why }
   if (entry.add_resource) return { kind: 'add_resource', ...entry.add_resource, why }
+  if (entry.add_aggregate) return { kind: 'add_aggregate', ...entry.add_aggregate, why }
+  if (entry.add_soft_delete) return { kind: 'add_soft_delete', ...entry.add_soft_delete, why }
   if (entry.change_access) return { kind: 'change_access', ...entry.change_access, why }
   throw new Error('a version change without a kind passed validation')
 }

@@ -21,7 +21,8 @@ export const LIVE_ONLY: DeletedAccess = { visibility: 'exclude', rows: {} }
  */
 export async function readDeletedVisibility(context: RequestContext): Promise<DeletedAccess> {
   const { route, request } = context
-  if (route.table.softDelete !== true) return LIVE_ONLY
+  // The version's view: a version that predates soft delete (add_soft_delete) sees live records only.
+  if (route.translation.view.softDelete !== true) return LIVE_ONLY
   const raw = parseQueryString(request.url)[DELETED_QUERY_NAME]
   if (raw === undefined) return LIVE_ONLY
   if (typeof raw !== 'string' || !(DELETED_VISIBILITIES as readonly string[]).includes(raw)) {

@@ -70,7 +70,11 @@ export function createResourceRegistrar(api: ApiServices): RegisterResource {
         includeNames,
         query: {
           rules,
-          known: [...queryNamesOf(rules, route.kind), ...(table.softDelete === true ? [DELETED_QUERY_NAME] : [])],
+          // The version's own view decides: an older, frozen version may predate soft delete (add_soft_delete).
+          known: [
+            ...queryNamesOf(rules, route.kind),
+            ...(translation.view.softDelete === true ? [DELETED_QUERY_NAME] : []),
+          ],
           table: translation.view,
           limits: api.limits,
           cursors: api.cursors,
@@ -90,7 +94,7 @@ export function createResourceRegistrar(api: ApiServices): RegisterResource {
       }
       // A soft-deleted record comes back through its `restorations` (no verb in the path); only at the top
       // level, which keeps the nesting at two levels.
-      if (table.softDelete === true && route.kind === 'item' && !route.nestedUnder) {
+      if (translation.view.softDelete === true && route.kind === 'item' && !route.nestedUnder) {
         app.route({
           method: ['POST', 'OPTIONS'],
           url: `${route.url}/${RESTORATIONS}`,
