@@ -134,6 +134,8 @@ export const RULES = {
     '`owner.field` is a new lower_snake_case name: not a field the resource already has (declared or generated) nor a query parameter name.',
   OPERATION_PATH_CLASH:
     "A custom operation's path is its own: not the nested route of a child resource (`/orders/{order_id}/items`).",
+  RESTORATIONS_PATH_TAKEN:
+    'On a `soft_delete: true` resource, `/<resource>/{id}/restorations` restores a deleted record: no child resource, operation or has-many relation of it is named `restorations`.',
   OPERATION_BODY_METHOD: 'GET and DELETE operations take no body: their input is the path and `query:`.',
   OPERATION_RESPONDS_UNKNOWN:
     "An operation's `responds:` names a resource with records (not a `collection_only` one), or gives `{ fields }`.",

@@ -13,6 +13,7 @@ import { RESOURCE_CHECKS } from './resource-checks.js'
 import { checkDeprecation } from './check-deprecation.js'
 import { checkAccess, checkAuth } from './check-auth.js'
 import { checkOperations } from './check-operations.js'
+import { checkRestorationsPath } from './check-restorations-path.js'
 import { checkComputedNames, checkHooksWithoutApp } from './check-app-module.js'
 
 /**
@@ -40,6 +41,7 @@ export function validateManifest(loaded: LoadedManifest): ValidatedManifest {
       checkHttp,
       ...RESOURCE_CHECKS,
       checkOperations,
+      checkRestorationsPath,
       checkAuth,
       checkAccess,
       checkHooksWithoutApp,
