@@ -1,5 +1,5 @@
 import { describeColumnType, isRetyped } from './type-conversion.js'
-import type { SnapshotColumn } from '../../runtime/migrations/storage-snapshot.js'
+import type { SnapshotColumn, SnapshotTable } from '../../runtime/migrations/storage-snapshot.js'
 import type { ColumnValue } from '../../runtime/contract/table-definition.js'
 import { compareTableColumns, type KeptColumn } from './compare-table-columns.js'
 import { isSameIndexSet, type TableDiff } from './diff-snapshots.js'
@@ -11,7 +11,8 @@ const MAX_SLUG_LENGTH = 60
 /** One thing a migration does, worded for its summary line and for its default name. */
 interface ChangeStep {
   readonly phrase: string
-  readonly slug: string
+  /** Null for what follows from another step (soft delete making uniques partial), which names it already. */
+  readonly slug: string | null
 }
 
 /**
@@ -33,7 +34,7 @@ export function summarizeChanges(diffs: readonly TableDiff[]): string[] {
  */
 export function nameMigration(diffs: readonly TableDiff[], first: boolean): string {
   if (first) return 'init'
-  const slugs = diffs.flatMap((diff) => stepsOf(diff).map((step) => step.slug))
+  const slugs = diffs.flatMap((diff) => stepsOf(diff).flatMap((step) => (step.slug === null ? [] : [step.slug])))
   if (slugs.length === 0) return 'update_schema'
   const whole = slugs.join('_')
   if (whole.length <= MAX_SLUG_LENGTH) return whole
@@ -102,7 +103,22 @@ function stepsOf(diff: TableDiff): ChangeStep[] {
   if (!isSameIndexSet(before.uniques ?? [], after.uniques ?? [], (name) => newNames.get(name) ?? name)) {
     steps.push({ phrase: 'change unique constraints', slug: `change_${table}_uniques` })
   }
+  const scope = describeUniqueScope(before, after)
+  if (scope !== null) steps.push({ phrase: scope, slug: null })
   return steps
+}
+
+/**
+ * When soft delete comes or goes on a table with unique constraints, what
+ * becomes of them: partial indexes among live rows, or whole constraints
+ * again (a deleted row's values then count). Null otherwise.
+ */
+function describeUniqueScope(before: SnapshotTable, after: SnapshotTable): string | null {
+  if (before.softDelete === after.softDelete) return null
+  if (!after.columns.some((column) => column.unique) && (after.uniques ?? []).length === 0) return null
+  return after.softDelete === true
+    ? 'unique constraints become partial (among live rows only: WHERE deleted_at IS NULL)'
+    : 'unique constraints hold over every row again, deleted ones included'
 }
 
 function slugOf(name: string): string {
@@ -134,6 +150,7 @@ export function describeTableChange(change: TableChange): string {
       ),
       after.indexes,
     ),
+    ...[describeUniqueScope(before, after)].filter((scope) => scope !== null),
   ]
   return `alter table ${before.name}${parts.length === 0 ? '' : `: ${parts.join(', ')}`}`
 }

@@ -85,6 +85,11 @@ describe.each(DIALECTS)('%s: soft delete migrations', (dialect) => {
   ])('%s makes the composite unique hold among live rows', async (_, before) => {
     const project = await startMigrationProject(dialect, before, ROWS)
     const served = await project.migrate(SOFT_PAIRED_BLOG)
+    if (before === PAIRED_BLOG) {
+      expect(served.created.stdout).toContain(
+        'unique constraints become partial (among live rows only: WHERE deleted_at IS NULL)',
+      )
+    }
     expect((await served.send(post('/v1/posts', { title: 'First', slug: 'third', author_id: 1 }))).status).toBe(409)
     expect((await served.send({ method: 'DELETE', url: '/v1/posts/1' })).status).toBe(204)
     expect((await served.send(post('/v1/posts', { title: 'First', slug: 'third', author_id: 1 }))).status).toBe(201)
@@ -94,6 +99,7 @@ describe.each(DIALECTS)('%s: soft delete migrations', (dialect) => {
   it('removing soft_delete makes a composite unique hold over every row again', async () => {
     const project = await startMigrationProject(dialect, SOFT_PAIRED_BLOG, ROWS)
     const served = await project.migrate(PAIRED_BLOG, '--allow-data-loss')
+    expect(served.created.stdout).toContain('unique constraints hold over every row again, deleted ones included')
     expect((await served.send(post('/v1/posts', { title: 'First', slug: 'third', author_id: 1 }))).status).toBe(409)
   })
 })

@@ -1,4 +1,4 @@
--- restmint migration: alter table posts: add deleted_at (datetime), author_id references authors on delete set_null
+-- restmint migration: alter table posts: add deleted_at (datetime), author_id references authors on delete set_null, unique constraints become partial (among live rows only: WHERE deleted_at IS NULL)
 
 alter table "posts" drop constraint "posts_slug_key";
 alter table "posts" drop constraint "posts_author_id_fkey";

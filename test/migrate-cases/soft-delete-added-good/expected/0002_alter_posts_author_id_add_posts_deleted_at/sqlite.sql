@@ -1,4 +1,4 @@
--- restmint migration: alter table posts: add deleted_at (datetime), author_id references authors on delete set_null
+-- restmint migration: alter table posts: add deleted_at (datetime), author_id references authors on delete set_null, unique constraints become partial (among live rows only: WHERE deleted_at IS NULL)
 
 -- "posts" is rebuilt: SQLite cannot alter its columns in place (https://www.sqlite.org/lang_altertable.html#otheralter)
 create table "new_posts" (
