@@ -105,6 +105,7 @@ for (const dialect of DIALECTS) {
         big: ['9007199254740993.01', '9007199254740993.02', '-0.01'],
         half: ['0.01', '0.02'],
         negative: ['-0.01', '-0.02'],
+        tiny: ['-0.01', '-0.01', '0.01'],
         widest: ['9999999999999999999999999999.99', '9999999999999999999999999999.99'],
       }
       for (const [account, values] of Object.entries(amounts)) {
@@ -120,6 +121,8 @@ for (const dialect of DIALECTS) {
         },
         { account: 'half', count: 2, amount: { sum: '0.03', avg: '0.02', min: '0.01', max: '0.02' } },
         { account: 'negative', count: 2, amount: { sum: '-0.03', avg: '-0.02', min: '-0.02', max: '-0.01' } },
+        // -0.0033… rounds to zero, which has no sign on either database.
+        { account: 'tiny', count: 3, amount: { sum: '-0.01', avg: '0.00', min: '-0.01', max: '0.01' } },
         {
           account: 'widest',
           count: 2,
