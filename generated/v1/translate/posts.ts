@@ -169,8 +169,7 @@ export function rowToVersion(row: Row): Row {
   if ('comments' in row)
     record['comments'] = (row['comments'] as unknown as Row[]).map(commentsTranslation.rowToVersion)
   if ('tags' in row)
-    record['tags'] =
-      row['tags'] === null ? null : tagsTranslation.rowToVersion(row['tags'] as unknown as Row)
+    record['tags'] = (row['tags'] as unknown as Row[]).map(tagsTranslation.rowToVersion)
   if ('word_count' in row) record['word_count'] = row['word_count']
   return record as Row
 }
