@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import { defineConfig } from 'vitest/config'
+import { defineConfig, type ViteUserConfig } from 'vitest/config'
 
 /** Folders of unit tests: they need neither PostgreSQL nor the compiled CLI (the global setups). */
 const UNIT_TESTS = ['validate', 'contract', 'model', 'runtime', 'house'].map((folder) => `test/${folder}/**/*.test.ts`)
@@ -8,16 +8,39 @@ const UNIT_TESTS = ['validate', 'contract', 'model', 'runtime', 'house'].map((fo
 /** Test files that replace modules (vi.mock): each needs a module graph of its own. */
 const MOCKING_TESTS = ['test/render/template-views.test.ts', 'test/migrate/migrate-create.test.ts']
 
-/** The packaging tests (npm pack and install, a fresh clone's first commands): `npm run test:package`. */
+/** The packaging tests (npm pack and install, a fresh clone's first commands): `npm run test:processes`. */
 export const PACKAGE_TESTS = ['test/package/**/*.test.ts']
+
+/**
+ * Tests of restmint as a process: they start `restmint serve`, `dev`, `generate` or `migrate create` as
+ * children and check what only a process shows (draining on SIGTERM, kill -9 in the middle of a write, which
+ * modules a fresh process loads, restarts on a saved file, refusing to start over drift or pending
+ * migrations). Starting processes is most of their time, so they run in a step of their own with the
+ * packaging tests, `npm run test:processes`, which .ci/run runs after `npm test`; the same features
+ * in-process (buildServer, close(), the applier, generate and migrate create through runCli) are in `npm test`.
+ */
+export const PROCESS_TESTS = [
+  'test/cli/dev.test.ts',
+  'test/cli/example-migration.test.ts',
+  'test/cli/interrupted-generate.test.ts',
+  'test/cli/migrate-create-interrupted.test.ts',
+  'test/cli/migrate-crash.test.ts',
+  'test/cli/migrate-drift.test.ts',
+  'test/cli/migrate-serve.test.ts',
+  'test/cli/serve-database.test.ts',
+  'test/cli/serve-instances.test.ts',
+  'test/cli/serve-shutdown.test.ts',
+  'test/cli/start-up-modules.test.ts',
+]
 
 /**
  * Probes PostgreSQL once and stops the run with what to start or set when it is missing; compiles the CLI
  * that tests start as a child process (test/support/spawn-cli.ts).
  */
-const GLOBAL_SETUP = ['test/support/postgres-global-setup.ts', 'test/support/cli-global-setup.ts']
+export const GLOBAL_SETUP = ['test/support/postgres-global-setup.ts', 'test/support/cli-global-setup.ts']
 
-export default defineConfig({
+/** What every run of the sources' tests shares: this file's, and the process tests' (vitest.processes.config.ts). */
+export const SOURCE_TEST_OPTIONS = {
   resolve: { conditions: ['restmint-source'] },
   ssr: { resolve: { conditions: ['restmint-source'] } },
   test: {
@@ -43,6 +66,13 @@ export default defineConfig({
     // the runtime and their packages again for every file was about half the CPU of the HTTP tests. No
     // test file keeps state in a module that another one reads, but the ones that mock modules.
     isolate: false,
+  },
+} satisfies ViteUserConfig
+
+export default defineConfig({
+  ...SOURCE_TEST_OPTIONS,
+  test: {
+    ...SOURCE_TEST_OPTIONS.test,
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT_TESTS } },
       {
@@ -50,7 +80,7 @@ export default defineConfig({
         test: {
           name: 'end-to-end',
           include: ['test/**/*.test.ts'],
-          exclude: [...UNIT_TESTS, ...MOCKING_TESTS, ...PACKAGE_TESTS],
+          exclude: [...UNIT_TESTS, ...MOCKING_TESTS, ...PACKAGE_TESTS, ...PROCESS_TESTS],
           globalSetup: GLOBAL_SETUP,
         },
       },

@@ -4,9 +4,11 @@
  * statements), answering byte-for-byte the JSON the generated server answers
  * for the benchmarked URLs: same envelope, same links, same cursor format,
  * same embedded relations. It supports what those URLs use (a `price >=`
- * filter, sort by created_at either way or none, offset pages, include of
- * author and category, each batched as one `IN` query) and rejects anything
- * else with 400, as a careful hand-written endpoint would.
+ * filter, a filter on the name of a post's tags as `IN` subqueries, sort by
+ * created_at either way or none, offset pages, include of author and
+ * category, each batched as one `IN` query, or of tags, one join of
+ * post_tags and tags for the page) and rejects anything else with 400, as a
+ * careful hand-written endpoint would.
  */
 import { createHmac } from 'node:crypto'
 import Database from 'better-sqlite3'
@@ -25,17 +27,25 @@ interface ListRequest {
   readonly perPage: number
   readonly direction: Direction
   readonly minPrice: number | null
+  /** `count=exact` (the default); false for `count=none`: no count statement, no total. */
+  readonly counted: boolean
+  /** Only posts with a tag of this name. */
+  readonly tagName: string | null
   readonly includeAuthor: boolean
   readonly includeCategory: boolean
   /** Whether author was named before category in `include` (embedding order). */
   readonly authorFirst: boolean
+  /** `include=tags`, alone. */
+  readonly includeTags: boolean
 }
 
 /** What each database answers; the route around it is shared. */
 interface PostQueries {
-  page(request: ListRequest): Promise<{ rows: Row[]; total: number }>
+  page(request: ListRequest): Promise<{ rows: Row[]; total: number | null }>
   /** Related rows by id, one statement each; both run at once where the driver allows. */
   related(authorIds: number[] | null, categoryIds: number[] | null): Promise<[Row[], Row[]]>
+  /** The tags of the posts `postIds`, each with its post's id as `post_id`, by post then tag id: one statement. */
+  tagsOf(postIds: number[]): Promise<Row[]>
   close(): Promise<void>
 }
 
@@ -43,7 +53,8 @@ const POST_COLUMNS =
   'id, title, content, price, status, published_at, owner_sub, author_id, category_id, created_at, updated_at'
 const AUTHOR_COLUMNS = 'id, name, email, created_at, updated_at'
 const CATEGORY_COLUMNS = 'id, name, created_at, updated_at'
-const KNOWN = new Set(['page', 'per_page', 'sort', 'include', 'filter[price][gte]'])
+const TAG_COLUMNS = 'tags.id, tags.name, tags.created_at, tags.updated_at'
+const KNOWN = new Set(['page', 'per_page', 'count', 'sort', 'include', 'filter[price][gte]', 'filter[tags.name][eq]'])
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/
 const POSITIVE = /^[1-9]\d{0,14}$/
 
@@ -57,12 +68,21 @@ export async function buildHandWrittenServer(database: HandWrittenDatabase): Pro
     const list = parseListRequest(request.query as Record<string, string | string[]>, reply)
     if (list === null) return reply
     const { rows: fetched, total } = await queries.page(list)
+    const more = fetched.length > list.perPage
     const rows = fetched.length > list.perPage ? fetched.slice(0, list.perPage) : fetched
     const last = rows[rows.length - 1]
-    const nextCursor = fetched.length > list.perPage && last !== undefined ? encodeCursor(list, last) : null
+    const nextCursor = more && last !== undefined ? encodeCursor(list, last) : null
     if (list.includeAuthor || list.includeCategory) await embed(queries, list, rows)
-    const totalPages = Math.ceil(total / list.perPage)
+    if (list.includeTags) await embedTags(queries, rows)
     reply.header('cache-control', 'no-cache').header('vary', 'Accept')
+    if (total === null) {
+      return {
+        data: rows,
+        meta: { page: list.page, per_page: list.perPage, count: 'none', next_cursor: nextCursor },
+        links: pageLinks(request.url, list.page, list.perPage, null, more),
+      }
+    }
+    const totalPages = Math.ceil(total / list.perPage)
     return {
       data: rows,
       meta: {
@@ -73,7 +93,7 @@ export async function buildHandWrittenServer(database: HandWrittenDatabase): Pro
         total_pages: totalPages,
         next_cursor: nextCursor,
       },
-      links: pageLinks(request.url, list.page, list.perPage, totalPages),
+      links: pageLinks(request.url, list.page, list.perPage, totalPages, more),
     }
   })
   await app.ready()
@@ -86,8 +106,10 @@ function parseListRequest(query: Record<string, string | string[]>, reply: Fasti
     return null
   }
   for (const name in query) if (!KNOWN.has(name)) return fail(`unknown query parameter ${name}`)
-  const { page = '1', per_page: perPage = '20', sort, include } = query
+  const { page = '1', per_page: perPage = '20', count = 'exact', sort, include } = query
+  if (count !== 'exact' && count !== 'none') return fail('count takes exact or none')
   const minPrice = query['filter[price][gte]']
+  const tagName = query['filter[tags.name][eq]']
   if (typeof page !== 'string' || !POSITIVE.test(page)) return fail('page must be a positive integer')
   if (typeof perPage !== 'string' || !POSITIVE.test(perPage) || Number(perPage) > 100) {
     return fail('per_page must be an integer from 1 to 100')
@@ -99,17 +121,19 @@ function parseListRequest(query: Record<string, string | string[]>, reply: Fasti
   if (minPrice !== undefined && (typeof minPrice !== 'string' || !NUMBER.test(minPrice))) {
     return fail('filter[price][gte] must be a number')
   }
+  if (Array.isArray(tagName)) return fail('filter[tags.name][eq] must be given once')
   let includeAuthor = false
   let includeCategory = false
   let authorFirst = true
-  if (include !== undefined) {
+  const includeTags = include === 'tags'
+  if (include !== undefined && !includeTags) {
     if (typeof include !== 'string') return fail('include must be given once')
     for (const path of include.split(',')) {
       if (path === 'author' && !includeAuthor) includeAuthor = true
       else if (path === 'category' && !includeCategory) {
         includeCategory = true
         if (!includeAuthor) authorFirst = false
-      } else return fail('include takes author and category, each once')
+      } else return fail('include takes author and category, each once, or tags alone')
     }
   }
   return {
@@ -117,9 +141,12 @@ function parseListRequest(query: Record<string, string | string[]>, reply: Fasti
     perPage: Number(perPage),
     direction,
     minPrice: minPrice === undefined ? null : Number(minPrice),
+    tagName: tagName ?? null,
+    counted: count === 'exact',
     includeAuthor,
     includeCategory,
     authorFirst,
+    includeTags,
   }
 }
 
@@ -141,6 +168,18 @@ async function embed(queries: PostQueries, list: ListRequest, rows: Row[]): Prom
       if (list.includeAuthor) setAuthor(row)
     }
   }
+}
+
+/** Embeds each post's tags (an array, empty when it has none), from one statement for the whole page. */
+async function embedTags(queries: PostQueries, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return
+  const byPost = new Map<unknown, Row[]>()
+  for (const { post_id: postId, ...tag } of await queries.tagsOf(rows.map((row) => row.id as number))) {
+    const tags = byPost.get(postId)
+    if (tags === undefined) byPost.set(postId, [tag])
+    else tags.push(tag)
+  }
+  for (const row of rows) row.tags = byPost.get(row.id) ?? []
 }
 
 function distinctIds(rows: readonly Row[], column: string): number[] {
@@ -166,7 +205,22 @@ export const BENCH_CURSOR_SECRET = 'restmint benchmark'
 /** The keyset cursor in the generated server's format (base64url payload, HMAC), for the same collection and query shape. */
 function encodeCursor(list: ListRequest, last: Row): string {
   const sort = list.direction === null ? [] : [{ column: 'created_at', direction: list.direction }]
-  const filters = list.minPrice === null ? [] : [{ column: 'price', operator: 'gte', value: list.minPrice }]
+  const filters = [
+    ...(list.minPrice === null ? [] : [{ column: 'price', operator: 'gte', value: list.minPrice }]),
+    ...(list.tagName === null
+      ? []
+      : [
+          {
+            column: 'name',
+            through: [
+              { table: 'post_tags', column: 'post_id', outerColumn: 'id' },
+              { table: 'tags', column: 'id', outerColumn: 'tag_id' },
+            ],
+            operator: 'eq',
+            value: list.tagName,
+          },
+        ]),
+  ]
   const shape = JSON.stringify([JSON.stringify(['/v2/posts', {}]), sort, filters])
   const position = list.direction === null ? [last.id] : [last.created_at, last.id]
   const payload = JSON.stringify([shape, position])
@@ -174,16 +228,26 @@ function encodeCursor(list: ListRequest, last: Row): string {
   return `${Buffer.from(payload, 'utf8').toString('base64url')}.${signature}`
 }
 
-function pageLinks(url: string, page: number, perPage: number, totalPages: number) {
+/** The page links; with `count=none` (`totalPages` null) no last page, and a next one when the page had `more`. */
+function pageLinks(url: string, page: number, perPage: number, totalPages: number | null, more: boolean) {
   const search = url.indexOf('?')
   const path = search === -1 ? url : url.slice(0, search)
   const query = search === -1 ? '' : url.slice(search + 1)
-  const lastPage = Math.max(totalPages, 1)
+  const lastPage = Math.max(totalPages ?? 1, 1)
   const at = (target: number): string => {
     const params = new URLSearchParams(query)
     params.set('page', String(target))
     params.set('per_page', String(perPage))
     return `${path}?${params.toString()}`
+  }
+  if (totalPages === null) {
+    return {
+      self: at(page),
+      first: at(1),
+      prev: page > 1 ? at(page - 1) : null,
+      next: more ? at(page + 1) : null,
+      last: null,
+    }
   }
   return {
     self: at(page),
@@ -200,43 +264,72 @@ function orderBy(direction: Direction): string {
   return direction === null ? 'id asc' : `created_at ${direction}, id ${direction}`
 }
 
+/**
+ * The WHERE clause of the list's filters, its values in order (`placeholder(n)` writes the n-th) and a key
+ * naming the combination, for the prepared statements. The tag filter as the generated server writes it:
+ * uncorrelated `IN` subqueries, the set of posts worked out once.
+ */
+function filtersOf(list: ListRequest, table: (name: string) => string, placeholder: (index: number) => string) {
+  const conditions: string[] = []
+  const values: unknown[] = []
+  if (list.minPrice !== null) {
+    values.push(list.minPrice)
+    conditions.push(`price >= ${placeholder(values.length)}`)
+  }
+  if (list.tagName !== null) {
+    values.push(list.tagName)
+    conditions.push(
+      `id in (select post_id from ${table('post_tags')} where tag_id in ` +
+        `(select id from ${table('tags')} where name = ${placeholder(values.length)}))`,
+    )
+  }
+  return {
+    where: conditions.length === 0 ? '' : `where ${conditions.join(' and ')}`,
+    values,
+    key: `${list.minPrice !== null}_${list.tagName !== null}`,
+  }
+}
+
 function sqliteQueries(file: string): PostQueries {
   const db = new Database(file)
   db.pragma('journal_mode = WAL')
-  const pages = new Map<string, Database.Statement>()
-  for (const direction of [null, 'asc', 'desc'] as const) {
-    for (const filtered of [false, true]) {
-      const where = filtered ? 'where price >= ?' : ''
-      pages.set(
-        `${direction}|${filtered}`,
-        db.prepare(`select ${POST_COLUMNS} from posts ${where} order by ${orderBy(direction)} limit ? offset ?`),
-      )
-    }
+  const statements = new Map<string, Database.Statement>()
+  const prepared = (key: string, text: () => string) => {
+    let statement = statements.get(key)
+    if (statement === undefined) statements.set(key, (statement = db.prepare(text())))
+    return statement
   }
-  const countAll = db.prepare('select count(*) from posts').pluck()
-  const countFiltered = db.prepare('select count(*) from posts where price >= ?').pluck()
+  const name = (table: string) => table
   const authors = db.prepare(`select ${AUTHOR_COLUMNS} from authors where id in (select value from json_each(?))`)
   const categories = db.prepare(
     `select ${CATEGORY_COLUMNS} from categories where id in (select value from json_each(?))`,
+  )
+  const tags = db.prepare(
+    `select post_tags.post_id, ${TAG_COLUMNS} from post_tags join tags on tags.id = post_tags.tag_id
+     where post_tags.post_id in (select value from json_each(?)) order by post_tags.post_id, tags.id`,
   )
   return {
     async page(list) {
       const limit = list.perPage + 1
       const offset = (list.page - 1) * list.perPage
-      const statement = pages.get(`${list.direction}|${list.minPrice !== null}`)!
-      if (list.minPrice === null) {
-        return { rows: statement.all(limit, offset) as Row[], total: countAll.get() as number }
-      }
-      return {
-        rows: statement.all(list.minPrice, limit, offset) as Row[],
-        total: countFiltered.get(list.minPrice) as number,
-      }
+      const { where, values, key } = filtersOf(list, name, () => '?')
+      const page = prepared(
+        `page|${list.direction}|${key}`,
+        () => `select ${POST_COLUMNS} from posts ${where} order by ${orderBy(list.direction)} limit ? offset ?`,
+      )
+      const rows = page.all(...values, limit, offset) as Row[]
+      if (!list.counted) return { rows, total: null }
+      const count = prepared(`count|${key}`, () => `select count(*) from posts ${where}`).pluck()
+      return { rows, total: count.get(...values) as number }
     },
     async related(authorIds, categoryIds) {
       return [
         authorIds === null || authorIds.length === 0 ? [] : (authors.all(JSON.stringify(authorIds)) as Row[]),
         categoryIds === null || categoryIds.length === 0 ? [] : (categories.all(JSON.stringify(categoryIds)) as Row[]),
       ]
+    },
+    async tagsOf(postIds) {
+      return tags.all(JSON.stringify(postIds)) as Row[]
     },
     async close() {
       db.close()
@@ -258,39 +351,41 @@ function postgresQueries(url: string, schema: string): PostQueries {
   const pool = new pg.Pool({ connectionString: url, types })
   pool.on('error', () => {})
   const table = (name: string) => `"${schema}"."${name}"`
-  const pageSql = (direction: Direction, filtered: boolean) => {
-    const where = filtered ? 'where price >= $1' : ''
-    const [limit, offset] = filtered ? ['$2', '$3'] : ['$1', '$2']
-    return `select ${POST_COLUMNS} from ${table('posts')} ${where} order by ${orderBy(direction)} limit ${limit} offset ${offset}`
-  }
   const run = async (name: string, text: string, values: unknown[]): Promise<Row[]> =>
     (await pool.query<Row>({ name, text, values })).rows
-  const countAll = `select count(*) as total from ${table('posts')}`
-  const countFiltered = `select count(*) as total from ${table('posts')} where price >= $1`
   const authors = `select ${AUTHOR_COLUMNS} from ${table('authors')} where id = any($1)`
   const categories = `select ${CATEGORY_COLUMNS} from ${table('categories')} where id = any($1)`
+  const tags =
+    `select post_tags.post_id, ${TAG_COLUMNS} from ${table('post_tags')} as post_tags ` +
+    `join ${table('tags')} as tags on tags.id = post_tags.tag_id ` +
+    'where post_tags.post_id = any($1) order by post_tags.post_id, tags.id'
   return {
     async page(list) {
       const limit = list.perPage + 1
       const offset = (list.page - 1) * list.perPage
-      const filtered = list.minPrice !== null
-      const name = `posts_page_${list.direction ?? 'id'}_${filtered}`
-      const text = pageSql(list.direction, filtered)
-      const [rows, counted] = await Promise.all(
-        filtered
-          ? [
-              run(name, text, [list.minPrice, limit, offset]),
-              run('posts_count_filtered', countFiltered, [list.minPrice]),
-            ]
-          : [run(name, text, [limit, offset]), run('posts_count_all', countAll, [])],
-      )
-      return { rows, total: counted[0]!.total as number }
+      const { where, values, key } = filtersOf(list, table, (index) => `$${index}`)
+      const [limitAt, offsetAt] = [`$${values.length + 1}`, `$${values.length + 2}`]
+      const [rows, counted] = await Promise.all([
+        run(
+          `posts_page_${list.direction ?? 'id'}_${key}`,
+          `select ${POST_COLUMNS} from ${table('posts')} ${where} order by ${orderBy(list.direction)} ` +
+            `limit ${limitAt} offset ${offsetAt}`,
+          [...values, limit, offset],
+        ),
+        list.counted
+          ? run(`posts_count_${key}`, `select count(*) as total from ${table('posts')} ${where}`, values)
+          : null,
+      ])
+      return { rows, total: counted === null ? null : (counted[0]!.total as number) }
     },
     async related(authorIds, categoryIds) {
       return Promise.all([
         authorIds === null || authorIds.length === 0 ? [] : run('authors_by_id', authors, [authorIds]),
         categoryIds === null || categoryIds.length === 0 ? [] : run('categories_by_id', categories, [categoryIds]),
       ])
+    },
+    async tagsOf(postIds) {
+      return run('tags_of_posts', tags, [postIds])
     },
     async close() {
       await pool.end()

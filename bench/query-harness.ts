@@ -33,6 +33,10 @@ export const PATHS = {
   included: `/v2${LIST}&include=author,category`,
   /** d: the same request through v1, the deprecated version served through its generated translation. */
   includedThroughV1: `/v1${LIST}&include=author,category`,
+  /** g: the first page, each post with its tags (five each) embedded; no count, so the tags are what is measured. */
+  tagsIncluded: `/v2/posts?include=tags&per_page=${PER_PAGE}&count=none`,
+  /** h: the first page of the posts having a tag named tag-7 (one post in ten), no count. */
+  byTag: `/v2/posts?filter[tags.name][eq]=tag-7&per_page=${PER_PAGE}&count=none`,
   /** c: the first page of the unfiltered walk, counting nothing, as a cursor walk starts. */
   first: `/v2/posts?sort=-created_at&per_page=${PER_PAGE}&count=none`,
   /** c: the unfiltered walk's offset page `page`. */

@@ -4,7 +4,7 @@
  * and the same list request through the deprecated v1, served through its
  * generated translation, against the current v2 (issue 9).
  *
- * For each database: seeds 100,000 posts, 1,000 authors and 50 categories in
+ * For each database: seeds 100,000 posts, 1,000 authors, 50 categories, 50 tags and five tags per post in
  * the schema restmint creates; starts the generated server (generated/server.ts)
  * and the hand-written one (bench/hand-written-server.ts) as separate
  * processes, plus a second generated server for the depth walk, one without `auth:` (e, the cost of
@@ -21,8 +21,9 @@
  *
  * Environment (defaults in brackets): BENCH_POSTS [100000], BENCH_ROUNDS [5],
  * BENCH_SECONDS per run [3], BENCH_CONNECTIONS [10], BENCH_PG_URL
- * [postgres://postgres@127.0.0.1:5432/test], BENCH_PG=off to skip PostgreSQL, BENCH_ROWS [abcdef]: the
- * letters of the rows to measure (`BENCH_ROWS=af` measures a and f only: a quick look at one change).
+ * [postgres://postgres@127.0.0.1:5432/test], BENCH_PG=off to skip PostgreSQL, BENCH_ROWS [abcdefgh]: the
+ * letters of the rows to measure (`BENCH_ROWS=af` measures a and f only: a quick look at one change;
+ * `BENCH_ROWS=gh` the many-to-many rows of issue 17, `include=tags` and `filter[tags.name][eq]`).
  * Prints Markdown tables; asserts nothing beyond the identical bodies.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -48,7 +49,7 @@ const seconds = envNumber('BENCH_SECONDS', 3)
 const connections = envNumber('BENCH_CONNECTIONS', 10)
 const postgresUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const WARM_UP_SECONDS = 1
-const selectedRows = process.env.BENCH_ROWS || 'abcdef'
+const selectedRows = process.env.BENCH_ROWS || 'abcdefgh'
 
 /** The row the depth measurements start after: 90% into the table (90,000 of 100,000). */
 const depthRows = Math.round((sizes.posts * 0.9) / PER_PAGE) * PER_PAGE
@@ -147,6 +148,8 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
 
   await assertIdentical(generated, handWritten, PATHS.filtered)
   await assertIdentical(generated, handWritten, PATHS.included)
+  await assertIdentical(generated, handWritten, PATHS.tagsIncluded)
+  await assertIdentical(generated, handWritten, PATHS.byTag)
   await assertTranslated(generated)
   const cursor = await cursorAtDepth(walker)
 
@@ -175,6 +178,10 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
   const author = JSON.stringify({ name: ' Bench Author ' })
   const createWithHooks = { ...series('f create, hooks', withHooks, '/v2/authors'), body: author }
   const createWithout = { ...series('f create, no hooks', generated, '/v2/authors'), body: author }
+  const tagsGenerated = series('g generated', generated, PATHS.tagsIncluded)
+  const tagsHand = series('g hand-written', handWritten, PATHS.tagsIncluded)
+  const byTagGenerated = series('h generated', generated, PATHS.byTag)
+  const byTagHand = series('h hand-written', handWritten, PATHS.byTag)
   // Every series once per round, the compared servers right after each other; every other round
   // in the opposite order (A B, B A, A B…), so whichever runs first has no edge in the medians.
   const groups = [
@@ -184,6 +191,8 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
     [throughV1, throughV2],
     [authenticated, authOff],
     [createWithHooks, createWithout],
+    [tagsGenerated, tagsHand],
+    [byTagGenerated, byTagHand],
   ].filter((group) => selectedRows.includes(group[0]!.name[0]!))
   const all = groups.flat()
 
@@ -306,6 +315,24 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
       referenceName: 'no hooks (generated)',
       target: '≥ 0.9',
       minimum: 0.9,
+    },
+    {
+      database,
+      measurement: `g. \`include=tags&per_page=${PER_PAGE}&count=none\` (five tags per post; issue 17)`,
+      subject: tagsGenerated,
+      reference: tagsHand,
+      referenceName: 'hand-written',
+      target: '≥ 0.95',
+      minimum: 0.95,
+    },
+    {
+      database,
+      measurement: `h. \`filter[tags.name][eq]=tag-7&per_page=${PER_PAGE}&count=none\` (one post in ten; issue 17)`,
+      subject: byTagGenerated,
+      reference: byTagHand,
+      referenceName: 'hand-written',
+      target: '≥ 0.95',
+      minimum: 0.95,
     },
   ]
   return listed.filter(({ subject, reference }) => measured.has(subject) && measured.has(reference))
@@ -441,7 +468,7 @@ function printReport(): void {
   )
 
   const mebibytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MiB`
-  console.log('\nResident memory of the generated server (a, b, d and e ran on it):\n')
+  console.log('\nResident memory of the generated server (a, b, d, e, g and h ran on it):\n')
   printTable(
     ['Database', 'After round 1', `After round ${rounds}`, 'Ratio', 'Target'],
     memory.map(({ database, afterFirst, afterLast }) => {
@@ -503,7 +530,10 @@ async function timed(what: string, work: () => Promise<void>): Promise<void> {
 
 function describeSizes(): string {
   const count = (value: number) => value.toLocaleString('en-US')
-  return `${count(sizes.posts)} posts, ${count(sizes.authors)} authors, ${count(sizes.categories)} categories`
+  return (
+    `${count(sizes.posts)} posts (five tags each), ${count(sizes.authors)} authors, ` +
+    `${count(sizes.categories)} categories, 50 tags`
+  )
 }
 
 function log(message: string): void {

@@ -1,6 +1,6 @@
 /**
- * Seeds the query benchmark's database: authors, categories and posts of the
- * example manifest (generated/schema.ts). The tables are created by restmint
+ * Seeds the query benchmark's database: authors, categories, posts, tags and
+ * the posts' tags (post_tags) of the example manifest (generated/schema.ts). The tables are created by restmint
  * itself (`createStorage(url, allTables).prepare()`), so the benchmark runs on
  * exactly the schema and indexes the generated server uses; the rows are then
  * bulk-inserted directly through the driver, in one transaction.
@@ -30,14 +30,21 @@ interface SeedRows {
     created_at: string
     updated_at: string
   }[]
+  readonly tags: { name: string; created_at: string; updated_at: string }[]
+  readonly postTags: { post_id: number; tag_id: number; created_at: string; updated_at: string }[]
 }
+
+/** Tags `tag-1` … `tag-50`; every post has TAGS_PER_POST of them, so each tag is on about 1 post in 10. */
+const TAGS = 50
+const TAGS_PER_POST = 5
 
 const EPOCH = Date.parse('2021-01-01T00:00:00.000Z')
 const SPAN = 4 * 365 * 24 * 3600 * 1000
 
 /**
  * Deterministic rows: prices 0..1000 with cents, created_at spread over four
- * years (not in id order), every post in a category, 1 in 50 without author.
+ * years (not in id order), every post in a category, 1 in 50 without author,
+ * every post with five distinct tags.
  */
 function makeRows(sizes: SeedSizes): SeedRows {
   const random = mulberry32(20260101)
@@ -71,7 +78,21 @@ function makeRows(sizes: SeedSizes): SeedRows {
       updated_at: at(created + 7_200_000),
     }
   })
-  return { authors, categories, posts }
+  const tags = Array.from({ length: TAGS }, (_, index) => ({
+    name: `tag-${index + 1}`,
+    created_at: at(EPOCH),
+    updated_at: at(EPOCH),
+  }))
+  // Post i gets tags (7i + 11k) mod 50 + 1 for k < 5: five distinct ones, as 11k mod 50 are.
+  const postTags = posts.flatMap((post, index) =>
+    Array.from({ length: TAGS_PER_POST }, (_, link) => ({
+      post_id: index + 1,
+      tag_id: ((index * 7 + link * 11) % TAGS) + 1,
+      created_at: post.created_at,
+      updated_at: post.created_at,
+    })),
+  )
+  return { authors, categories, posts, tags, postTags }
 }
 
 /** Creates the SQLite file's tables through restmint, then inserts the rows. */
@@ -95,10 +116,18 @@ export async function seedSqlite(file: string, sizes: SeedSizes): Promise<void> 
       `insert into posts (title, content, price, status, published_at, author_id, category_id, created_at, updated_at)
        values (@title, @content, @price, @status, @published_at, @author_id, @category_id, @created_at, @updated_at)`,
     )
+    const insertTag = database.prepare(
+      'insert into tags (name, created_at, updated_at) values (@name, @created_at, @updated_at)',
+    )
+    const insertPostTag = database.prepare(
+      'insert into post_tags (post_id, tag_id, created_at, updated_at) values (@post_id, @tag_id, @created_at, @updated_at)',
+    )
     database.transaction(() => {
       for (const row of rows.authors) insertAuthor.run(row)
       for (const row of rows.categories) insertCategory.run(row)
       for (const row of rows.posts) insertPost.run(row)
+      for (const row of rows.tags) insertTag.run(row)
+      for (const row of rows.postTags) insertPostTag.run(row)
     })()
     database.pragma('wal_checkpoint(TRUNCATE)')
   } finally {
@@ -149,11 +178,25 @@ export async function seedPostgres(url: string, schema: string, sizes: SeedSizes
         columnsOf(rows.posts.slice(start, start + 20_000), postColumns),
       )
     }
+    await client.query(
+      `insert into ${table('tags')} (name, created_at, updated_at)
+       select * from unnest($1::text[], $2::timestamptz[], $3::timestamptz[])`,
+      columnsOf(rows.tags, ['name', 'created_at', 'updated_at']),
+    )
+    for (let start = 0; start < rows.postTags.length; start += 100_000) {
+      await client.query(
+        `insert into ${table('post_tags')} (post_id, tag_id, created_at, updated_at)
+         select * from unnest($1::int8[], $2::int8[], $3::timestamptz[], $4::timestamptz[])`,
+        columnsOf(rows.postTags.slice(start, start + 100_000), ['post_id', 'tag_id', 'created_at', 'updated_at']),
+      )
+    }
     await client.query('commit')
     // The steady state of a live table, reached now rather than whenever autovacuum gets to it mid-run:
     // statistics for the planner, and a visibility map, without which count(*) cannot use an
     // index-only scan (a sequential scan instead, about 4 times slower here).
-    await client.query(`vacuum (analyze) ${table('authors')}, ${table('categories')}, ${table('posts')}`)
+    await client.query(
+      `vacuum (analyze) ${['authors', 'categories', 'posts', 'tags', 'post_tags'].map(table).join(', ')}`,
+    )
   } finally {
     await client.end()
   }

@@ -94,6 +94,16 @@ export const productsTable: TableDefinition = {
       default: true,
     },
     {
+      name: 'list_price',
+      type: 'decimal',
+      nullable: true,
+      unique: false,
+      readOnly: false,
+      default: null,
+      precision: 10,
+      scale: 2,
+    },
+    {
       name: 'created_at',
       type: 'datetime',
       nullable: false,
@@ -115,6 +125,7 @@ export const productsTable: TableDefinition = {
   indexes: [
     { columns: ['price', 'id'] },
     { columns: ['in_stock', 'id'] },
+    { columns: ['list_price', 'id'] },
     { columns: ['created_at', 'id'] },
     { columns: ['updated_at', 'id'] },
   ],
@@ -539,6 +550,7 @@ export const postsTable: TableDefinition = {
   ],
   referencedBy: [
     { table: 'comments', resource: 'comments', column: 'post_id', onDelete: 'cascade' },
+    { table: 'post_tags', resource: 'post-tags', column: 'post_id', onDelete: 'cascade' },
   ],
   relations: [
     { name: 'author', kind: 'belongs-to', table: 'authors', column: 'author_id' },
@@ -549,6 +561,14 @@ export const postsTable: TableDefinition = {
       table: 'comments',
       column: 'post_id',
       listPath: '/comments?post_id={id}',
+    },
+    {
+      name: 'tags',
+      kind: 'many-to-many',
+      table: 'tags',
+      column: 'post_id',
+      listPath: '/posts/{id}/tags',
+      through: { table: 'post_tags', targetColumn: 'tag_id' },
     },
   ],
   indexes: [
@@ -610,10 +630,116 @@ export const commentsTable: TableDefinition = {
       readOnly: true,
       default: null,
     },
+    {
+      name: 'deleted_at',
+      type: 'datetime',
+      nullable: true,
+      unique: false,
+      readOnly: true,
+      default: null,
+    },
   ],
   referencedBy: [],
   relations: [{ name: 'post', kind: 'belongs-to', table: 'posts', column: 'post_id' }],
   indexes: [{ columns: ['created_at', 'id'] }, { columns: ['updated_at', 'id'] }],
+  softDelete: true,
+}
+
+/** Table behind `/tags`. */
+export const tagsTable: TableDefinition = {
+  name: 'tags',
+  resource: 'tags',
+  singular: 'tag',
+  columns: [
+    { name: 'id', type: 'integer', nullable: false, unique: false, readOnly: true, default: null },
+    {
+      name: 'name',
+      type: 'string',
+      nullable: false,
+      unique: true,
+      readOnly: false,
+      default: null,
+      maxLength: 50,
+    },
+    {
+      name: 'created_at',
+      type: 'datetime',
+      nullable: false,
+      unique: false,
+      readOnly: true,
+      default: null,
+    },
+    {
+      name: 'updated_at',
+      type: 'datetime',
+      nullable: false,
+      unique: false,
+      readOnly: true,
+      default: null,
+    },
+  ],
+  referencedBy: [
+    { table: 'post_tags', resource: 'post-tags', column: 'tag_id', onDelete: 'cascade' },
+  ],
+  relations: [],
+  indexes: [
+    { columns: ['name', 'id'] },
+    { columns: ['created_at', 'id'] },
+    { columns: ['updated_at', 'id'] },
+  ],
+}
+
+/** Table behind `/post-tags`. */
+export const postTagsTable: TableDefinition = {
+  name: 'post_tags',
+  resource: 'post-tags',
+  singular: 'post-tag',
+  columns: [
+    { name: 'id', type: 'integer', nullable: false, unique: false, readOnly: true, default: null },
+    {
+      name: 'post_id',
+      type: 'integer',
+      nullable: false,
+      unique: false,
+      readOnly: false,
+      default: null,
+      minimum: 1,
+      references: { table: 'posts', onDelete: 'cascade' },
+    },
+    {
+      name: 'tag_id',
+      type: 'integer',
+      nullable: false,
+      unique: false,
+      readOnly: false,
+      default: null,
+      minimum: 1,
+      references: { table: 'tags', onDelete: 'cascade' },
+    },
+    {
+      name: 'created_at',
+      type: 'datetime',
+      nullable: false,
+      unique: false,
+      readOnly: true,
+      default: null,
+    },
+    {
+      name: 'updated_at',
+      type: 'datetime',
+      nullable: false,
+      unique: false,
+      readOnly: true,
+      default: null,
+    },
+  ],
+  referencedBy: [],
+  relations: [
+    { name: 'post', kind: 'belongs-to', table: 'posts', column: 'post_id' },
+    { name: 'tag', kind: 'belongs-to', table: 'tags', column: 'tag_id' },
+  ],
+  indexes: [{ columns: ['created_at', 'id'] }, { columns: ['updated_at', 'id'] }],
+  uniques: [['post_id', 'tag_id']],
 }
 
 /** Every table, in manifest order. */
@@ -627,4 +753,6 @@ export const allTables: readonly TableDefinition[] = [
   categoriesTable,
   postsTable,
   commentsTable,
+  tagsTable,
+  postTagsTable,
 ]

@@ -20,6 +20,8 @@ import type * as auditsTypes from './v2/types/audits.js'
 import type * as categoriesTypes from './v2/types/categories.js'
 import type * as postsTypes from './v2/types/posts.js'
 import type * as commentsTypes from './v2/types/comments.js'
+import type * as tagsTypes from './v2/types/tags.js'
+import type * as postTagsTypes from './v2/types/post-tags.js'
 import type { Operations as ApiOperations } from './v2/operations/types.js'
 import { registerVersionV1 } from './v1/index.js'
 import { operations as operationsV1 } from './v1/operations/routes.js'
@@ -140,6 +142,27 @@ export const api = defineApi({
           create: ['public'],
           update: ['public'],
           delete: ['public'],
+          deleted: [{ scopes: ['comments:admin'], scheme: null }],
+        },
+        owner: null,
+      },
+      tags: {
+        access: {
+          list: ['public'],
+          read: ['public'],
+          create: ['public'],
+          update: ['public'],
+          delete: ['public'],
+        },
+        owner: null,
+      },
+      post_tags: {
+        access: {
+          list: ['public'],
+          read: ['public'],
+          create: ['public'],
+          update: ['public'],
+          delete: ['public'],
         },
         owner: null,
       },
@@ -217,6 +240,12 @@ export type Api = {
     record: commentsTypes.Comment
     create: commentsTypes.CommentCreate
     update: commentsTypes.CommentUpdate
+  }
+  tags: { record: tagsTypes.Tag; create: tagsTypes.TagCreate; update: tagsTypes.TagUpdate }
+  'post-tags': {
+    record: postTagsTypes.PostTag
+    create: postTagsTypes.PostTagCreate
+    update: postTagsTypes.PostTagUpdate
   }
   /** The custom operations, by their handler's key: `defineApp<Api>({ operations })` is typed by them. */
   readonly [API_OPERATIONS]: ApiOperations

@@ -11,6 +11,8 @@ import { registerAuditRoutes } from './routes/audits.js'
 import { registerCategoryRoutes } from './routes/categories.js'
 import { registerPostRoutes } from './routes/posts.js'
 import { registerCommentRoutes } from './routes/comments.js'
+import { registerTagRoutes } from './routes/tags.js'
+import { registerPostTagRoutes } from './routes/post-tags.js'
 
 /** Registers every route of API version v2 (paths without the `/v2` prefix). */
 export function registerVersionV2(app: FastifyInstance, registerResource: RegisterResource): void {
@@ -23,4 +25,6 @@ export function registerVersionV2(app: FastifyInstance, registerResource: Regist
   registerCategoryRoutes(app, registerResource)
   registerPostRoutes(app, registerResource)
   registerCommentRoutes(app, registerResource)
+  registerTagRoutes(app, registerResource)
+  registerPostTagRoutes(app, registerResource)
 }

@@ -51,7 +51,7 @@ export function buildTranslateView(
     relations: resource.relations.map((relation) => ({
       name: relation.name,
       storageName: mapping.relations.get(relation.name)!,
-      many: relation.kind === 'has-many',
+      many: relation.kind !== 'belongs-to', // has-many and many-to-many embed arrays
       alias: aliasOf(relation.resource),
     })),
     renames: record.filter(({ field, column }) => field !== column),

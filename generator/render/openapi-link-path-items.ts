@@ -43,7 +43,7 @@ function buildRelationItems(
   const [collection, item] = listLinkRoutes(resource.name, relation.name, relation.foreignKey, through.targetKey)
   const source = pathParameter(relation.foreignKey, `Identifier of the ${words(resource.singular)}.`)
   const targetParam = pathParameter(through.targetKey, `Identifier of the linked ${words(target.singular)}.`)
-  const operationId = (verb: string) => `${verb}${resource.typeName}_${relationTypeName(relation.name)}`
+  const operationId = (verb: string) => linkOperationId(verb, resource, relation)
   const tags = [resource.name]
   const secure = (operation: OpenApiOperation, verb: 'list' | 'create' | 'delete') =>
     secureOperation(operation, join, verb, model)
@@ -115,6 +115,25 @@ function pathParameter(name: string, description: string): OpenApiParameter {
 }
 
 /** `tags` → `Tags`, `related_posts` → `RelatedPosts`: the relation in operationIds. */
+/**
+ * The list operations of the many-to-many relations (`listPost_Tags`) and
+ * the resource they list (`tags`): they take that resource's query
+ * parameters, so those are shared under its name, not the tagged one's.
+ */
+export function listLinkListTargets(model: ApiModel): Map<string, string> {
+  return new Map(
+    model.resources.flatMap((resource) =>
+      resource.relations
+        .filter((relation) => relation.through !== null)
+        .map((relation): [string, string] => [linkOperationId('list', resource, relation), relation.resource]),
+    ),
+  )
+}
+
+function linkOperationId(verb: string, resource: ResourceModel, relation: RelationModel): string {
+  return `${verb}${resource.typeName}_${relationTypeName(relation.name)}`
+}
+
 function relationTypeName(relation: string): string {
   return relation.replace(/(^|_)([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase())
 }

@@ -8,6 +8,7 @@ import type {
   OpenApiPathItem,
   OpenApiReference,
 } from './openapi-objects.js'
+import { listLinkListTargets } from './openapi-link-path-items.js'
 import { customOperationId } from './openapi-operation-items.js'
 
 /** The document as written: query parameters referenced from `components.parameters`. */
@@ -30,11 +31,13 @@ const METHODS: readonly OpenApiMethod[] = ['get', 'post', 'put', 'patch', 'delet
  * same ones, and every collection the same `page`, `per_page` and `cursor`.
  * A parameter defined alike by every resource that has it is named after
  * itself (`page`, `filter.price.gte`); otherwise after its resource's type
- * too (`Post.filter.price.gte`). Path parameters stay on their path items.
+ * too (`Post.filter.price.gte`; a many-to-many list, `/posts/{post_id}/tags`,
+ * takes the linked resource's: `Tag.sort`). Path parameters stay on their path items.
  * https://spec.openapis.org/oas/v3.1.0#components-object
  */
 export function shareQueryParameters(document: OpenApiDocument, model: ApiModel): SharedOpenApiDocument {
   const typeNames = new Map(model.resources.map((resource) => [resource.name, resource.typeName]))
+  const linkListTargets = listLinkListTargets(model)
   // A custom operation's query parameters are its own: they stay on it; so do an aggregates operation's,
   // whose `per_page` and `cursor` are not the list's.
   const custom = new Set([
@@ -65,7 +68,12 @@ export function shareQueryParameters(document: OpenApiDocument, model: ApiModel)
           if (!operation?.parameters || custom.has(operation.operationId)) return [key, value]
           return [
             key,
-            { ...operation, parameters: operation.parameters.map((each) => share(each, operation.tags[0]!)) },
+            {
+              ...operation,
+              parameters: operation.parameters.map((each) =>
+                share(each, linkListTargets.get(operation.operationId) ?? operation.tags[0]!),
+              ),
+            },
           ]
         }),
       ),

@@ -19,7 +19,7 @@ describe('restmint check on the example after adding one field and one resource'
     for (const path of PROJECT_FILES) cpSync(join(REPO, path), join(project, path), { recursive: true })
     const manifest = readFileSync(join(project, 'resources.yaml'), 'utf8')
       .replace('      in_stock: { type: boolean, default: true }\n', '$&      sku: { type: string }\n')
-      .replace('\nresources:\n', '$&  tags:\n    fields:\n      label: { type: string, required: true }\n')
+      .replace('\nresources:\n', '$&  labels:\n    fields:\n      text: { type: string, required: true }\n')
     writeFileSync(join(project, 'resources.yaml'), manifest)
     ;[summary, full] = [await runCli(project, 'check'), await runCli(project, 'check', '--diff')]
   }, 60_000)
@@ -28,12 +28,12 @@ describe('restmint check on the example after adding one field and one resource'
     expect(summary).toMatchObject({ exitCode: 1, stderr: '' })
     const lines = summary.stdout.trimEnd().split('\n')
     expect(lines.length, summary.stdout).toBeLessThanOrEqual(40)
-    expect(lines).toContain('missing: generated/v2/routes/tags.ts (+28 −0 lines)')
+    expect(lines).toContain('missing: generated/v2/routes/labels.ts (+31 −0 lines)')
     expect(lines).toContain('changed: generated/v2/types/products.ts (+3 −0 lines)')
     expect(summary.stdout).toContain('Fix: restmint generate --manifest resources.yaml --out generated')
     expect(summary.stdout).toMatch(/v2 has additive changes only \(.*\); run `restmint publish v2`/)
     expect(summary.stdout).toMatch(
-      /storage model differs .*: products: add sku; create table tags; run `restmint migrate create/,
+      /storage model differs .*: create table labels; products: add sku; run `restmint migrate create/,
     )
     expect(summary.stdout).not.toContain('@@')
   })

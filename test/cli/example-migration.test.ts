@@ -83,13 +83,13 @@ describe('the example project', () => {
         '      published_at: { type: datetime, nullable: true }\n',
         '      published_at: { type: datetime, nullable: true }\n      summary: { type: string, max_length: 500 }\n',
       )
-      .concat('  tags:\n    fields:\n      label: { type: string, required: true, unique: true }\n')
+      .concat('  labels:\n    fields:\n      text: { type: string, required: true, unique: true }\n')
     writeFileSync(manifest, edited)
     expect((await runCli(checkout, 'generate')).exitCode).toBe(0)
     const created = await runCli(checkout, 'migrate', 'create')
     expect(created.stderr).toBe('')
-    expect(created.stdout).toMatch(/^Created migrations\/0006_\w+\/ /)
-    expect(created.stdout).toContain('  create table tags\n')
+    expect(created.stdout).toMatch(/^Created migrations\/0007_\w+\/ /)
+    expect(created.stdout).toContain('  create table labels\n')
     expect(created.stdout).toContain('  posts: add summary\n')
 
     const stdout = await whileServing(async (base) => {
@@ -97,18 +97,18 @@ describe('the example project', () => {
       expect(posts).toEqual(postsBefore.map((post) => ({ ...post, summary: null })))
       expect(await getRows(base, '/v1/authors')).toEqual(authorsBefore)
 
-      const post = await fetch(`${base}/v1/tags`, {
+      const post = await fetch(`${base}/v1/labels`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ label: 'news' }),
+        body: JSON.stringify({ text: 'news' }),
       })
       expect(post.status).toBe(201)
-      const { data: tag } = (await post.json()) as { data: Row }
-      const read = await fetch(`${base}/v1/tags/${tag.id}`)
+      const { data: label } = (await post.json()) as { data: Row }
+      const read = await fetch(`${base}/v1/labels/${label.id}`)
       expect(read.status).toBe(200)
-      expect(((await read.json()) as { data: Row }).data).toMatchObject({ id: tag.id, label: 'news' })
+      expect(((await read.json()) as { data: Row }).data).toMatchObject({ id: label.id, text: 'news' })
     })
-    expect(stdout).toMatch(/^restmint: applying 0006_\w+ .*\nrestmint: applied 0006_\w+\nrestmint: serving /)
+    expect(stdout).toMatch(/^restmint: applying 0007_\w+ .*\nrestmint: applied 0007_\w+\nrestmint: serving /)
   }, 120_000)
 
   it('adopts a database serve created before the project had migrations', async () => {
@@ -118,7 +118,8 @@ describe('the example project', () => {
     cpSync(migrations, saved, { recursive: true })
     rmSync(migrations, { recursive: true })
     // The project before migrations: one version, posts' text still `body`, no owner, no app module and what
-    // 0004 added for it, no custom operations and what 0005 added for them (what 0001_init's snapshot holds).
+    // 0004 added for it, no custom operations and what 0005 added for them, no tags, list_price, soft-deleted
+    // comments or aggregate (0006) (what 0001_init's snapshot holds).
     const manifest = join(checkout, 'resources.yaml')
     const current = readFileSync(manifest, 'utf8')
     const before = current
@@ -133,6 +134,12 @@ describe('the example project', () => {
       .replace(/^    operations:.*\n(?:      .*\n)+/m, '')
       .replace(/^    owner: .*\n/m, '')
       .replace(/^      cancelled_at: .*\n/m, '')
+      .replace(/^      (list_price|tags|tags\.name): .*\n/gm, '')
+      .replace('include: [author, category, comments, tags]', 'include: [author, category, comments]')
+      .replace(/^    aggregate:.*\n(?:      .*\n)+/m, '')
+      .replace(/^    soft_delete: .*\n/m, '')
+      .replace(/^    access:\n      deleted: .*\n/m, '')
+      .replace(/^  (tags|post-tags):.*\n(?:    .*\n)+/gm, '')
     expect(before).not.toBe(current)
     writeFileSync(manifest, before)
     expect((await runCli(checkout, 'generate')).exitCode).toBe(0)
@@ -152,7 +159,7 @@ describe('the example project', () => {
         expect(await getRows(base, '/v1/authors')).toEqual(authorsBefore)
       })
       expect(stdout).toMatch(
-        /^restmint: adopted 0001_init: the database's tables match its snapshot; .*\nrestmint: applying 0002_\w+ .*\nrestmint: applied 0002_\w+\nrestmint: applying 0003_\w+ .*\nrestmint: applied 0003_\w+\nrestmint: applying 0004_\w+ .*\nrestmint: applied 0004_\w+\nrestmint: applying 0005_\w+ .*\nrestmint: applied 0005_\w+\nrestmint: serving /,
+        /^restmint: adopted 0001_init: the database's tables match its snapshot; .*\nrestmint: applying 0002_\w+ .*\nrestmint: applied 0002_\w+\nrestmint: applying 0003_\w+ .*\nrestmint: applied 0003_\w+\nrestmint: applying 0004_\w+ .*\nrestmint: applied 0004_\w+\nrestmint: applying 0005_\w+ .*\nrestmint: applied 0005_\w+\nrestmint: applying 0006_\w+ .*\nrestmint: applied 0006_\w+\nrestmint: serving /,
       )
       const status = await runCli(
         checkout,
@@ -162,7 +169,7 @@ describe('the example project', () => {
         `sqlite:${join(checkout, 'data', 'restmint.db')}`,
       )
       expect(status.stdout).toMatch(
-        / 0001_init +applied .*\n.* 0002_\w+ +applied .*\n.* 0003_\w+ +applied .*\n.* 0004_\w+ +applied .*\n.* 0005_\w+ +applied .*\nrestmint: up to date\n$/,
+        / 0001_init +applied .*\n.* 0002_\w+ +applied .*\n.* 0003_\w+ +applied .*\n.* 0004_\w+ +applied .*\n.* 0005_\w+ +applied .*\n.* 0006_\w+ +applied .*\nrestmint: up to date\n$/,
       )
     } finally {
       rmSync(dirname(saved), { recursive: true, force: true })

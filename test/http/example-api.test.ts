@@ -1,5 +1,8 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { signJwt } from '../../generator/cli/sign-jwt.js'
+import { buildServer as buildExampleServer } from '../../generated/server.js'
+import { allTables as exampleTables } from '../../generated/schema.js'
 import { buildServer } from '../fixtures/shop-api/generated/server.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
 
@@ -324,6 +327,119 @@ for (const dialect of DIALECTS) {
       const unknown = await call({ method: 'GET', url: '/v1/widgets' })
       expect(unknown.status).toBe(404)
       expect(unknown.type).toContain('application/problem+json')
+    })
+  })
+}
+
+const EXAMPLE_SECRET = 'example-api-test-secret-of-at-least-32-bytes'
+const now = () => Math.floor(Date.now() / 1000)
+/** May create posts and see and restore deleted comments. */
+const editor = {
+  authorization: `Bearer ${signJwt(
+    {
+      iss: 'https://auth.example.com/',
+      aud: 'shop-api',
+      sub: 'editor',
+      scope: 'posts:write comments:admin',
+      iat: now(),
+      exp: now() + 300,
+    },
+    { alg: 'HS256', secret: EXAMPLE_SECRET },
+  )}`,
+}
+
+/** What the example project (resources.yaml, generated/) adds over the shop API: tags, an aggregate, soft delete. */
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: the example project's tags, aggregates and soft-deleted comments`, () => {
+    let app: FastifyInstance
+    let storage: TestStorage
+    const ids: { posts: number[]; tags: Record<string, number>; comment: number } = { posts: [], tags: {}, comment: 0 }
+
+    const call = async (options: InjectOptions) => {
+      const response = await app.inject(options)
+      expect(response.statusCode, `${options.method} ${options.url}: ${response.body}`).toBeLessThan(500)
+      return { status: response.statusCode, body: response.body ? JSON.parse(response.body) : null }
+    }
+    const create = async (url: string, payload: object) => {
+      const response = await call({ method: 'POST', url, payload, headers: editor })
+      expect(response.status, url).toBe(201)
+      return response.body.data.id as number
+    }
+
+    beforeAll(async () => {
+      storage = await openTestStorage(dialect, exampleTables)
+      app = await buildExampleServer({ storage: storage.storage, docs: false, env: { JWT_SECRET: EXAMPLE_SECRET } })
+      const category = await create('/v2/categories', { name: 'Notes' })
+      for (const tag of ['news', 'rust', 'sql']) ids.tags[tag] = await create('/v2/tags', { name: tag })
+      const posts = [
+        { title: 'First', status: 'published', price: 10, tags: ['news', 'rust'] },
+        { title: 'Second', status: 'published', price: 30, tags: ['sql'] },
+        { title: 'Third', status: 'draft', price: 5, tags: ['news'] },
+      ]
+      for (const { tags, ...post } of posts) {
+        const id = await create('/v2/posts', { ...post, category_id: category })
+        for (const tag of tags) await create(`/v2/posts/${id}/tags`, { tag_id: ids.tags[tag] })
+        ids.posts.push(id)
+      }
+      ids.comment = await create('/v2/comments', { body: 'Nice', post_id: ids.posts[0] })
+    })
+    afterAll(async () => {
+      await app?.close()
+      await storage?.dispose()
+    })
+
+    it('embeds tags with include=tags, in v2 and in v1, and filters posts by a tag name', async () => {
+      for (const version of ['v1', 'v2']) {
+        const listed = await call({ method: 'GET', url: `/${version}/posts?include=tags&sort=id` })
+        expect(listed.status).toBe(200)
+        expect(listed.body.data.map((post: { tags: { name: string }[] }) => post.tags.map((tag) => tag.name))).toEqual([
+          ['news', 'rust'],
+          ['sql'],
+          ['news'],
+        ])
+      }
+      const tagged = await call({ method: 'GET', url: '/v2/posts?filter[tags.name][eq]=news&sort=id' })
+      expect(tagged.body.data.map((post: { id: number }) => post.id)).toEqual([ids.posts[0], ids.posts[2]])
+      expect(tagged.body.meta.total).toBe(2)
+      const either = await call({ method: 'GET', url: '/v2/posts?filter[tags.name][in]=rust,sql&sort=id' })
+      expect(either.body.data.map((post: { id: number }) => post.id)).toEqual([ids.posts[0], ids.posts[1]])
+      const again = await call({
+        method: 'POST',
+        url: `/v2/posts/${ids.posts[1]}/tags`,
+        payload: { tag_id: ids.tags.sql },
+      })
+      expect(again.status).toBe(409)
+    })
+
+    it('groups posts by status with the price aggregates, and keeps list_price a decimal string', async () => {
+      const groups = await call({ method: 'GET', url: '/v2/posts/aggregates?group_by=status&aggregate[price]=sum,max' })
+      expect(groups.status).toBe(200)
+      expect(groups.body.data).toEqual([
+        { status: 'draft', count: 1, price: { sum: 5, max: 5 } },
+        { status: 'published', count: 2, price: { sum: 40, max: 30 } },
+      ])
+      const product = await call({
+        method: 'POST',
+        url: '/v2/products',
+        payload: { title: 'Pen', price: 1.5, list_price: '12345678.91' },
+      })
+      expect(product.body.data.list_price).toBe('12345678.91')
+    })
+
+    it('soft-deletes a comment: gone from lists and reads, listed with deleted=only, back after a restoration', async () => {
+      expect((await call({ method: 'DELETE', url: `/v2/comments/${ids.comment}` })).status).toBe(204)
+      expect((await call({ method: 'GET', url: `/v2/comments/${ids.comment}` })).status).toBe(404)
+      expect((await call({ method: 'GET', url: '/v2/comments' })).body.data).toEqual([])
+      expect((await call({ method: 'GET', url: '/v2/comments?deleted=only' })).status).toBe(401)
+      const deleted = await call({ method: 'GET', url: '/v2/comments?deleted=only', headers: editor })
+      expect(deleted.body.data.map((comment: { id: number }) => comment.id)).toEqual([ids.comment])
+      const restored = await call({
+        method: 'POST',
+        url: `/v2/comments/${ids.comment}/restorations`,
+        headers: editor,
+      })
+      expect(restored.status).toBe(200)
+      expect((await call({ method: 'GET', url: `/v2/comments/${ids.comment}` })).body.data.deleted_at).toBeNull()
     })
   })
 }

@@ -7,7 +7,7 @@ import * as bodies from '../validators/posts-bodies.js'
 import * as translation from '../translate/posts.js'
 
 /**
- * Registers every route of `posts`: `/v1/posts`, `/v1/posts/{id}`.
+ * Registers every route of `posts`: `/v1/posts`, `/v1/posts/{id}`, `/v1/posts/aggregates`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
  * The version differs from the storage: `translation` maps its names and records to the storage's and back.
  */
@@ -23,9 +23,15 @@ export function registerPostRoutes(app: FastifyInstance, registerResource: Regis
         category_id: ['eq', 'in'],
         title: ['contains', 'starts_with'],
         published_at: ['gte', 'lte', 'null'],
+        'tags.name': ['eq', 'in'],
       },
-      includes: ['author', 'category', 'comments'],
+      includes: ['author', 'category', 'comments', 'tags'],
       cacheControl: 'no-cache',
+      aggregate: {
+        groupBy: ['status', 'category_id'],
+        functions: { price: ['sum', 'avg', 'min', 'max'] },
+        groupsMax: 1000,
+      },
     },
     bodies,
     translation,

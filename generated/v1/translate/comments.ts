@@ -52,10 +52,19 @@ export const view: TableDefinition = {
       readOnly: true,
       default: null,
     },
+    {
+      name: 'deleted_at',
+      type: 'datetime',
+      nullable: true,
+      unique: false,
+      readOnly: true,
+      default: null,
+    },
   ],
   referencedBy: [],
   relations: [],
   indexes: [{ columns: ['created_at', 'id'] }, { columns: ['updated_at', 'id'] }],
+  softDelete: true,
 }
 
 /** A validated v1 body in the storage's columns; a create also fills the columns v1 does not have. */
@@ -76,6 +85,7 @@ export function rowToVersion(row: Row): Row {
     post_id: row['post_id'],
     created_at: row['created_at'],
     updated_at: row['updated_at'],
+    deleted_at: row['deleted_at'],
   }
   return record as Row
 }

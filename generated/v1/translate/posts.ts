@@ -4,6 +4,7 @@ import type { Row, TableDefinition } from 'restmint/runtime'
 import * as authorsTranslation from './authors.js'
 import * as categoriesTranslation from './categories.js'
 import * as commentsTranslation from './comments.js'
+import * as tagsTranslation from './tags.js'
 
 /** `posts` as v1 names and types its fields: its query parameters and problem details use these. */
 export const view: TableDefinition = {
@@ -97,6 +98,7 @@ export const view: TableDefinition = {
   ],
   referencedBy: [
     { table: 'comments', resource: 'comments', column: 'post_id', onDelete: 'cascade' },
+    { table: 'post_tags', resource: 'post-tags', column: 'post_id', onDelete: 'cascade' },
   ],
   relations: [
     { name: 'author', kind: 'belongs-to', table: 'authors', column: 'author_id' },
@@ -107,6 +109,14 @@ export const view: TableDefinition = {
       table: 'comments',
       column: 'post_id',
       listPath: '/posts/{id}/comments',
+    },
+    {
+      name: 'tags',
+      kind: 'many-to-many',
+      table: 'tags',
+      column: 'post_id',
+      listPath: '/posts/{id}/tags',
+      through: { table: 'post_tags', targetColumn: 'tag_id' },
     },
   ],
   indexes: [
@@ -158,6 +168,8 @@ export function rowToVersion(row: Row): Row {
         : categoriesTranslation.rowToVersion(row['category'] as unknown as Row)
   if ('comments' in row)
     record['comments'] = (row['comments'] as unknown as Row[]).map(commentsTranslation.rowToVersion)
+  if ('tags' in row)
+    record['tags'] = (row['tags'] as unknown as Row[]).map(tagsTranslation.rowToVersion)
   if ('word_count' in row) record['word_count'] = row['word_count']
   return record as Row
 }

@@ -12,6 +12,7 @@ export function bodyToStorage(body: Row, creating: boolean): Row {
   if ('title' in body) row['title'] = body['title']!
   if ('price' in body) row['price'] = body['price']!
   if ('in_stock' in body) row['in_stock'] = body['in_stock']!
+  if ('list_price' in body) row['list_price'] = body['list_price']!
   return row
 }
 
@@ -22,6 +23,7 @@ export function rowToVersion(row: Row): Row {
     title: row['title'],
     price: row['price'],
     in_stock: row['in_stock'],
+    list_price: row['list_price'],
     created_at: row['created_at'],
     updated_at: row['updated_at'],
   }

@@ -6,7 +6,7 @@ import * as tables from '../../schema.js'
 import * as bodies from '../validators/posts-bodies.js'
 
 /**
- * Registers every route of `posts`: `/v2/posts`, `/v2/posts/{id}`.
+ * Registers every route of `posts`: `/v2/posts`, `/v2/posts/{id}`, `/v2/posts/aggregates`.
  * `rules` say what clients may sort, filter and include, and how long GET responses may be cached.
  */
 export function registerPostRoutes(app: FastifyInstance, registerResource: RegisterResource): void {
@@ -21,10 +21,32 @@ export function registerPostRoutes(app: FastifyInstance, registerResource: Regis
         category_id: ['eq', 'in'],
         title: ['contains', 'starts_with'],
         published_at: ['gte', 'lte', 'null'],
+        'tags.name': ['eq', 'in'],
       },
-      includes: ['author', 'category', 'comments'],
+      includes: ['author', 'category', 'comments', 'tags'],
       cacheControl: 'no-cache',
+      aggregate: {
+        groupBy: ['status', 'category_id'],
+        functions: { price: ['sum', 'avg', 'min', 'max'] },
+        groupsMax: 1000,
+      },
     },
     bodies,
+    links: {
+      tags: {
+        body: bodies.linkTagsBody,
+        rules: {
+          sortable: ['name', 'created_at', 'updated_at', 'id'],
+          filters: {
+            id: ['eq', 'in'],
+            name: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with'],
+            created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
+            updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
+          },
+          includes: [],
+          cacheControl: 'no-cache',
+        },
+      },
+    },
   })
 }

@@ -16,12 +16,13 @@ export function registerProductRoutes(
   registerResource(app, {
     table: tables.productsTable,
     rules: {
-      sortable: ['title', 'price', 'in_stock', 'created_at', 'updated_at', 'id'],
+      sortable: ['title', 'price', 'in_stock', 'list_price', 'created_at', 'updated_at', 'id'],
       filters: {
         id: ['eq', 'in'],
         title: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'starts_with'],
         price: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in'],
         in_stock: ['eq', 'ne'],
+        list_price: ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'in', 'null'],
         created_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
         updated_at: ['eq', 'gt', 'gte', 'lt', 'lte'],
       },

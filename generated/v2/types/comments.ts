@@ -9,6 +9,7 @@ export interface Comment {
   post_id: number
   readonly created_at: string
   readonly updated_at: string
+  readonly deleted_at: string | null
 }
 
 /** Body of `POST /comments`: omitted optional fields take their default, or null. */

@@ -7,6 +7,7 @@ export interface Product {
   title: string
   price: number
   in_stock: boolean
+  list_price: string | null
   readonly created_at: string
   readonly updated_at: string
 }
@@ -16,6 +17,7 @@ export interface ProductCreate {
   title: string
   price: number
   in_stock?: boolean
+  list_price?: string | null
 }
 
 /** Body of `PUT /products/{id}`: a full replacement, same shape as a create. */
@@ -26,4 +28,5 @@ export interface ProductUpdate {
   title?: string
   price?: number
   in_stock?: boolean
+  list_price?: string | null
 }

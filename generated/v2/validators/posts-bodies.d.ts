@@ -6,3 +6,6 @@ import type { PostCreate, PostReplace, PostUpdate } from '../types/posts.js'
 export declare const createBody: Validator<PostCreate>
 export declare const replaceBody: Validator<PostReplace>
 export declare const updateBody: Validator<PostUpdate>
+
+// POST under a many-to-many relation: the join's create body without the key the path gives.
+export declare const linkTagsBody: Validator<object>
