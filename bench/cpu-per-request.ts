@@ -9,7 +9,7 @@
  *   npm run build && node --import tsx bench/cpu-per-request.ts [sqlite|postgres]
  *
  * Series: the first page of row c, the filtered page of row a, the included
- * page of row b, and row f's create with and without hooks (bench/bench-app.ts).
+ * page of row b, the tags of row g, the tag filter of row h, and row f's create with and without hooks (bench/bench-app.ts).
  * Each round runs every series once, in alternating order; prints the median
  * CPU µs and wall µs per request of each over BENCH_ROUNDS [5] rounds of
  * BENCH_REQUESTS [2000] requests, on BENCH_POSTS [10000] posts. BENCH_SERIES:
@@ -59,6 +59,8 @@ try {
     { name: 'c first page', app: plain, path: PATHS.first, cpu: [], wall: [] },
     { name: 'a filtered page', app: plain, path: PATHS.filtered, cpu: [], wall: [] },
     { name: 'b included page', app: plain, path: PATHS.included, cpu: [], wall: [] },
+    { name: 'g tags page', app: plain, path: PATHS.tagsIncluded, cpu: [], wall: [] },
+    { name: 'h tag filter', app: plain, path: PATHS.byTag, cpu: [], wall: [] },
     { name: 'f create, hooks', app: hooked, path: '/v2/authors', body: author, cpu: [], wall: [] },
     { name: 'f create, no hooks', app: plain, path: '/v2/authors', body: author, cpu: [], wall: [] },
   ]
