@@ -266,10 +266,16 @@ function orderBy(direction: Direction): string {
 
 /**
  * The WHERE clause of the list's filters, its values in order (`placeholder(n)` writes the n-th) and a key
- * naming the combination, for the prepared statements. The tag filter as the generated server writes it:
- * uncorrelated `IN` subqueries, the set of posts worked out once.
+ * naming the combination, for the prepared statements. The tag filter as the generated server writes it: a
+ * page probes each post with a correlated EXISTS (stopping at its LIMIT), a count works out the set of posts
+ * once with uncorrelated `IN` subqueries.
  */
-function filtersOf(list: ListRequest, table: (name: string) => string, placeholder: (index: number) => string) {
+function filtersOf(
+  list: ListRequest,
+  table: (name: string) => string,
+  placeholder: (index: number) => string,
+  semiJoin: 'probe' | 'set',
+) {
   const conditions: string[] = []
   const values: unknown[] = []
   if (list.minPrice !== null) {
@@ -278,15 +284,19 @@ function filtersOf(list: ListRequest, table: (name: string) => string, placehold
   }
   if (list.tagName !== null) {
     values.push(list.tagName)
+    const name = placeholder(values.length)
     conditions.push(
-      `id in (select post_id from ${table('post_tags')} where tag_id in ` +
-        `(select id from ${table('tags')} where name = ${placeholder(values.length)}))`,
+      semiJoin === 'probe'
+        ? `exists (select 1 from ${table('post_tags')} pt where pt.post_id = posts.id and ` +
+            `exists (select 1 from ${table('tags')} t where t.id = pt.tag_id and t.name = ${name}))`
+        : `id in (select post_id from ${table('post_tags')} where tag_id in ` +
+            `(select id from ${table('tags')} where name = ${name}))`,
     )
   }
   return {
     where: conditions.length === 0 ? '' : `where ${conditions.join(' and ')}`,
     values,
-    key: `${list.minPrice !== null}_${list.tagName !== null}`,
+    key: `${list.minPrice !== null}_${list.tagName !== null}_${semiJoin}`,
   }
 }
 
@@ -312,15 +322,16 @@ function sqliteQueries(file: string): PostQueries {
     async page(list) {
       const limit = list.perPage + 1
       const offset = (list.page - 1) * list.perPage
-      const { where, values, key } = filtersOf(list, name, () => '?')
+      const { where, values, key } = filtersOf(list, name, () => '?', 'probe')
       const page = prepared(
         `page|${list.direction}|${key}`,
         () => `select ${POST_COLUMNS} from posts ${where} order by ${orderBy(list.direction)} limit ? offset ?`,
       )
       const rows = page.all(...values, limit, offset) as Row[]
       if (!list.counted) return { rows, total: null }
-      const count = prepared(`count|${key}`, () => `select count(*) from posts ${where}`).pluck()
-      return { rows, total: count.get(...values) as number }
+      const counting = filtersOf(list, name, () => '?', 'set')
+      const count = prepared(`count|${counting.key}`, () => `select count(*) from posts ${counting.where}`).pluck()
+      return { rows, total: count.get(...counting.values) as number }
     },
     async related(authorIds, categoryIds) {
       return [
@@ -363,7 +374,8 @@ function postgresQueries(url: string, schema: string): PostQueries {
     async page(list) {
       const limit = list.perPage + 1
       const offset = (list.page - 1) * list.perPage
-      const { where, values, key } = filtersOf(list, table, (index) => `$${index}`)
+      const { where, values, key } = filtersOf(list, table, (index) => `$${index}`, 'probe')
+      const counting = filtersOf(list, table, (index) => `$${index}`, 'set')
       const [limitAt, offsetAt] = [`$${values.length + 1}`, `$${values.length + 2}`]
       const [rows, counted] = await Promise.all([
         run(
@@ -373,7 +385,11 @@ function postgresQueries(url: string, schema: string): PostQueries {
           [...values, limit, offset],
         ),
         list.counted
-          ? run(`posts_count_${key}`, `select count(*) as total from ${table('posts')} ${where}`, values)
+          ? run(
+              `posts_count_${counting.key}`,
+              `select count(*) as total from ${table('posts')} ${counting.where}`,
+              counting.values,
+            )
           : null,
       ])
       return { rows, total: counted === null ? null : (counted[0]!.total as number) }

@@ -106,7 +106,7 @@ export function buildLockQuery(
  * foreign keys) for it as well.
  */
 export function buildListQuery(db: Kysely<any>, syntax: DialectSyntax, table: TableDefinition, shape: ListShape) {
-  const conditions = listConditions(db, syntax, table, shape)
+  const conditions = listConditions(db, syntax, table, shape, 'probe')
   if (shape.afterNulls !== undefined) conditions.push(buildKeysetCondition(syntax, shape.keys, shape.afterNulls))
   let query = selectRows(db, table).$if(conditions.length > 0, (select) => select.where((eb) => eb.and(conditions)))
   for (const { column, direction } of shape.keys) {
@@ -219,11 +219,21 @@ export function buildWhereInQuery(
     .orderBy(ID)
 }
 
+/**
+ * How a filter across relations is written (acrossRelations): `probe`, a correlated EXISTS per row, which a
+ * page (ORDER BY … LIMIT) stops probing once it has its rows; `set`, an uncorrelated `key IN (SELECT …)`,
+ * which works out the matching keys once: what a count or a grouping over every matching row needs. On
+ * SQLite, the set form of a first page without a count sorted every tagged post (22 ms) where the probe took
+ * 0.2 ms; the probe form of a count took ~10x the set form.
+ */
+type SemiJoin = 'probe' | 'set'
+
 function listConditions(
   db: Kysely<any>,
   syntax: DialectSyntax,
   table: TableDefinition,
   shape: Pick<ListShape, 'rowFilter' | 'filters' | 'deleted'>,
+  semiJoin: SemiJoin = 'set',
 ): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = shape.rowFilter.map(
     (column) =>
@@ -232,41 +242,42 @@ function listConditions(
   const visible = matchDeleted(table, shape.deleted)
   if (visible !== null) conditions.push(visible)
   shape.filters.forEach((filter, index) =>
-    conditions.push(acrossRelations(db, table.name, filter.through, matchFilter(syntax, filter, index))),
+    conditions.push(acrossRelations(db, table.name, filter.through, matchFilter(syntax, filter, index), semiJoin)),
   )
   return conditions
 }
 
 /**
  * `condition` tested on the rows at the end of `through`: one semi-join per
- * table passed, `key IN (SELECT column FROM table WHERE …)`, never a join,
- * so a row never repeats however many related rows match. The subqueries
- * are not correlated: the database works out the set of keys once (the
- * posts having a tag named so) rather than probing per listed row, which
- * measured 3x faster on SQLite than a correlated EXISTS. Each table is
- * aliased (`_restmint_r1`…) so that a table met again (a relation to itself)
- * never shadows the one before; inside the innermost subquery only the last
- * table is in scope, so the condition's unqualified columns are its.
+ * table passed (SemiJoin: EXISTS or `key IN (SELECT …)`), never a join, so a
+ * row never repeats however many related rows match. Each table is aliased
+ * (`_restmint_r1`…) so that a table met again (a relation to itself) never
+ * shadows the one before; inside the innermost subquery only the last table
+ * is in scope, so the condition's unqualified columns are its.
  */
 function acrossRelations(
   db: Kysely<any>,
   outer: string,
   through: ShapedFilter['through'],
   condition: Expression<SqlBool>,
+  semiJoin: SemiJoin,
 ): Expression<SqlBool> {
   let tested = condition
   for (let index = through.length - 1; index >= 0; index--) {
     const hop = through[index]!
     const alias = `${HOP_ALIAS}${index + 1}`
     const previous = sql.ref(`${index === 0 ? outer : `${HOP_ALIAS}${index}`}.${hop.outerColumn}`)
+    const key = sql.ref(`${alias}.${hop.column}`)
     // Built, not raw SQL: the PostgreSQL storage's schema applies to the tables the query builder names.
     // Kysely parenthesizes the subquery itself.
-    const keys = db
+    const related = db
       .selectFrom(`${hop.table} as ${alias}`)
-      .select(sql.ref(`${alias}.${hop.column}`).as('key'))
       .where(tested)
       .$if(hop.live === true, (query) => query.where(sql.ref(`${alias}.${SOFT_DELETE_FIELD}`), 'is', null))
-    tested = sql<SqlBool>`${previous} in ${keys}`
+    tested =
+      semiJoin === 'probe'
+        ? sql<SqlBool>`exists ${related.select(sql.lit(1).as('one')).where(key, '=', previous)}`
+        : sql<SqlBool>`${previous} in ${related.select(key.as('key'))}`
   }
   return tested
 }
