@@ -12,12 +12,13 @@ const MOCKING_TESTS = ['test/render/template-views.test.ts', 'test/migrate/migra
 export const PACKAGE_TESTS = ['test/package/**/*.test.ts']
 
 /**
- * Tests of restmint as a process: they start `restmint serve`, `dev`, `generate` or `migrate create` as
- * children and check what only a process shows (draining on SIGTERM, kill -9 in the middle of a write, which
- * modules a fresh process loads, restarts on a saved file, refusing to start over drift or pending
- * migrations). Starting processes is most of their time, so they run in a step of their own with the
- * packaging tests, `npm run test:processes`, which .ci/run runs after `npm test`; the same features
- * in-process (buildServer, close(), the applier, generate and migrate create through runCli) are in `npm test`.
+ * Tests of restmint as a process: they start `restmint serve`, `dev`, `generate`, `migrate create`, `token`
+ * or a server of the README's as children and check what only a process shows (draining on SIGTERM, kill -9
+ * in the middle of a write, which modules a fresh process loads, restarts on a saved file, refusing to start
+ * over drift or pending migrations, instances preparing one database together, the development secret).
+ * Starting processes is most of their time, so they run in a step of their own with the packaging tests,
+ * `npm run test:processes`, which .ci/run runs after `npm test`; the same features in-process (buildServer,
+ * close(), the applier, generate and migrate create through runCli) are in `npm test`.
  */
 export const PROCESS_TESTS = [
   'test/cli/dev.test.ts',
@@ -27,10 +28,14 @@ export const PROCESS_TESTS = [
   'test/cli/migrate-crash.test.ts',
   'test/cli/migrate-drift.test.ts',
   'test/cli/migrate-serve.test.ts',
+  'test/cli/readme-server.test.ts',
   'test/cli/serve-database.test.ts',
   'test/cli/serve-instances.test.ts',
   'test/cli/serve-shutdown.test.ts',
   'test/cli/start-up-modules.test.ts',
+  'test/cli/token.test.ts',
+  'test/migrate/hostile-serve-memory.test.ts',
+  'test/storage/prepare-concurrency.test.ts',
 ]
 
 /**
