@@ -78,18 +78,20 @@ export default defineConfig({
   ...SOURCE_TEST_OPTIONS,
   test: {
     ...SOURCE_TEST_OPTIONS.test,
+    // vitest runs projects one after another, in the order of their names: the unit files first, whose
+    // longest ones (4–5 s) otherwise ran last, on one worker, while the other one had nothing left to do.
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT_TESTS } },
+      { extends: true, test: { name: '1 unit', include: UNIT_TESTS } },
       {
         extends: true,
         test: {
-          name: 'end-to-end',
+          name: '2 end-to-end',
           include: ['test/**/*.test.ts'],
           exclude: [...UNIT_TESTS, ...MOCKING_TESTS, ...PACKAGE_TESTS, ...PROCESS_TESTS],
           globalSetup: GLOBAL_SETUP,
         },
       },
-      { extends: true, test: { name: 'mocking', include: MOCKING_TESTS, isolate: true, globalSetup: GLOBAL_SETUP } },
+      { extends: true, test: { name: '3 mocking', include: MOCKING_TESTS, isolate: true, globalSetup: GLOBAL_SETUP } },
     ],
   },
 })
