@@ -1,9 +1,7 @@
-import type { FastifyInstance, InjectOptions } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { versionDocumentPath } from '../../generator/contract/version-documents.js'
-import { loadManifestApi } from '../migrate/load-manifest-api.js'
-import { injectJson } from '../support/inject-json.js'
-import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
+import { serveManifestApi } from '../migrate/load-manifest-api.js'
+import { DIALECTS } from '../support/test-storage.js'
 import { checkContracts, projectWith, renderContracts } from './check-contracts.js'
 
 /**
@@ -72,18 +70,7 @@ describe('check on a frozen version, when the newer one adds aggregates and soft
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: a frozen v1 that predates aggregates and soft delete`, () => {
-    let app: FastifyInstance
-    let storage: TestStorage
-    beforeAll(async () => {
-      const api = await loadManifestApi(DECLARED)
-      storage = await openTestStorage(dialect, api.tables)
-      app = await api.buildServer({ storage: storage.storage, docs: false })
-    }, 30_000)
-    afterAll(async () => {
-      await app?.close()
-      await storage?.dispose()
-    })
-    const call = (options: InjectOptions) => injectJson(app, options)
+    const call = serveManifestApi(DECLARED, dialect)
 
     it('v1 has no deleted_at, ?deleted=, restorations nor aggregates; its DELETE soft-deletes underneath', async () => {
       const created = await call({ method: 'POST', url: '/v1/notes', payload: { text: 'Hi' } })

@@ -10,7 +10,8 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { afterAll, beforeAll } from 'vitest'
 import { loadGeneratedServer } from '../../generator/cli/load-generated-server.js'
 import { loadManifest } from '../../generator/manifest/load-manifest.js'
 import { buildModel } from '../../generator/model/build-model.js'
@@ -20,6 +21,8 @@ import { validateManifest } from '../../generator/validate/validate-manifest.js'
 import type { ServerOptions } from '../../runtime/api/build-api-server.js'
 import type { TableDefinition } from '../../runtime/contract/table-definition.js'
 import { REPO } from '../support/copy-checkout.js'
+import { injectJson } from '../support/inject-json.js'
+import { openTestStorage, type Dialect, type TestStorage } from '../support/test-storage.js'
 
 /** What a manifest's generated tree gives: its table definitions, and its server. */
 export interface ManifestApi {
@@ -111,4 +114,27 @@ function pruneTrees(): void {
     const tree = join(TREES, name)
     if (Date.now() - statSync(tree).mtimeMs > TREE_LIFETIME_MS) rmSync(tree, { recursive: true, force: true })
   }
+}
+
+/**
+ * Serves the API of a manifest text on `dialect` for the enclosing describe
+ * block (a storage of its own, opened before its tests and closed after
+ * them); returns a JSON request to it.
+ */
+export function serveManifestApi(
+  text: string,
+  dialect: Dialect,
+): (options: InjectOptions) => ReturnType<typeof injectJson> {
+  let app: FastifyInstance | undefined
+  let storage: TestStorage | undefined
+  beforeAll(async () => {
+    const api = await loadManifestApi(text)
+    storage = await openTestStorage(dialect, api.tables)
+    app = await api.buildServer({ storage: storage.storage, docs: false })
+  }, 30_000)
+  afterAll(async () => {
+    await app?.close()
+    await storage?.dispose()
+  })
+  return (options) => injectJson(app!, options)
 }

@@ -1,8 +1,6 @@
-import type { FastifyInstance, InjectOptions } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadManifestApi } from '../migrate/load-manifest-api.js'
-import { injectJson } from '../support/inject-json.js'
-import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
+import { describe, expect, it } from 'vitest'
+import { serveManifestApi } from '../migrate/load-manifest-api.js'
+import { DIALECTS } from '../support/test-storage.js'
 
 /**
  * A `rename_field` of a decimal field across versions (issue 17, "Types"):
@@ -27,18 +25,7 @@ resources:
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: renaming a decimal field between versions`, () => {
-    let app: FastifyInstance
-    let storage: TestStorage
-    beforeAll(async () => {
-      const api = await loadManifestApi(MANIFEST)
-      storage = await openTestStorage(dialect, api.tables)
-      app = await api.buildServer({ storage: storage.storage, docs: false })
-    }, 30_000)
-    afterAll(async () => {
-      await app?.close()
-      await storage?.dispose()
-    })
-    const call = (options: InjectOptions) => injectJson(app, options)
+    const call = serveManifestApi(MANIFEST, dialect)
 
     it('writes under one name and reads under the other, exactly', async () => {
       const old = await call({
