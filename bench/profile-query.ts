@@ -2,7 +2,7 @@
  * CPU profile of one benchmarked request under load, to see where a ratio
  * below target goes:
  *
- *   npm run build && node --import tsx bench/profile-query.ts [filtered|included|first|cursor|create] [generated|generated-with-hooks|hand-written]
+ *   npm run build && node --import tsx bench/profile-query.ts [filtered|included|first|cursor|create|tagsIncluded|byTag] [generated|generated-with-hooks|hand-written]
  *
  * Seeds a SQLite database as bench/query.ts does (BENCH_POSTS, default
  * 100000), starts the server with `--cpu-prof`, loads it with autocannon for
@@ -30,15 +30,14 @@ interface CpuProfile {
   readonly timeDeltas: readonly number[]
 }
 
-const which = (process.argv[2] ?? 'filtered') as 'filtered' | 'included' | 'first' | 'cursor' | 'create'
+const SERIES = ['filtered', 'included', 'first', 'cursor', 'create', 'tagsIncluded', 'byTag'] as const
+const which = (process.argv[2] ?? 'filtered') as (typeof SERIES)[number]
 const kind = (process.argv[3] ?? 'generated') as ServerKind
 if (
-  !['filtered', 'included', 'first', 'cursor', 'create'].includes(which) ||
+  !(SERIES as readonly string[]).includes(which) ||
   !['generated', 'generated-with-hooks', 'hand-written'].includes(kind)
 ) {
-  throw new Error(
-    'usage: profile-query.ts [filtered|included|first|cursor|create] [generated|generated-with-hooks|hand-written]',
-  )
+  throw new Error(`usage: profile-query.ts [${SERIES.join('|')}] [generated|generated-with-hooks|hand-written]`)
 }
 const posts = Number(process.env.BENCH_POSTS ?? 100_000)
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)

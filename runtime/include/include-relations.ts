@@ -149,21 +149,29 @@ async function embedTree(
     const target = relation && context.tables.get(relation.table)
     if (!relation || !target) throw new Error(`internal error: ${table.name} has no relation ${name}`)
     const path = parentPath === '' ? name : `${parentPath}.${name}`
-    const related = await embedRelation(context, target, relation, rows, path)
-    if (Object.keys(subtree).length > 0) await embedTree(context, target, related, subtree, path)
+    const deeper = Object.keys(subtree).length > 0
+    const related = await embedRelation(context, target, relation, rows, path, deeper)
+    if (deeper) await embedTree(context, target, related, subtree, path)
   }
 }
 
-/** Embeds one relation; returns the related rows embedded, for deeper paths. */
+/**
+ * Embeds one relation; returns the related rows embedded, for deeper paths.
+ * Where each embedded row appears is recorded only when `deeper` paths embed
+ * into it: only they can report a cut array under it.
+ */
 async function embedRelation(
   context: EmbedContext,
   target: TableDefinition,
   relation: RelationDefinition,
   rows: Row[],
   path: string,
+  deeper: boolean,
 ): Promise<Row[]> {
   const { storage, placements } = context
+  const member = `/${memberName(context, path)}`
   const placeUnder = (row: Row, suffix: string, related: Row): void => {
+    if (!deeper) return
     const at = (placements.get(row) ?? []).map((pointer) => `${pointer}${suffix}`)
     const known = placements.get(related)
     if (known) known.push(...at)
@@ -178,7 +186,7 @@ async function embedRelation(
     for (const row of rows) {
       const embedded = byId.get(row[relation.column]!) ?? null
       ;(row as Record<string, unknown>)[relation.name] = embedded
-      if (embedded) placeUnder(row, `/${memberName(context, path)}`, embedded)
+      if (embedded) placeUnder(row, member, embedded)
     }
     return related
   }
@@ -196,7 +204,7 @@ async function embedRelation(
     const children = byParent.get(row.id as number) ?? []
     const embedded = children.slice(0, itemsMax)
     ;(row as Record<string, unknown>)[relation.name] = embedded
-    embedded.forEach((child, index) => placeUnder(row, `/${memberName(context, path)}/${index}`, child))
+    if (deeper) embedded.forEach((child, index) => placeUnder(row, `${member}/${index}`, child))
     embeddedRows.push(...embedded)
     if (children.length > itemsMax) reportCut(context, row, path, itemsMax)
   }

@@ -39,6 +39,9 @@ const RANK = '_restmint_rank'
 export const LINK_OWNER = '_restmint_owner'
 const LINK_ALIAS = '_restmint_link'
 const HOP_ALIAS = '_restmint_r'
+/** perValueCap's `limit-per-value`: the list's values, and the rows each value's subquery picks from. */
+const VALUE_ALIAS = '_restmint_value'
+const CAP_ALIAS = '_restmint_capped'
 /** What a placeholder for an id is bound as. */
 const ID_COLUMN: ColumnDefinition = {
   name: ID,
@@ -190,8 +193,8 @@ export function buildMatchingQuery(db: Kysely<any>, syntax: DialectSyntax, table
 /**
  * Rows whose `column` holds one of the `values` list placeholder, by id: one
  * statement for any number. `capped` keeps only the first `per-value` rows (by
- * id) of each value, numbered by a window function (SQLite ≥ 3.25 and
- * PostgreSQL alike), still in one statement.
+ * id) of each value, still in one statement, as the dialect caps best
+ * (DialectSyntax.perValueCap).
  */
 export function buildWhereInQuery(
   db: Kysely<any>,
@@ -201,11 +204,26 @@ export function buildWhereInQuery(
   capped: boolean,
   rowFilter: readonly ColumnDefinition[],
 ) {
-  const matching = syntax.inList(column, listParameter(VALUES, column.type, column.name))
   // Includes embed live rows only: a soft-deleted one is gone for every read that does not ask for it.
   const live = matchDeleted(table, 'exclude')
+  const cap = syntax.perValueCap
+  if (capped && cap.kind === 'limit-per-value') {
+    const firstOfValue = db
+      .selectFrom(`${table.name} as ${CAP_ALIAS}`)
+      .select(`${CAP_ALIAS}.${ID}`)
+      .where(sql.ref(`${CAP_ALIAS}.${column.name}`), '=', sql.ref(`${VALUE_ALIAS}.value`))
+      .$if(live !== null, (query) => query.where(sql.ref(`${CAP_ALIAS}.${SOFT_DELETE_FIELD}`), 'is', null))
+      .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter, CAP_ALIAS)))
+      .orderBy(`${CAP_ALIAS}.${ID}`)
+      .limit(integerParameter(PER_VALUE))
+    return db
+      .selectFrom(cap.listRows(listParameter(VALUES, column.type, column.name)).as(VALUE_ALIAS))
+      .innerJoin(table.name, (join) => join.on(sql<SqlBool>`${sql.ref(`${table.name}.${ID}`)} in ${firstOfValue}`))
+      .select(columnNames(table).map((name) => `${table.name}.${name}`))
+      .orderBy(`${table.name}.${ID}`)
+  }
   const rows = selectRows(db, table)
-    .where(matching)
+    .where(syntax.inList(column, listParameter(VALUES, column.type, column.name)))
     .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter)))
     .$if(live !== null, (query) => query.where(live!))
   if (!capped) return rows.orderBy(ID)
@@ -286,6 +304,7 @@ function acrossRelations(
  * The rows of `table` linked through `link` to one of the `values` list
  * placeholder, each with the id it is linked to as LINK_OWNER, by owner then
  * id; `capped` keeps the first `per-value` of each owner (as buildWhereInQuery).
+ * Only live rows, through live links: a soft-deleted join row is an unlinked pair.
  */
 export function buildLinkedQuery(
   db: Kysely<any>,
@@ -295,28 +314,29 @@ export function buildLinkedQuery(
   capped: boolean,
   rowFilter: readonly ColumnDefinition[],
 ) {
+  const cap = syntax.perValueCap
+  if (capped && cap.kind === 'limit-per-value') {
+    const target = `${LINK_ALIAS}.${link.targetColumn}`
+    const firstOfOwner = linkedRows(db, table, `${table.name} as ${CAP_ALIAS}`, CAP_ALIAS, link, rowFilter)
+      .select(target)
+      .where(sql.ref(`${LINK_ALIAS}.${link.column}`), '=', sql.ref(`${VALUE_ALIAS}.value`))
+      .orderBy(target)
+      .limit(integerParameter(PER_VALUE))
+    return db
+      .selectFrom(cap.listRows(listParameter(VALUES, 'integer', link.column)).as(VALUE_ALIAS))
+      .innerJoin(table.name, (join) => join.on(sql<SqlBool>`${sql.ref(`${table.name}.${ID}`)} in ${firstOfOwner}`))
+      .select(columnNames(table).map((name) => `${table.name}.${name}`))
+      .select(sql.ref(`${VALUE_ALIAS}.value`).as(LINK_OWNER))
+      .orderBy(LINK_OWNER)
+      .orderBy(`${table.name}.${ID}`)
+  }
   const owner = `${LINK_ALIAS}.${link.column}`
   // Qualified, as both tables are in scope: the list's column is the join's, the row filter's the target's.
   const ownerColumn: ColumnDefinition = { ...ID_COLUMN, name: owner }
-  const rows = db
-    .selectFrom(`${link.table} as ${LINK_ALIAS}`)
-    .innerJoin(table.name, `${table.name}.${ID}`, `${LINK_ALIAS}.${link.targetColumn}`)
+  const rows = linkedRows(db, table, table.name, table.name, link, rowFilter)
     .select(columnNames(table).map((name) => `${table.name}.${name}`))
     .select(sql.ref(owner).as(LINK_OWNER))
     .where(syntax.inList(ownerColumn, listParameter(VALUES, 'integer', link.column)))
-    // Includes embed live rows only (as buildWhereInQuery).
-    .$if(table.softDelete === true, (query) => query.where(sql.ref(`${table.name}.${SOFT_DELETE_FIELD}`), 'is', null))
-    // And through live links only: a soft-deleted join row is an unlinked pair.
-    .$if(link.live === true, (query) => query.where(sql.ref(`${LINK_ALIAS}.${SOFT_DELETE_FIELD}`), 'is', null))
-    .$if(rowFilter.length > 0, (query) =>
-      query.where((eb) =>
-        eb.and(
-          rowFilter.map((column) =>
-            eb(`${table.name}.${column.name}`, '=', parameter(rowFilterName(column.name), column.type, column.name)),
-          ),
-        ),
-      ),
-    )
   if (!capped) return rows.orderBy(sql.ref(owner)).orderBy(`${table.name}.${ID}`)
   const ranked = rows.select(
     sql<number>`row_number() over (partition by ${sql.ref(owner)} order by ${sql.ref(`${table.name}.${ID}`)})`.as(RANK),
@@ -327,6 +347,27 @@ export function buildLinkedQuery(
     .where(sql.ref(RANK), '<=', integerParameter(PER_VALUE))
     .orderBy(LINK_OWNER)
     .orderBy(ID)
+}
+
+/**
+ * The join table (as LINK_ALIAS) joined to the live, row-filtered rows of
+ * `table` (`from`, known in the query as `alias`) it links to, through its
+ * live rows; nothing selected yet.
+ */
+function linkedRows(
+  db: Kysely<any>,
+  table: TableDefinition,
+  from: string,
+  alias: string,
+  link: LinkTable,
+  rowFilter: readonly ColumnDefinition[],
+) {
+  return db
+    .selectFrom(`${link.table} as ${LINK_ALIAS}`)
+    .innerJoin(from, `${alias}.${ID}`, `${LINK_ALIAS}.${link.targetColumn}`)
+    .$if(table.softDelete === true, (query) => query.where(sql.ref(`${alias}.${SOFT_DELETE_FIELD}`), 'is', null))
+    .$if(link.live === true, (query) => query.where(sql.ref(`${LINK_ALIAS}.${SOFT_DELETE_FIELD}`), 'is', null))
+    .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter, alias)))
 }
 
 /**
@@ -521,9 +562,16 @@ function integerParameter(name: string): Expression<number> {
   return sql<number>`${parameter(name, 'integer')}`
 }
 
-function matchRowFilter(rowFilter: readonly ColumnDefinition[]) {
+/** The row filter's conditions; on the columns of `alias` when more than one table is in scope. */
+function matchRowFilter(rowFilter: readonly ColumnDefinition[], alias?: string) {
   return (eb: ExpressionBuilder<any, any>) =>
     eb.and(
-      rowFilter.map((column) => eb(column.name, '=', parameter(rowFilterName(column.name), column.type, column.name))),
+      rowFilter.map((column) =>
+        eb(
+          alias === undefined ? column.name : `${alias}.${column.name}`,
+          '=',
+          parameter(rowFilterName(column.name), column.type, column.name),
+        ),
+      ),
     )
 }

@@ -147,6 +147,24 @@ for (const dialect of DIALECTS) {
       expect(count).toBe(2)
     })
 
+    it("caps each owner's linked rows in one statement: the first by id of those the row filter keeps", async () => {
+      const link = { table: postTagsTable.name, column: 'post_id', targetColumn: 'tag_id' }
+      const owned = (rows: { owner: number; row: Row }[]) => rows.map(({ owner, row }) => [owner, row.name])
+      const count = await statementsOf(async () => {
+        // Tags were inserted rust, go, sql: their ids run in that order. A value listed twice counts once.
+        const values = [post.second!, post.first!, post.first!]
+        expect(owned(await storage.storage.findLinked(tagsTable, link, values, 2))).toEqual([
+          [post.first, 'rust'],
+          [post.first, 'go'],
+          [post.second, 'rust'],
+        ])
+        expect(owned(await storage.storage.findLinked(tagsTable, link, [post.first!], 1, { name: 'sql' }))).toEqual([
+          [post.first, 'sql'],
+        ])
+      })
+      expect(count).toBe(2)
+    })
+
     it('filters across a many-to-many with EXISTS: each post once, one page statement and one count', async () => {
       let page: Awaited<ReturnType<typeof list>> | undefined
       const count = await statementsOf(async () => {

@@ -33,6 +33,7 @@ export const postgresSyntax: DialectSyntax = {
     const count = sql`count(${sql.ref(column.name)})`
     return sql<string>`cast(sign(${sum}) * div(abs(${sum}) * ${units} * 2 + ${count}, 2 * ${count}) * ${unit} as text)`
   },
+  perValueCap: { kind: 'window' },
 }
 
 /**

@@ -45,4 +45,5 @@ export const sqliteSyntax: DialectSyntax = {
   // Keys are text: sum() would add their leading digits. Decimal aggregates of their own, in BigInt arithmetic.
   decimalAggregate: (fn, column) =>
     sql<string>`${sql.raw(fn === 'sum' ? DECIMAL_SUM_FUNCTION : DECIMAL_AVG_FUNCTION)}(${sql.ref(column.name)}, ${sql.lit(column.scale ?? 0)})`,
+  perValueCap: { kind: 'limit-per-value', listRows: (list) => sql`(select distinct value from json_each(${list}))` },
 }
