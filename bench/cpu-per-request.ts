@@ -9,12 +9,13 @@
  *   npm run build && node --import tsx bench/cpu-per-request.ts [sqlite|postgres]
  *
  * Series: the first page of row c, the filtered page of row a, the included
- * page of row b, the tags of row g, the tag filter of row h, and row f's create with and without hooks (bench/bench-app.ts).
+ * page of row b, the tags of row g, the tag filter of row h, each also served by the hand-written server
+ * (the ratio printed is its CPU ÷ the generated's), and row f's create with and without hooks (bench/bench-app.ts).
  * Each round runs every series once, in alternating order; prints the median
  * CPU µs and wall µs per request of each over BENCH_ROUNDS [5] rounds of
  * BENCH_REQUESTS [2000] requests, on BENCH_POSTS [10000] posts. BENCH_SERIES:
- * only the series whose names contain it (`BENCH_SERIES='f create, hooks'`
- * with `node --cpu-prof` profiles that one).
+ * only the series whose names contain one of its comma-separated parts (`BENCH_SERIES='h '` measures
+ * row h's two servers; `BENCH_SERIES='h tag'` with `node --cpu-prof` profiles the generated one).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -24,7 +25,7 @@ import { buildApiServer, createStorage, type Storage } from 'restmint/runtime'
 import { allTables } from '../generated/schema.js'
 import { api } from '../generated/server.js'
 import { benchApp } from './bench-app.js'
-import { BENCH_CURSOR_SECRET } from './hand-written-server.js'
+import { BENCH_CURSOR_SECRET, buildHandWrittenServer } from './hand-written-server.js'
 import { BENCH_JWT_SECRET, PATHS } from './query-harness.js'
 import { dropPostgresSchema, seedPostgres, seedSqlite } from './seed-database.js'
 
@@ -54,6 +55,11 @@ try {
   const common = { docs: false, cursorSecret: BENCH_CURSOR_SECRET, env: { JWT_SECRET: BENCH_JWT_SECRET } }
   const plain = await buildApiServer(withoutOperations, { ...common, ...open() })
   const hooked = await buildApiServer(withHooks, { ...common, ...open(), app: benchApp })
+  const handWritten = await buildHandWrittenServer(
+    dialect === 'sqlite'
+      ? { kind: 'sqlite', file: join(directory, 'bench.db') }
+      : { kind: 'postgres', url: postgresUrl, schema },
+  )
   const author = JSON.stringify({ name: ' Bench Author ' })
   const series: { name: string; app: FastifyInstance; path: string; body?: string; cpu: number[]; wall: number[] }[] = [
     { name: 'c first page', app: plain, path: PATHS.first, cpu: [], wall: [] },
@@ -61,11 +67,16 @@ try {
     { name: 'b included page', app: plain, path: PATHS.included, cpu: [], wall: [] },
     { name: 'g tags page', app: plain, path: PATHS.tagsIncluded, cpu: [], wall: [] },
     { name: 'h tag filter', app: plain, path: PATHS.byTag, cpu: [], wall: [] },
+    { name: 'c hand-written', app: handWritten, path: PATHS.first, cpu: [], wall: [] },
+    { name: 'a hand-written', app: handWritten, path: PATHS.filtered, cpu: [], wall: [] },
+    { name: 'b hand-written', app: handWritten, path: PATHS.included, cpu: [], wall: [] },
+    { name: 'g hand-written', app: handWritten, path: PATHS.tagsIncluded, cpu: [], wall: [] },
+    { name: 'h hand-written', app: handWritten, path: PATHS.byTag, cpu: [], wall: [] },
     { name: 'f create, hooks', app: hooked, path: '/v2/authors', body: author, cpu: [], wall: [] },
     { name: 'f create, no hooks', app: plain, path: '/v2/authors', body: author, cpu: [], wall: [] },
   ]
-  const only = process.env.BENCH_SERIES
-  if (only) series.splice(0, series.length, ...series.filter((entry) => entry.name.includes(only)))
+  const only = process.env.BENCH_SERIES?.split(',')
+  if (only) series.splice(0, series.length, ...series.filter((entry) => only.some((part) => entry.name.includes(part))))
   for (const entry of series) await run(entry, Math.min(requests, 300))
   for (let round = 1; round <= rounds; round++) {
     for (const entry of round % 2 === 1 ? series : [...series].reverse()) {
@@ -75,12 +86,18 @@ try {
     }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-  console.log(`${dialect}, ${requests} requests × ${rounds} rounds, one at a time; medians:`)
+  console.log(`${dialect}, ${requests} requests × ${rounds} rounds, one at a time; medians (least):`)
   for (const { name, cpu, wall } of series) {
+    // A generated series against the hand-written one of its row: reference CPU ÷ generated CPU.
+    const reference = series.find((other) => other.name === `${name[0]} hand-written`)
+    const ratio =
+      reference && reference.name !== name ? `  ratio ${(median(reference.cpu) / median(cpu)).toFixed(2)}` : ''
     console.log(
-      `${name.padEnd(20)} ${median(cpu).toFixed(1).padStart(7)} µs CPU  ${median(wall).toFixed(1).padStart(7)} µs wall`,
+      `${name.padEnd(20)} ${median(cpu).toFixed(1).padStart(7)} µs CPU (${Math.min(...cpu).toFixed(1)})  ` +
+        `${median(wall).toFixed(1).padStart(7)} µs wall${ratio}`,
     )
   }
+  await handWritten.close()
   await plain.close()
   await hooked.close()
 } finally {
