@@ -8,7 +8,7 @@
  *
  *   npm run build && node --import tsx bench/cpu-per-request.ts [sqlite|postgres]
  *
- * Series: the first page of row c, the filtered page of row a, the included
+ * Series: the first page of row c and its cursor page 90% into the table, the filtered page of row a, the included
  * page of row b, the tags of row g, the tag filter of row h, each also served by the hand-written server
  * (the ratio printed is its CPU ÷ the generated's), and row f's create with and without hooks (bench/bench-app.ts).
  * Each round runs every series once, in alternating order; prints the median
@@ -26,7 +26,7 @@ import { allTables } from '../generated/schema.js'
 import { api } from '../generated/server.js'
 import { benchApp } from './bench-app.js'
 import { BENCH_CURSOR_SECRET, buildHandWrittenServer } from './hand-written-server.js'
-import { BENCH_JWT_SECRET, PATHS } from './query-harness.js'
+import { BENCH_JWT_SECRET, PATHS, PER_PAGE } from './query-harness.js'
 import { dropPostgresSchema, seedPostgres, seedSqlite } from './seed-database.js'
 
 const dialect = process.argv[2] ?? 'sqlite'
@@ -61,8 +61,12 @@ try {
       : { kind: 'postgres', url: postgresUrl, schema },
   )
   const author = JSON.stringify({ name: ' Bench Author ' })
+  // Row c's depth walk: the cursor the offset page 90% into the table hands out.
+  const depthPage = Math.round((sizes.posts * 0.9) / PER_PAGE)
+  const depthCursor = (await plain.inject({ method: 'GET', url: PATHS.offset(depthPage) })).json().meta.next_cursor
   const series: { name: string; app: FastifyInstance; path: string; body?: string; cpu: number[]; wall: number[] }[] = [
     { name: 'c first page', app: plain, path: PATHS.first, cpu: [], wall: [] },
+    { name: 'c cursor at depth', app: plain, path: PATHS.cursor(depthCursor), cpu: [], wall: [] },
     { name: 'a filtered page', app: plain, path: PATHS.filtered, cpu: [], wall: [] },
     { name: 'b included page', app: plain, path: PATHS.included, cpu: [], wall: [] },
     { name: 'g tags page', app: plain, path: PATHS.tagsIncluded, cpu: [], wall: [] },
@@ -87,11 +91,10 @@ try {
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
   console.log(`${dialect}, ${requests} requests × ${rounds} rounds, one at a time; medians (least):`)
-  for (const { name, cpu, wall } of series) {
-    // A generated series against the hand-written one of its row: reference CPU ÷ generated CPU.
-    const reference = series.find((other) => other.name === `${name[0]} hand-written`)
-    const ratio =
-      reference && reference.name !== name ? `  ratio ${(median(reference.cpu) / median(cpu)).toFixed(2)}` : ''
+  for (const { name, app, path, cpu, wall } of series) {
+    // A generated series against the hand-written one of the same request: reference CPU ÷ generated CPU.
+    const reference = series.find((other) => other.app === handWritten && other.path === path)
+    const ratio = reference && app !== handWritten ? `  ratio ${(median(reference.cpu) / median(cpu)).toFixed(2)}` : ''
     console.log(
       `${name.padEnd(20)} ${median(cpu).toFixed(1).padStart(7)} µs CPU (${Math.min(...cpu).toFixed(1)})  ` +
         `${median(wall).toFixed(1).padStart(7)} µs wall${ratio}`,
