@@ -11,9 +11,10 @@ import { mapWriteErrors } from './write-errors.js'
 
 /**
  * What a list of linked records selects: the target's rows the caller may
- * read, having a link to the path's source (an EXISTS on the join, so a
- * record linked twice still comes once). 404 when the source is not there
- * or not readable, 403 when the caller may read no target record.
+ * read, having a link to the path's source that the caller may list (an
+ * EXISTS on the join within its `list` rule's rows, so a record linked twice
+ * still comes once). 404 when the source is not there or not readable, 403
+ * when the caller may read no target record.
  */
 export async function resolveLinkScope(
   context: RequestContext,
@@ -32,6 +33,8 @@ export async function resolveLinkScope(
         column: link.targetParam,
         outerColumn: 'id',
         ...(link.join.softDelete === true ? { live: true as const } : {}),
+        // The route is the join's list: its rule's rows (an owner's links) are the links it shows.
+        ...(Object.keys(context.grant.rows).length > 0 ? { rowFilter: context.grant.rows } : {}),
       },
     ],
   }

@@ -69,6 +69,7 @@ import {
   COUNT,
   filterName,
   groupAlias,
+  hopRowFilterName,
   LINK_OWNER,
   ID,
   LIMIT,
@@ -740,10 +741,20 @@ export class KyselyStorage implements Storage {
   }
 }
 
-/** Binds each filter's value as `filter:<index>` (a `null` filter has none: IS NULL is in the SQL). */
+/**
+ * Binds each filter's value as `filter:<index>` (a `null` filter has none: IS NULL is in the SQL), and the
+ * row filter of each table it passes as `hop:<index>.<hop>:<column>` (hopRowFilterName).
+ */
 function bindFilters(filters: readonly Filter[], args: Record<string, ColumnValue | readonly ColumnValue[]>): void {
   for (let index = 0; index < filters.length; index++) {
-    const { operator, value } = filters[index]!
+    const { operator, value, through } = filters[index]!
+    if (through !== undefined) {
+      for (let hop = 0; hop < through.length; hop++) {
+        const rowFilter = through[hop]!.rowFilter
+        if (!rowFilter) continue
+        for (const name in rowFilter) args[hopRowFilterName(index, hop, name)] = rowFilter[name]!
+      }
+    }
     if (operator === 'null') continue
     args[filterName(index)] = isTextMatchOperator(operator) ? likePattern(value, operator) : value
   }
