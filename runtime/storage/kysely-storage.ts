@@ -295,13 +295,18 @@ export class KyselyStorage implements Storage {
       return value === null || decoder === undefined ? (value as ColumnValue) : decoder(value, column)
     }
     const kinds = aggregates.map(({ column, fn }) => aggregateResultKind(context.columns.get(column)!.type, fn))
+    const integerSums = aggregates.map(
+      ({ column, fn }) => fn === 'sum' && context.columns.get(column)!.type === 'integer',
+    )
     return rows.map((row) => ({
       keys: groupBy.map((name, index) => decodeColumn(name, row[groupAlias(index)])),
       count: Number(row[COUNT]),
       values: aggregates.map(({ column }, index) => {
         const value = row[aggregateAlias(index)]
         if (value === null || value === undefined) return null
-        // Exact results arrive as text (cast in SQL), floats as numbers; min and max are values of their column.
+        // Exact results arrive as text (cast in SQL; an integer sum as its dialect reads it), floats as numbers;
+        // min and max are values of their column.
+        if (integerSums[index]) return dialect.syntax.readIntegerSum(value)
         if (kinds[index] === 'exact') return String(value)
         if (kinds[index] === 'float') return Number(value)
         return decodeColumn(column, value)

@@ -157,6 +157,7 @@ export function buildAggregateQuery(
         if (kind === 'column') return computed.as(aggregateAlias(index))
         if (column.type === 'decimal' && (fn === 'sum' || fn === 'avg'))
           return syntax.decimalAggregate(fn, column).as(aggregateAlias(index))
+        if (column.type === 'integer' && fn === 'sum') return syntax.integerSum(column).as(aggregateAlias(index))
         const type = kind === 'exact' ? columnTypes.sqlTypes.string : columnTypes.sqlTypes.number
         return sql`cast(${computed} as ${sql.raw(type)})`.as(aggregateAlias(index))
       }),
