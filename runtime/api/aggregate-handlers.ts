@@ -3,7 +3,7 @@ import { requestSearch, routePath } from '../http/request-path.js'
 import { buildCursorLinks } from '../query/page-links.js'
 import { readAggregateQuery } from '../query/read-query.js'
 import type { AggregateGroup, AggregateOptions } from '../storage/storage.js'
-import { rejectInvalidValues } from './collection-handlers.js'
+import { rejectInvalidValues, storageFilters } from './collection-handlers.js'
 import { setCacheHeaders } from './cache-headers.js'
 import { parentFilterOf, resolveParent } from './find-record.js'
 import { openRequest, type RouteHandler } from './route-context.js'
@@ -22,7 +22,7 @@ export const aggregateRecords: RouteHandler = async (route, request, reply) => {
   const collectionKey = JSON.stringify([request.routeOptions.url, parentFilterOf(context)])
   const parsed = readAggregateQuery(route.query, request.url, collectionKey)
   const rowFilter = { ...(await resolveParent(context)), ...context.grant.rows }
-  const filters = parsed.filters.map((filter) => ({ ...filter, column: translation.columnOf(filter.column) }))
+  const filters = storageFilters(context, parsed.filters)
   const groups = await rejectInvalidValues(route, filters, (options) => api.storage.aggregate(route.table, options), {
     rowFilter,
     filters,

@@ -1,4 +1,5 @@
 import { ensureReadableReferences } from '../access/ensure-readable-references.js'
+import { limitFilterHops } from '../access/limit-filter-hops.js'
 import { includeRelations } from '../include/include-relations.js'
 import { ProblemError, validationFailed } from '../problems/problem-error.js'
 import { buildCursorLinks, buildPageLinks } from '../query/page-links.js'
@@ -11,7 +12,7 @@ import { parentFilterOf, resolveParent } from './find-record.js'
 import { readDeletedVisibility } from './read-deleted-visibility.js'
 import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
 import { requestSearch, routePath } from '../http/request-path.js'
-import { openRequest, type RouteContext, type RouteHandler } from './route-context.js'
+import { openRequest, type RequestContext, type RouteContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
 import { openWriteHooks } from './open-write-hooks.js'
 import { resolveLinkScope } from './link-handlers.js'
@@ -33,13 +34,7 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
     : { rowFilter: { ...(await resolveParent(context)), ...context.grant.rows }, filters: [] }
   // Parsed in the version's names (cursors too, bound to its route); the storage takes its columns.
   const sort = parsed.sort.map((key) => ({ ...key, column: translation.columnOf(key.column) }))
-  // A filter across relations names the related table's column already.
-  const filters = [
-    ...scope.filters,
-    ...parsed.filters.map((filter) =>
-      filter.through ? filter : { ...filter, column: translation.columnOf(filter.column) },
-    ),
-  ]
+  const filters = [...scope.filters, ...storageFilters(context, parsed.filters)]
   const result = await rejectInvalidValues(route, filters, (options) => route.api.storage.list(route.table, options), {
     rowFilter: { ...scope.rowFilter, ...deleted.rows },
     filters,
@@ -134,6 +129,20 @@ export const createRecord: RouteHandler = async (route, request, reply) => {
     .header('location', `${routePath(request)}/${row.id}`)
     .header('etag', entityTagOf(table, row))
     .send({ data: translation.rowToVersion(row) })
+}
+
+/**
+ * A list's or aggregate's parsed filters as the storage takes them: a field
+ * of the listed table by its column, a filter across relations (which names
+ * the related table's column already) limited to the rows the caller may
+ * read of every table it passes (limitFilterHops).
+ */
+export function storageFilters(context: RequestContext, filters: readonly Filter[]): Filter[] {
+  const { translation } = context.route
+  return limitFilterHops(
+    filters.map((filter) => (filter.through ? filter : { ...filter, column: translation.columnOf(filter.column) })),
+    context.grant,
+  )
 }
 
 /**

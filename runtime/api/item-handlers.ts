@@ -164,7 +164,7 @@ async function updateOrFail(
  * else would learn how many rows they cannot see (that some exist, the 409
  * itself says: the record cannot go while they do).
  */
-function stillReferenced(context: RequestContext, id: number, error: RowReferencedError): ProblemError {
+export function stillReferenced(context: RequestContext, id: number, error: RowReferencedError): ProblemError {
   const readable = context.grant.readableRowsOf(error.referencingTable)
   const rows =
     readable !== null && Object.keys(readable).length === 0

@@ -8,12 +8,17 @@ import { resolveParent } from './find-record.js'
 import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
 import { openRequest, type LinkContext, type RequestContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
+import { openWriteHooks } from './open-write-hooks.js'
+import { computeFields } from './compute-fields.js'
+import { stillReferenced } from './item-handlers.js'
+import { MissingReferenceError, RowReferencedError } from '../storage/storage-errors.js'
 
 /**
  * What a list of linked records selects: the target's rows the caller may
- * read, having a link to the path's source (an EXISTS on the join, so a
- * record linked twice still comes once). 404 when the source is not there
- * or not readable, 403 when the caller may read no target record.
+ * read, having a link to the path's source that the caller may list (an
+ * EXISTS on the join within its `list` rule's rows, so a record linked twice
+ * still comes once). 404 when the source is not there or not readable, 403
+ * when the caller may read no target record.
  */
 export async function resolveLinkScope(
   context: RequestContext,
@@ -32,6 +37,8 @@ export async function resolveLinkScope(
         column: link.targetParam,
         outerColumn: 'id',
         ...(link.join.softDelete === true ? { live: true as const } : {}),
+        // The route is the join's list: its rule's rows (an owner's links) are the links it shows.
+        ...(Object.keys(context.grant.rows).length > 0 ? { rowFilter: context.grant.rows } : {}),
       },
     ],
   }
@@ -43,7 +50,10 @@ export async function resolveLinkScope(
  * body, its source key from the path). 201 with the join record; `Location`
  * is its top-level path. A link that exists already is a 409 naming both
  * keys (the join's composite unique); a target that does not exist is the
- * 400 of any missing reference, naming the target key.
+ * 400 of any missing reference, naming the target key. It creates a join
+ * record as a POST on the join's own path does: the join's hooks
+ * (beforeCreate, afterCreate in the insert's transaction, afterCommit) and
+ * computed fields.
  */
 export const createLink: RouteHandler = async (route, request, reply) => {
   rejectMergePatch(request)
@@ -52,11 +62,25 @@ export const createLink: RouteHandler = async (route, request, reply) => {
   const { api, table } = route
   const body = readBody(route, route.bodies.create, request.body)
   const source = await resolveParent(context)
-  const values = { ...withDefaults(table, body), ...source, ...context.grant.stamp }
+  const hooks = openWriteHooks(context)
+  let values = { ...withDefaults(table, body), ...source, ...context.grant.stamp }
+  // What the hook returns, but the source's key (the path's) and the owner (the caller's) stay.
+  if (hooks) values = { ...(await hooks.beforeCreate(values)), ...source, ...context.grant.stamp }
   const row = await mapWriteErrors(route, async () => {
-    await ensureReadableReferences(api.storage, api.tables, table, values, context.grant)
-    return api.storage.insert(table, values)
+    try {
+      await ensureReadableReferences(api.storage, api.tables, table, values, context.grant)
+      return await (hooks
+        ? hooks.create((storage) => storage.insert(table, values))
+        : api.storage.insert(table, values))
+    } catch (error) {
+      // The source was deleted since resolveParent found it: its 404, as createRecord answers.
+      if (error instanceof MissingReferenceError && error.column === route.parentLink?.column) {
+        await resolveParent(context)
+      }
+      throw error
+    }
   })
+  await computeFields(context, [row], [])
   return reply
     .code(201)
     .header('location', `${route.prefix}/${table.resource}/${row.id}`)
@@ -64,7 +88,13 @@ export const createLink: RouteHandler = async (route, request, reply) => {
     .send({ data: row })
 }
 
-/** DELETE on a linked record: removes the link (204), never the record; 404 when the two are not linked. */
+/**
+ * DELETE on a linked record: removes the link (204), never the record; 404
+ * when the two are not linked. It deletes the join record as a DELETE on the
+ * join's own path does: the join's hooks (beforeDelete, afterDelete in the
+ * delete's transaction, afterCommit), and 409 while rows of another
+ * collection still reference it.
+ */
 export const removeLink: RouteHandler = async (route, request, reply) => {
   const context = openRequest(route, request, reply)
   rejectQuery(request.url)
@@ -75,7 +105,21 @@ export const removeLink: RouteHandler = async (route, request, reply) => {
   const rowFilter = { ...source, [link.targetParam]: targetId, ...context.grant.rows }
   const { rows } = await api.storage.list(link.join, { rowFilter, limit: 1, count: 'none' })
   const found = rows[0]
-  if (found === undefined || !(await api.storage.delete(link.join, found.id as number, context.grant.rows))) {
+  let deleted = false
+  if (found !== undefined) {
+    const id = found.id as number
+    const hooks = openWriteHooks(context)
+    if (hooks) await hooks.beforeDelete(found)
+    try {
+      deleted = await (hooks
+        ? hooks.delete((storage, capture) => storage.delete(link.join, id, context.grant.rows, capture), undefined)
+        : api.storage.delete(link.join, id, context.grant.rows))
+    } catch (error) {
+      if (!(error instanceof RowReferencedError)) throw error
+      throw stillReferenced(context, id, error)
+    }
+  }
+  if (!deleted) {
     throw new ProblemError(
       'not_found',
       `${link.source.singular} ${context.params[link.sourceParam]} is not linked to ${link.target.singular} ${targetId}.`,

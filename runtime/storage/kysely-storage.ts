@@ -69,6 +69,7 @@ import {
   COUNT,
   filterName,
   groupAlias,
+  hopRowFilterName,
   LINK_OWNER,
   ID,
   LIMIT,
@@ -294,13 +295,18 @@ export class KyselyStorage implements Storage {
       return value === null || decoder === undefined ? (value as ColumnValue) : decoder(value, column)
     }
     const kinds = aggregates.map(({ column, fn }) => aggregateResultKind(context.columns.get(column)!.type, fn))
+    const integerSums = aggregates.map(
+      ({ column, fn }) => fn === 'sum' && context.columns.get(column)!.type === 'integer',
+    )
     return rows.map((row) => ({
       keys: groupBy.map((name, index) => decodeColumn(name, row[groupAlias(index)])),
       count: Number(row[COUNT]),
       values: aggregates.map(({ column }, index) => {
         const value = row[aggregateAlias(index)]
         if (value === null || value === undefined) return null
-        // Exact results arrive as text (cast in SQL), floats as numbers; min and max are values of their column.
+        // Exact results arrive as text (cast in SQL; an integer sum as its dialect reads it), floats as numbers;
+        // min and max are values of their column.
+        if (integerSums[index]) return dialect.syntax.readIntegerSum(value)
         if (kinds[index] === 'exact') return String(value)
         if (kinds[index] === 'float') return Number(value)
         return decodeColumn(column, value)
@@ -740,10 +746,20 @@ export class KyselyStorage implements Storage {
   }
 }
 
-/** Binds each filter's value as `filter:<index>` (a `null` filter has none: IS NULL is in the SQL). */
+/**
+ * Binds each filter's value as `filter:<index>` (a `null` filter has none: IS NULL is in the SQL), and the
+ * row filter of each table it passes as `hop:<index>.<hop>:<column>` (hopRowFilterName).
+ */
 function bindFilters(filters: readonly Filter[], args: Record<string, ColumnValue | readonly ColumnValue[]>): void {
   for (let index = 0; index < filters.length; index++) {
-    const { operator, value } = filters[index]!
+    const { operator, value, through } = filters[index]!
+    if (through !== undefined) {
+      for (let hop = 0; hop < through.length; hop++) {
+        const rowFilter = through[hop]!.rowFilter
+        if (!rowFilter) continue
+        for (const name in rowFilter) args[hopRowFilterName(index, hop, name)] = rowFilter[name]!
+      }
+    }
     if (operator === 'null') continue
     args[filterName(index)] = isTextMatchOperator(operator) ? likePattern(value, operator) : value
   }

@@ -49,10 +49,16 @@ export interface ShapedAggregate {
 export interface ShapedFilter {
   readonly column: ColumnDefinition
   /** A filter across relations: the tables between the listed one and `column`'s (Filter.through). */
-  readonly through: readonly FilterHop[]
+  readonly through: readonly ShapedHop[]
   readonly operator: FilterOperator
   /** For `null`: true for IS NULL, false for IS NOT NULL. */
   readonly isNull: boolean
+}
+
+/** One table a filter across relations passes (FilterHop), its row filter resolved. */
+export interface ShapedHop extends Omit<FilterHop, 'rowFilter'> {
+  /** FilterHop.rowFilter's columns in name order (none when absent); null when no row of the table leads on. */
+  readonly rowFilter: readonly ColumnDefinition[] | null
 }
 
 export interface ShapedSortKey {
@@ -77,11 +83,24 @@ export function filtersKey(filters: readonly Filter[]): string {
   return key
 }
 
-/** `post_tags.post_id=id>tags.id=tag_id>`: the tables a filter across relations passes. */
+/**
+ * `post_tags.post_id=id>tags[owner_sub].id=tag_id>`: the tables a filter across relations passes, each with
+ * its row filter's columns (`[-]` when no row leads on).
+ */
 function throughKey(through: readonly FilterHop[]): string {
   let key = ''
-  for (const hop of through) key += `${hop.table}${hop.live ? '(live)' : ''}.${hop.column}=${hop.outerColumn}>`
+  for (const hop of through) {
+    key += `${hop.table}${hop.live ? '(live)' : ''}${hopRowFilterKey(hop.rowFilter)}.${hop.column}=${hop.outerColumn}>`
+  }
   return key
+}
+
+function hopRowFilterKey(rowFilter: FilterHop['rowFilter']): string {
+  if (rowFilter === undefined) return ''
+  if (rowFilter === null) return '[-]'
+  const names = Object.keys(rowFilter)
+  if (names.length === 0) return ''
+  return `[${names.length > 1 ? names.sort().join(',') : names[0]}]`
 }
 
 /** Names the SQL shape of `sort`. */
@@ -121,8 +140,20 @@ export function resolveFilters(
         `filter operator "${filter.operator}" needs a string column, not "${table.name}.${filter.column}"`,
       )
     }
-    return { column, through, operator: filter.operator, isNull: filter.value === true }
+    return {
+      column,
+      through: through.map((hop) => resolveHop(hop, columnsOf(hop.table))),
+      operator: filter.operator,
+      isNull: filter.value === true,
+    }
   })
+}
+
+function resolveHop(hop: FilterHop, columns: ReadonlyMap<string, ColumnDefinition>): ShapedHop {
+  const { rowFilter, ...rest } = hop
+  if (rowFilter === null) return { ...rest, rowFilter: null }
+  const names = Object.keys(rowFilter ?? {}).sort()
+  return { ...rest, rowFilter: names.map((name) => resolveColumn({ name: hop.table }, columns, name, 'row filter')) }
 }
 
 /**

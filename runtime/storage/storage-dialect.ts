@@ -81,6 +81,13 @@ export interface DialectSyntax {
    */
   decimalAggregate(fn: 'sum' | 'avg', column: ColumnDefinition): RawBuilder<string>
   /**
+   * `sum` of an integer column, exact however large (past 2^63 too), NULL
+   * over no values; `readIntegerSum` turns what it reads back (not NULL) into
+   * the sum's decimal digits.
+   */
+  integerSum(column: ColumnDefinition): RawBuilder<unknown>
+  readIntegerSum(value: unknown): string
+  /**
    * How a capped include keeps the first n rows per value of a list. `window`: row_number() numbers each
    * value's rows. `limit-per-value`: each distinct value of the list (`listRows`: a table whose one column
    * is `value`) is joined to the ids a correlated `LIMIT n` subquery picks for it, which SQLite runs as one

@@ -45,6 +45,12 @@ export interface FilterHop {
   readonly outerColumn: string
   /** The table soft-deletes: only its live rows (`deleted_at IS NULL`) lead on. */
   readonly live?: true
+  /**
+   * Only its rows meeting these equality conditions lead on (as a list's
+   * row filter: the rows of the table the caller may read); null when none
+   * does, so the filter matches nothing. Absent: every row.
+   */
+  readonly rowFilter?: RowFilter | null
 }
 
 /** The join of a many-to-many: `table`'s `column` holds the listed side's id, `targetColumn` the other side's. */

@@ -24,7 +24,8 @@ import type { DialectSyntax } from './storage-dialect.js'
  */
 
 // Placeholder names: `value:<column>` for written values, `row:<column>` for row filter conditions,
-// `filter:<index>` for the value of the index-th filter, `after:<index>` (keyset-condition.ts)
+// `filter:<index>` for the value of the index-th filter, `hop:<index>.<hop>:<column>` for the row filter of
+// a table it passes (hopRowFilterName), `after:<index>` (keyset-condition.ts)
 // for the keyset position, `values` for findWhereIn's list and `per-value` for its cap.
 export const ID = 'id'
 export const LIMIT = 'limit'
@@ -54,6 +55,9 @@ const ID_COLUMN: ColumnDefinition = {
 export const valueName = (column: string): string => `value:${column}`
 export const rowFilterName = (column: string): string => `row:${column}`
 export const filterName = (index: number): string => `filter:${index}`
+/** The value of `column` in the row filter of the `hop`-th table the `filter`-th filter passes (FilterHop.rowFilter). */
+export const hopRowFilterName = (filter: number, hop: number, column: string): string =>
+  `hop:${filter}.${hop}:${column}`
 /** Result columns of buildAggregateQuery: each group's count, its grouping values and its aggregates, by position. */
 export const COUNT = 'count'
 export const groupAlias = (index: number): string => `g${index}`
@@ -153,6 +157,7 @@ export function buildAggregateQuery(
         if (kind === 'column') return computed.as(aggregateAlias(index))
         if (column.type === 'decimal' && (fn === 'sum' || fn === 'avg'))
           return syntax.decimalAggregate(fn, column).as(aggregateAlias(index))
+        if (column.type === 'integer' && fn === 'sum') return syntax.integerSum(column).as(aggregateAlias(index))
         const type = kind === 'exact' ? columnTypes.sqlTypes.string : columnTypes.sqlTypes.number
         return sql`cast(${computed} as ${sql.raw(type)})`.as(aggregateAlias(index))
       }),
@@ -260,38 +265,49 @@ function listConditions(
   const visible = matchDeleted(table, shape.deleted)
   if (visible !== null) conditions.push(visible)
   shape.filters.forEach((filter, index) =>
-    conditions.push(acrossRelations(db, table.name, filter.through, matchFilter(syntax, filter, index), semiJoin)),
+    conditions.push(
+      acrossRelations(db, table.name, filter.through, index, matchFilter(syntax, filter, index), semiJoin),
+    ),
   )
   return conditions
 }
 
 /**
- * `condition` tested on the rows at the end of `through`: one semi-join per
- * table passed (SemiJoin: EXISTS or `key IN (SELECT …)`), never a join, so a
- * row never repeats however many related rows match. Each table is aliased
- * (`_restmint_r1`…) so that a table met again (a relation to itself) never
- * shadows the one before; inside the innermost subquery only the last table
- * is in scope, so the condition's unqualified columns are its.
+ * `condition` (of the `filter`-th filter) tested on the rows at the end of
+ * `through`: one semi-join per table passed (SemiJoin: EXISTS or `key IN
+ * (SELECT …)`), never a join, so a row never repeats however many related
+ * rows match. Each table is aliased (`_restmint_r1`…) so that a table met
+ * again (a relation to itself) never shadows the one before; inside the
+ * innermost subquery only the last table is in scope, so the condition's
+ * unqualified columns are its. Only the rows within each table's row filter
+ * (the rows the caller may read) lead on; a table none of whose rows does
+ * makes the filter match nothing.
  */
 function acrossRelations(
   db: Kysely<any>,
   outer: string,
   through: ShapedFilter['through'],
+  filter: number,
   condition: Expression<SqlBool>,
   semiJoin: SemiJoin,
 ): Expression<SqlBool> {
+  if (through.some((hop) => hop.rowFilter === null)) return sql<SqlBool>`1 = 0`
   let tested = condition
   for (let index = through.length - 1; index >= 0; index--) {
     const hop = through[index]!
     const alias = `${HOP_ALIAS}${index + 1}`
     const previous = sql.ref(`${index === 0 ? outer : `${HOP_ALIAS}${index}`}.${hop.outerColumn}`)
     const key = sql.ref(`${alias}.${hop.column}`)
+    const rowFilter = hop.rowFilter ?? []
     // Built, not raw SQL: the PostgreSQL storage's schema applies to the tables the query builder names.
     // Kysely parenthesizes the subquery itself.
     const related = db
       .selectFrom(`${hop.table} as ${alias}`)
       .where(tested)
       .$if(hop.live === true, (query) => query.where(sql.ref(`${alias}.${SOFT_DELETE_FIELD}`), 'is', null))
+      .$if(rowFilter.length > 0, (query) =>
+        query.where(matchRowFilter(rowFilter, alias, (column) => hopRowFilterName(filter, index, column))),
+      )
     tested =
       semiJoin === 'probe'
         ? sql<SqlBool>`exists ${related.select(sql.lit(1).as('one')).where(key, '=', previous)}`
@@ -562,15 +578,22 @@ function integerParameter(name: string): Expression<number> {
   return sql<number>`${parameter(name, 'integer')}`
 }
 
-/** The row filter's conditions; on the columns of `alias` when more than one table is in scope. */
-function matchRowFilter(rowFilter: readonly ColumnDefinition[], alias?: string) {
+/**
+ * The row filter's conditions; on the columns of `alias` when more than one table is in scope; each value
+ * bound as `nameOf` names it (`row:<column>` unless told).
+ */
+function matchRowFilter(
+  rowFilter: readonly ColumnDefinition[],
+  alias?: string,
+  nameOf: (column: string) => string = rowFilterName,
+) {
   return (eb: ExpressionBuilder<any, any>) =>
     eb.and(
       rowFilter.map((column) =>
         eb(
           alias === undefined ? column.name : `${alias}.${column.name}`,
           '=',
-          parameter(rowFilterName(column.name), column.type, column.name),
+          parameter(nameOf(column.name), column.type, column.name),
         ),
       ),
     )

@@ -145,6 +145,36 @@ for (const dialect of DIALECTS) {
       expect((await app.inject('/v2/notes/aggregates')).statusCode).toBe(401)
     })
 
+    it('sums integers exactly past 2^63, in one statement, on both databases', async () => {
+      // An integer field holds at most 2^53 - 1: 1,025 of them pass 2^63, where SQLite's sum() overflows.
+      const notes = allTables.find((table) => table.name === 'notes')!
+      const big = Number.MAX_SAFE_INTEGER
+      const sizes: Record<string, number[]> = {
+        big: Array.from({ length: 1025 }, () => big),
+        negative: Array.from({ length: 1030 }, (_, index) => -big + index),
+        mixed: [big, big, -big, -1, 7],
+      }
+      await storage.storage.transaction(async (transaction) => {
+        for (const [kind, values] of Object.entries(sizes)) {
+          for (const size of values) await transaction.insert(notes, { kind, size, owner_sub: 'carol' })
+        }
+      })
+      const exact = (values: number[]) => String(values.reduce((sum, value) => sum + BigInt(value), 0n))
+      expect(exact(sizes.big!)).toBe('9232379236109515775')
+      expect(BigInt(exact(sizes.negative!))).toBeLessThan(-(2n ** 63n))
+      const before = storage.statements()
+      const page = await get('/v2/notes/aggregates?group_by=kind&aggregate[size]=sum', as('carol'))
+      expect(storage.statements() - before).toBe(1)
+      expect(page.data).toEqual([
+        { kind: 'big', count: 1025, size: { sum: exact(sizes.big!) } },
+        { kind: 'mixed', count: 5, size: { sum: exact(sizes.mixed!) } },
+        { kind: 'negative', count: 1030, size: { sum: exact(sizes.negative!) } },
+      ])
+      expect((await get('/v2/notes/aggregates?aggregate[size]=sum', as('carol'))).data).toEqual([
+        { count: 2060, size: { sum: exact([...sizes.big!, ...sizes.negative!, ...sizes.mixed!]) } },
+      ])
+    })
+
     it('pages groups by cursor, at most groups_max per request, each page bounded by per_page', async () => {
       const first = await get('/v2/posts/aggregates?group_by=author_id,status&per_page=2')
       expect(first.data.map((group) => group.status)).toEqual(['draft', 'published'])

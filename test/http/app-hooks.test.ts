@@ -243,5 +243,74 @@ for (const dialect of DIALECTS) {
       expect(openapi.components.schemas.Note.properties.word_count).toMatchObject({ type: 'integer', readOnly: true })
       expect(openapi.components.schemas.Note.required).toContain('word_count')
     })
+
+    describe('link routes run the hooks of the join (order-labels) as its own POST and DELETE do', () => {
+      const table = (name: string) => allTables.find((each) => each.name === name)!
+      let labels = 0
+      /** An order and a label written without hooks, so that only the link's hooks write audits. */
+      const orderAndLabel = async () => {
+        const order = (await storage.storage.insert(table('orders'), { customer: 'linker' })).id as number
+        const label = (await storage.storage.insert(table('labels'), { name: `label-${++labels}` })).id as number
+        return { order, label }
+      }
+      const linkedLabels = async (order: number) =>
+        (await call({ method: 'GET', url: `/v2/orders/${order}/labels` })).body.data.map(
+          (label: { id: number }) => label.id,
+        )
+
+      it('POST /orders/{order_id}/labels: beforeCreate changes the body, afterCreate and afterCommit run', async () => {
+        const { order, label } = await orderAndLabel()
+        const headers = { authorization: `Bearer ${token('bob', 'a')}` }
+        const linked = await post(`/v2/orders/${order}/labels`, { label_id: label, note: 'gift' }, headers)
+        expect(linked.status, JSON.stringify(linked.body)).toBe(201)
+        // With the join's computed fields, as its own POST answers.
+        expect(linked.body.data).toMatchObject({ order_id: order, label_id: label, note: 'GIFT', note_length: 4 })
+        const id = linked.body.data.id
+        expect(await audits()).toEqual([
+          { action: 'label_linked', record_id: id, actor: 'bob', detail: `${order}:${label}:GIFT` },
+          { action: 'link_committed_create', record_id: id, actor: null, detail: null },
+        ])
+        // The same hooks as the join's own POST.
+        const other = await orderAndLabel()
+        const created = await post('/v2/order-labels', { order_id: other.order, label_id: other.label }, headers)
+        expect(created.status).toBe(201)
+        expect(created.body.data).toMatchObject({ note: 'linked' })
+        expect((await audits()).slice(2).map((audit) => audit.action)).toEqual([
+          'label_linked',
+          'link_committed_create',
+        ])
+      })
+
+      it('a problem from beforeCreate refuses the link; an afterCreate failure rolls it back with its audit', async () => {
+        const { order, label } = await orderAndLabel()
+        const refused = await post(`/v2/orders/${order}/labels`, { label_id: label, note: 'refuse' })
+        expect(refused.status).toBe(422)
+        expect(refused.body).toMatchObject({ code: 'label_refused' })
+        const failed = await post(`/v2/orders/${order}/labels`, { label_id: label, note: 'fail-after' })
+        expect(failed.status).toBe(500)
+        expect(failed.body).toMatchObject({ code: 'hook_failed', detail: expect.stringContaining('rolled back') })
+        expect(logged).toContainEqual(expect.objectContaining({ hook: 'order-labels.afterCreate' }))
+        expect(await linkedLabels(order)).toEqual([])
+        expect(await audits()).toEqual([])
+      })
+
+      it('DELETE /orders/{order_id}/labels/{label_id}: beforeDelete may refuse; afterDelete and afterCommit run', async () => {
+        const { order, label } = await orderAndLabel()
+        const id = (await post(`/v2/orders/${order}/labels`, { label_id: label })).body.data.id
+        expect((await call({ method: 'DELETE', url: `/v2/orders/${order}/labels/${label}` })).status).toBe(204)
+        expect((await audits()).slice(2)).toEqual([
+          { action: 'label_unlinked', record_id: id, actor: null, detail: `${order}:${label}` },
+          { action: 'link_committed_delete', record_id: id, actor: null, detail: null },
+        ])
+        expect(await linkedLabels(order)).toEqual([])
+
+        await post(`/v2/orders/${order}/labels`, { label_id: label, note: 'keep' })
+        const kept = await call({ method: 'DELETE', url: `/v2/orders/${order}/labels/${label}` })
+        expect(kept.status).toBe(409)
+        expect(kept.body).toMatchObject({ code: 'label_kept' })
+        expect(await linkedLabels(order)).toEqual([label])
+        expect((await audits()).filter((audit) => audit.action === 'label_unlinked')).toHaveLength(1)
+      })
+    })
   })
 }

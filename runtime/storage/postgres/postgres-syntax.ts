@@ -33,6 +33,9 @@ export const postgresSyntax: DialectSyntax = {
     const count = sql`count(${sql.ref(column.name)})`
     return sql<string>`cast(sign(${sum}) * div(abs(${sum}) * ${units} * 2 + ${count}, 2 * ${count}) * ${unit} as text)`
   },
+  // sum() of a bigint is a numeric: exact at any size.
+  integerSum: (column) => sql`cast(sum(${sql.ref(column.name)}) as text)`,
+  readIntegerSum: (value) => String(value),
   perValueCap: { kind: 'window' },
 }
 
