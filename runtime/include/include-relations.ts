@@ -213,7 +213,7 @@ async function embedRelation(
 
 /**
  * A many-to-many's target rows by the id each is linked to, in one
- * statement; none when the caller may read no link (the join's read rule).
+ * statement, through the links the caller may read (the join's read rule).
  */
 async function findLinkedRows(
   context: EmbedContext,
@@ -225,7 +225,8 @@ async function findLinkedRows(
   readable: RowFilter,
 ): Promise<Map<number, Row[]>> {
   const { readableRowsOf } = context.options
-  if (readableRowsOf?.(through.table) === null) return new Map()
+  const readableLinks = readableRowsOf ? readableRowsOf(through.table) : {}
+  if (readableLinks === null) return new Map()
   const linked = await context.storage.findLinked(
     target,
     {
@@ -233,6 +234,7 @@ async function findLinkedRows(
       column: relation.column,
       targetColumn: through.targetColumn,
       ...(context.tables.get(through.table)?.softDelete === true ? { live: true as const } : {}),
+      ...(Object.keys(readableLinks).length > 0 ? { rowFilter: readableLinks } : {}),
     },
     ids,
     perValue,

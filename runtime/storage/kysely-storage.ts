@@ -78,6 +78,7 @@ import {
   PURGE_AFTER,
   PER_VALUE,
   rowFilterName,
+  linkRowFilterName,
   valueName,
   VALUES,
 } from './table-queries.js'
@@ -324,7 +325,7 @@ export class KyselyStorage implements Storage {
     const context = this.#context(table)
     if (values.length === 0) return []
     const capped = perValue !== undefined
-    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
+    const filterColumns = this.#rowFilterColumns(table.name, context, rowFilter)
     const shape = `${table.name}|${column}|${capped ? 'capped' : 'all'}|${shapeOf(filterColumns)}`
     const query = this.#queries.get(`where-in|${shape}`, () => {
       const definition = context.columns.get(column)
@@ -351,13 +352,18 @@ export class KyselyStorage implements Storage {
     const context = this.#context(table)
     if (values.length === 0) return []
     const capped = perValue !== undefined
-    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
-    const shape = `${table.name}|${link.table}${link.live ? '(live)' : ''}.${link.column}>${link.targetColumn}|${capped ? 'capped' : 'all'}|${shapeOf(filterColumns)}`
+    const filterColumns = this.#rowFilterColumns(table.name, context, rowFilter)
+    const linkRowFilter = link.rowFilter ?? {}
+    const linkContext = this.#state.contexts.get(link.table)
+    if (linkContext === undefined) throw new Error(`table "${link.table}" was not given to createStorage`)
+    const linkFilterColumns = this.#rowFilterColumns(link.table, linkContext, linkRowFilter)
+    const shape = `${table.name}|${link.table}${link.live ? '(live)' : ''}.${link.column}>${link.targetColumn}|${capped ? 'capped' : 'all'}|${shapeOf(filterColumns)}|${shapeOf(linkFilterColumns)}`
     const query = this.#queries.get(`linked|${shape}`, () =>
-      buildLinkedQuery(this.#dialect.db, this.#dialect.syntax, table, link, capped, filterColumns),
+      buildLinkedQuery(this.#dialect.db, this.#dialect.syntax, table, link, capped, filterColumns, linkFilterColumns),
     )
-    const args = {
+    const args: Record<string, ColumnValue | readonly ColumnValue[]> = {
       ...rowFilterArguments(rowFilter),
+      ...rowFilterArguments(linkRowFilter, linkRowFilterName),
       [VALUES]: values,
       ...(capped ? { [PER_VALUE]: perValue } : {}),
     }
@@ -376,7 +382,7 @@ export class KyselyStorage implements Storage {
     deleted: DeletedVisibility = 'exclude',
   ): Promise<Row | undefined> {
     const context = this.#context(table)
-    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
+    const filterColumns = this.#rowFilterColumns(table.name, context, rowFilter)
     const query = this.#queries.get(`find|${table.name}|${deleted}|${shapeOf(filterColumns)}`, () =>
       buildFindQuery(this.#dialect.db, table, filterColumns, deleted),
     )
@@ -416,7 +422,7 @@ export class KyselyStorage implements Storage {
     const context = this.#context(table)
     this.#assertWritable(table, context, values)
     this.#checkIndexedText(table, context, values)
-    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
+    const filterColumns = this.#rowFilterColumns(table.name, context, rowFilter)
     const args: Record<string, ColumnValue> = { ...rowFilterArguments(rowFilter), [ID]: id }
     const columns = context.writable.filter((column) => values[column.name] !== undefined)
     for (const column of columns) args[valueName(column.name)] = values[column.name] ?? null
@@ -452,7 +458,7 @@ export class KyselyStorage implements Storage {
     precondition?: RowPrecondition,
   ): Promise<boolean> {
     const context = this.#context(table)
-    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
+    const filterColumns = this.#rowFilterColumns(table.name, context, rowFilter)
     const db = this.#dialect.db
     const soft = table.softDelete === true
     const existsQuery = this.#queries.get(`exists|${table.name}|${shapeOf(filterColumns)}`, () =>
@@ -497,7 +503,7 @@ export class KyselyStorage implements Storage {
   async restore(table: TableDefinition, id: number, rowFilter: RowFilter = {}): Promise<Row | undefined> {
     const context = this.#context(table)
     if (table.softDelete !== true) throw new Error(`table "${table.name}" does not soft-delete: nothing to restore`)
-    const filterColumns = this.#rowFilterColumns(table, context, rowFilter)
+    const filterColumns = this.#rowFilterColumns(table.name, context, rowFilter)
     const query = this.#queries.get(`restore|${table.name}|${shapeOf(filterColumns)}`, () =>
       buildSoftDeleteQuery(this.#dialect.db, table, filterColumns, true),
     )
@@ -584,12 +590,12 @@ export class KyselyStorage implements Storage {
   }
 
   /** The row filter's columns in name order, so equal row filters share one query shape. */
-  #rowFilterColumns(table: TableDefinition, context: TableContext, rowFilter: RowFilter): ColumnDefinition[] {
+  #rowFilterColumns(table: string, context: TableContext, rowFilter: RowFilter): ColumnDefinition[] {
     return Object.keys(rowFilter)
       .sort()
       .map((name) => {
         const column = context.columns.get(name)
-        if (column === undefined) throw new Error(`row filter names unknown column "${table.name}.${name}"`)
+        if (column === undefined) throw new Error(`row filter names unknown column "${table}.${name}"`)
         return column
       })
   }
@@ -770,9 +776,9 @@ function shapeOf(columns: readonly ColumnDefinition[]): string {
   return columns.map((column) => column.name).join(',')
 }
 
-function rowFilterArguments(rowFilter: RowFilter): Record<string, ColumnValue> {
+function rowFilterArguments(rowFilter: RowFilter, nameOf = rowFilterName): Record<string, ColumnValue> {
   const args: Record<string, ColumnValue> = {}
-  for (const [name, value] of Object.entries(rowFilter)) args[rowFilterName(name)] = value
+  for (const [name, value] of Object.entries(rowFilter)) args[nameOf(name)] = value
   return args
 }
 

@@ -60,6 +60,8 @@ export interface LinkTable {
   readonly targetColumn: string
   /** The join soft-deletes: a soft-deleted join row links nothing. */
   readonly live?: true
+  /** Only join rows meeting these equality conditions link (the links the caller may read). Absent: every row. */
+  readonly rowFilter?: RowFilter
 }
 
 /** A row of findLinked: the target row, and the id it is linked to. */

@@ -55,6 +55,8 @@ const ID_COLUMN: ColumnDefinition = {
 export const valueName = (column: string): string => `value:${column}`
 export const rowFilterName = (column: string): string => `row:${column}`
 export const filterName = (index: number): string => `filter:${index}`
+/** The value of `column` in the row filter of a many-to-many's join rows (LinkTable.rowFilter). */
+export const linkRowFilterName = (column: string): string => `link:${column}`
 /** The value of `column` in the row filter of the `hop`-th table the `filter`-th filter passes (FilterHop.rowFilter). */
 export const hopRowFilterName = (filter: number, hop: number, column: string): string =>
   `hop:${filter}.${hop}:${column}`
@@ -329,11 +331,20 @@ export function buildLinkedQuery(
   link: LinkTable,
   capped: boolean,
   rowFilter: readonly ColumnDefinition[],
+  linkRowFilter: readonly ColumnDefinition[],
 ) {
   const cap = syntax.perValueCap
   if (capped && cap.kind === 'limit-per-value') {
     const target = `${LINK_ALIAS}.${link.targetColumn}`
-    const firstOfOwner = linkedRows(db, table, `${table.name} as ${CAP_ALIAS}`, CAP_ALIAS, link, rowFilter)
+    const firstOfOwner = linkedRows(
+      db,
+      table,
+      `${table.name} as ${CAP_ALIAS}`,
+      CAP_ALIAS,
+      link,
+      rowFilter,
+      linkRowFilter,
+    )
       .select(target)
       .where(sql.ref(`${LINK_ALIAS}.${link.column}`), '=', sql.ref(`${VALUE_ALIAS}.value`))
       .orderBy(target)
@@ -349,7 +360,7 @@ export function buildLinkedQuery(
   const owner = `${LINK_ALIAS}.${link.column}`
   // Qualified, as both tables are in scope: the list's column is the join's, the row filter's the target's.
   const ownerColumn: ColumnDefinition = { ...ID_COLUMN, name: owner }
-  const rows = linkedRows(db, table, table.name, table.name, link, rowFilter)
+  const rows = linkedRows(db, table, table.name, table.name, link, rowFilter, linkRowFilter)
     .select(columnNames(table).map((name) => `${table.name}.${name}`))
     .select(sql.ref(owner).as(LINK_OWNER))
     .where(syntax.inList(ownerColumn, listParameter(VALUES, 'integer', link.column)))
@@ -368,7 +379,7 @@ export function buildLinkedQuery(
 /**
  * The join table (as LINK_ALIAS) joined to the live, row-filtered rows of
  * `table` (`from`, known in the query as `alias`) it links to, through its
- * live rows; nothing selected yet.
+ * live rows within `linkRowFilter`; nothing selected yet.
  */
 function linkedRows(
   db: Kysely<any>,
@@ -377,6 +388,7 @@ function linkedRows(
   alias: string,
   link: LinkTable,
   rowFilter: readonly ColumnDefinition[],
+  linkRowFilter: readonly ColumnDefinition[],
 ) {
   return db
     .selectFrom(`${link.table} as ${LINK_ALIAS}`)
@@ -384,6 +396,7 @@ function linkedRows(
     .$if(table.softDelete === true, (query) => query.where(sql.ref(`${alias}.${SOFT_DELETE_FIELD}`), 'is', null))
     .$if(link.live === true, (query) => query.where(sql.ref(`${LINK_ALIAS}.${SOFT_DELETE_FIELD}`), 'is', null))
     .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter, alias)))
+    .$if(linkRowFilter.length > 0, (query) => query.where(matchRowFilter(linkRowFilter, LINK_ALIAS, linkRowFilterName)))
 }
 
 /**

@@ -173,5 +173,33 @@ for (const dialect of DIALECTS) {
       // Bob's links to two: his own tag; alice's tag is not readable by him.
       expect((await titles(`/v1/posts/${post.two}/tags`, as('bob'))).names).toEqual(['rust'])
     })
+
+    it('include=tags embeds the tags linked by links the caller may read, in one statement', async () => {
+      const embedded = async (url: string, headers: object) => {
+        const response = await app.inject({ url, headers })
+        expect(response.statusCode, response.body).toBe(200)
+        const { data } = response.json<{ data: { title: string; tags: { name: string }[] }[] }>()
+        return Object.fromEntries(data.map((row) => [row.title, row.tags.map((tag: { name: string }) => tag.name)]))
+      }
+      // Bob's link puts alice's tag on two: alice may read the tag, not the link.
+      expect(await embedded('/v1/posts?include=tags&sort=title', as('alice'))).toEqual({
+        one: ['go'],
+        three: ['go'],
+        two: [],
+      })
+      expect(
+        (await app.inject({ url: `/v1/posts/${post.two}?include=tags`, headers: as('alice') })).json(),
+      ).toMatchObject({
+        data: { tags: [] },
+      })
+      expect(await embedded('/v1/posts?include=tags&sort=title', as('bob'))).toEqual({
+        one: [],
+        three: [],
+        two: ['rust'],
+      })
+      const count = await statementsOf(() => embedded('/v1/posts?include=tags&count=none', as('alice')))
+      // The page, then the tags.
+      expect(count).toBe(2)
+    })
   })
 }
