@@ -175,7 +175,7 @@ for (const dialect of DIALECTS) {
     })
 
     it('include=tags embeds the tags linked by links the caller may read, in one statement', async () => {
-      const embedded = async (url: string, headers: object) => {
+      const embedded = async (url: string, headers: Record<string, string>) => {
         const response = await app.inject({ url, headers })
         expect(response.statusCode, response.body).toBe(200)
         const data: { title: string; tags: { name: string }[] }[] = response.json().data
