@@ -277,8 +277,9 @@ async function benchDatabase(database: string, url: string, schema?: string): Pr
       subject: byCursor,
       reference: first,
       referenceName: 'first page (generated)',
-      target: '≥ 0.8',
-      minimum: 0.8,
+      // Issue 3 asked ≥ 0.8 at 100,000 posts; issue 19 asks ≥ 0.9 at 1,000,000.
+      target: '≥ 0.9',
+      minimum: 0.9,
     },
     {
       database,
