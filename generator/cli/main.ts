@@ -186,6 +186,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
       // restmint dev's: it has just checked the module against the manifest, which costs a restart ~0.2 s.
       new Option('--app-module-checked', 'skip the app module check (restmint dev did it)').hideHelp(),
     )
+    .addOption(
+      // restmint dev's: the next server loads while the last one stops, and listens once it is told the port is free.
+      new Option('--listen-when-told', 'once ready, listen only after a line on stdin (restmint dev)').hideHelp(),
+    )
     .action(async (options: Parameters<typeof runServe>[0]) => {
       exitCode = await (await import('./run-serve.js')).runServe(options, io)
     })

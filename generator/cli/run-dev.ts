@@ -36,7 +36,8 @@ export interface DevOptions extends MigrationOptions {
  * model changed (a change that would lose data or needs a value stops there,
  * naming the flag), regenerates, applies pending migrations to the
  * development database and restarts the server, a `restmint serve` process of
- * its own. Runs until SIGINT or SIGTERM.
+ * its own: the next one loads while the last one stops, and takes the port
+ * once it is free. Runs until SIGINT or SIGTERM.
  */
 export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
   // Port 0 picks one port for the whole session: every restart listens where the first did.
@@ -44,8 +45,8 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
   const serveArgs = [
     ...['--manifest', options.manifest, '--out', options.out, '--migrations', options.migrations],
     ...['--db', options.db, '--schema', options.schema, '--port', port, '--host', options.host],
-    // A restart need not wait for slow requests.
-    ...['--shutdown-timeout', '1'],
+    // A restart need not wait for slow requests, nor for idle keep-alive connections (see drain-on-close.ts).
+    ...['--shutdown-timeout', '0.5'],
     // Each update checks the module against the manifest before it starts the server (reportAppModule below).
     '--app-module-checked',
   ]
@@ -108,8 +109,11 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     if (servedManifest === null || !servedManifest.equals(project.bytes)) {
       if (!(await migrateAndGenerate())) return false
     }
-    await server?.stop()
+    // The next server loads while the last one stops (drains, at most --shutdown-timeout), then takes its port.
+    const previous = server
     server = startServeProcess(serveArgs, io)
+    await previous?.stop()
+    server.listen()
     if ((await server.listening) !== null) {
       servedManifest = project.bytes
       return true

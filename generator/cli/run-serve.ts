@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -31,6 +32,8 @@ export async function runServe(
     poolTimeout?: string
     /** Set by restmint dev, which checked the app module against the manifest just before starting serve. */
     appModuleChecked?: boolean
+    /** Set by restmint dev: listen only once a line arrives on stdin (the previous server has let go of the port). */
+    listenWhenTold?: boolean
   },
   io: CliIo,
 ): Promise<number> {
@@ -82,6 +85,10 @@ export async function runServe(
       ...(shutdownTimeoutSeconds !== undefined ? { shutdownTimeoutMs: shutdownTimeoutSeconds * 1000 } : {}),
     }),
   )
+  if (options.listenWhenTold === true && !(await toldToListen())) {
+    await app.close()
+    return 0
+  }
   const address = await listen(app, port, options.host)
   const database = db.startsWith('sqlite:') ? db : `${db}, schema ${schema}`
   io.stdout(
@@ -136,6 +143,20 @@ function redactLogLine(line: string): string {
     return redactCredentials(line)
   }
   return `${JSON.stringify(entry, (_key, value: unknown) => (typeof value === 'string' ? redactCredentials(value) : value))}\n`
+}
+
+/** Resolves true at the first line on stdin; false when stdin ends first (restmint dev has gone: nothing to serve). */
+function toldToListen(): Promise<boolean> {
+  return new Promise((done) => {
+    const lines = createInterface({ input: process.stdin })
+    lines.once('line', () => {
+      // Resolved before close(), which emits 'close' at once; stdin let go of, or it keeps the process alive.
+      done(true)
+      lines.close()
+      process.stdin.destroy()
+    })
+    lines.once('close', () => done(false))
+  })
 }
 
 async function listen(app: FastifyInstance, port: number, host: string): Promise<string> {

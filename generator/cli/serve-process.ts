@@ -1,8 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { CliIo } from './cli-io.js'
 
-/** `restmint serve` run by `restmint dev` as a process of its own, so that a restart loads the module afresh. */
+/**
+ * `restmint serve --listen-when-told` run by `restmint dev` as a process of its own, so that a restart loads
+ * the module afresh: it loads while the previous server stops, and listens once `listen()` tells it to.
+ */
 export interface ServeProcess {
+  /** Tells it to listen (the port is free); until then it only loads. */
+  listen(): void
   /** Resolves with the address once it listens, or with null when it exits first (its output says why). */
   readonly listening: Promise<string | null>
   /** Stops it (SIGTERM: it finishes the requests in flight) and resolves once it has exited. */
@@ -14,10 +19,13 @@ export interface ServeProcess {
  * as this process (the bin, or a test's compiled CLI), forwarding its output.
  */
 export function startServeProcess(args: readonly string[], io: CliIo): ServeProcess {
-  const child: ChildProcess = spawn(process.execPath, [...process.execArgv, process.argv[1]!, 'serve', ...args], {
-    cwd: io.cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...process.execArgv, process.argv[1]!, 'serve', '--listen-when-told', ...args],
+    { cwd: io.cwd, stdio: ['pipe', 'pipe', 'pipe'] },
+  )
+  // A process that exits before it is told writes nothing more: its stdin may be closed already.
+  child.stdin!.on('error', () => {})
   const exited = new Promise<void>((done) => child.once('close', () => done()))
   // Its output until it says where it listens (chunks may split the line).
   let printed: string | null = ''
@@ -38,6 +46,7 @@ export function startServeProcess(args: readonly string[], io: CliIo): ServeProc
     void exited.then(() => done(null))
   })
   return {
+    listen: () => void child.stdin!.write('listen\n'),
     listening,
     async stop() {
       stopping = true

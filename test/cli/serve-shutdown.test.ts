@@ -175,3 +175,38 @@ describe.each(DIALECTS)('%s: restmint serve on SIGTERM', { concurrent: true }, (
     }
   })
 })
+
+describe("restmint serve --listen-when-told (restmint dev's next server)", () => {
+  it('loads, then listens only once a line arrives on stdin', async () => {
+    const cli = spawnCli(
+      SHOP_API,
+      ['serve', '--db', 'sqlite::memory:', '--port', '0', '--listen-when-told'],
+      {},
+      'pipe',
+    )
+    try {
+      // Loaded and waiting: it prints nothing until told (a server that listened would say so at once).
+      await new Promise((done) => setTimeout(done, 1_500))
+      expect(cli.output().stdout).not.toMatch(/serving/)
+      cli.input('listen\n')
+      const stdout = await cli.waitForStdout(/serving .*\n/)
+      const port = Number(/at http:\/\/127\.0\.0\.1:(\d+) /.exec(stdout)![1])
+      expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(200)
+      expect(await cli.stop()).toEqual({ code: 0, signal: null })
+    } finally {
+      await cli.stop('SIGKILL')
+    }
+  })
+
+  it('exits 0 without serving when stdin ends first (restmint dev has gone)', async () => {
+    const cli = spawnCli(
+      SHOP_API,
+      ['serve', '--db', 'sqlite::memory:', '--port', '0', '--listen-when-told'],
+      {},
+      'pipe',
+    )
+    cli.input(null)
+    expect(await cli.exited()).toEqual({ code: 0, signal: null })
+    expect(cli.output().stdout).not.toMatch(/serving/)
+  })
+})

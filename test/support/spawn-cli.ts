@@ -21,6 +21,8 @@ export interface CliProcess {
   exited(): Promise<Exit>
   /** Sends `signal` (SIGTERM; SIGKILL for a crash) and resolves with how the process ended. */
   stop(signal?: NodeJS.Signals): Promise<Exit>
+  /** Writes to its stdin, or ends it when `text` is null (an empty stdin ends at once, unless `stdin: 'pipe'`). */
+  input(text: string | null): void
 }
 
 /** A finished run: how it ended and everything it printed. */
@@ -32,16 +34,21 @@ export interface FinishedCliProcess {
 }
 
 /** Starts `restmint <args>` in `cwd` as its own process (for `serve`, which runs until a signal). */
-export function spawnCli(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): CliProcess {
+export function spawnCli(
+  cwd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): CliProcess {
   const child = spawn(process.execPath, [ENTRY, ...args], {
     cwd,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
   })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString()))
+  child.stdout!.on('data', (chunk: Buffer) => void (stdout += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()))
   const ended = new Promise<Exit>((done, fail) => {
     child.once('error', fail)
     child.once('close', (code, signal) => done({ code, signal }))
@@ -62,6 +69,11 @@ export function spawnCli(cwd: string, args: readonly string[], env: NodeJS.Proce
       return stdout
     },
     exited: () => ended,
+    input(text) {
+      if (child.stdin === null) throw new Error("spawnCli: pass stdin 'pipe' to write to the process")
+      if (text === null) child.stdin.end()
+      else child.stdin.write(text)
+    },
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       return ended
