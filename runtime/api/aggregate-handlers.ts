@@ -35,7 +35,9 @@ export const aggregateRecords: RouteHandler = async (route, request, reply) => {
   const page = groups.slice(0, parsed.perPage)
   const last = page.at(-1)
   const nextCursor = groups.length > parsed.perPage && last ? api.cursors.encode(parsed.cursorKey, last.keys) : null
-  setCacheHeaders(context, 'list', [])
+  setCacheHeaders(context, 'list', [], {
+    filtersAcrossRelations: parsed.filters.some((filter) => filter.through !== undefined),
+  })
   return {
     data: page.map((group) => formatGroup(group, parsed.groupBy, parsed.aggregates)),
     meta: { per_page: parsed.perPage, next_cursor: nextCursor },

@@ -68,7 +68,10 @@ export const listRecords: RouteHandler = async (route, request, reply) => {
   await computeFields(context, rows, include.map(translation.includeOf))
   const data = rows.map(translation.rowToVersion)
   const cut = truncated.length > 0 ? { truncated } : {}
-  setCacheHeaders(context, 'list', include, deleted.visibility !== 'exclude')
+  setCacheHeaders(context, 'list', include, {
+    showsDeleted: deleted.visibility !== 'exclude',
+    filtersAcrossRelations: parsed.filters.some((filter) => filter.through !== undefined),
+  })
   const path = routePath(request)
   const search = requestSearch(request.url)
   // The kind of total the storage gave: `estimated` may come back counted exactly (see Storage.list).

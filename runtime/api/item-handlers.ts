@@ -26,7 +26,7 @@ export const readRecord: RouteHandler = async (route, request, reply) => {
   const row = await findRecordOrFail(context, deleted)
   const tag = entityTagOf(route.table, row)
   reply.header('etag', tag)
-  setCacheHeaders(context, 'read', include, deleted.visibility !== 'exclude')
+  setCacheHeaders(context, 'read', include, { showsDeleted: deleted.visibility !== 'exclude' })
   // The tag is the stored row's, whatever `include` embeds (so it serves a later If-Match); the embedded
   // rows change without changing it, so an answer that embeds them is never a 304.
   if (ifNoneMatch && include.length === 0 && matchesWeakly(ifNoneMatch, tag)) return reply.code(304).send()

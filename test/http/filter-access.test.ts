@@ -174,6 +174,26 @@ for (const dialect of DIALECTS) {
       expect((await titles(`/v1/posts/${post.two}/tags`, as('bob'))).names).toEqual(['rust'])
     })
 
+    it('answers filtered across relations, and link lists, are private to the caller', async () => {
+      const headersOf = async (url: string) => {
+        const response = await app.inject({ url, headers: as('alice') })
+        expect(response.statusCode, response.body).toBe(200)
+        return { cacheControl: String(response.headers['cache-control']), vary: String(response.headers.vary) }
+      }
+      for (const url of [
+        '/v1/posts?filter[author.name][eq]=Ada',
+        '/v1/posts?filter[tags.name][eq]=go',
+        '/v1/posts/aggregates?filter[author.name][eq]=Ada',
+        `/v1/posts/${post.two}/tags`,
+      ]) {
+        const { cacheControl, vary } = await headersOf(url)
+        expect(cacheControl, url).toMatch(/^private, /)
+        expect(vary, url).toMatch(/Authorization/)
+      }
+      // Public posts without a filter across relations: the same answer for everyone.
+      expect((await headersOf('/v1/posts?sort=title')).cacheControl).not.toMatch(/private/)
+    })
+
     it('include=tags embeds the tags linked by links the caller may read, in one statement', async () => {
       const embedded = async (url: string, headers: Record<string, string>) => {
         const response = await app.inject({ url, headers })
