@@ -346,6 +346,8 @@ export function buildLinkedQuery(
       linkRowFilter,
     )
       .select(target)
+      // A pair linked twice (a join without a unique pair) is one record: it takes one place under the cap.
+      .distinct()
       .where(sql.ref(`${LINK_ALIAS}.${link.column}`), '=', sql.ref(`${VALUE_ALIAS}.value`))
       .orderBy(target)
       .limit(integerParameter(PER_VALUE))
@@ -364,13 +366,16 @@ export function buildLinkedQuery(
     .select(columnNames(table).map((name) => `${table.name}.${name}`))
     .select(sql.ref(owner).as(LINK_OWNER))
     .where(syntax.inList(ownerColumn, listParameter(VALUES, 'integer', link.column)))
-  if (!capped) return rows.orderBy(sql.ref(owner)).orderBy(`${table.name}.${ID}`)
+  // A pair linked twice is one record (as the link list shows it): DISTINCT, and ranked densely, so that
+  // both its rows share a rank and take one place under the cap.
+  if (!capped) return rows.distinct().orderBy(LINK_OWNER).orderBy(`${table.name}.${ID}`)
   const ranked = rows.select(
-    sql<number>`row_number() over (partition by ${sql.ref(owner)} order by ${sql.ref(`${table.name}.${ID}`)})`.as(RANK),
+    sql<number>`dense_rank() over (partition by ${sql.ref(owner)} order by ${sql.ref(`${table.name}.${ID}`)})`.as(RANK),
   )
   return db
     .selectFrom(ranked.as('ranked'))
     .select([...columnNames(table), LINK_OWNER])
+    .distinct()
     .where(sql.ref(RANK), '<=', integerParameter(PER_VALUE))
     .orderBy(LINK_OWNER)
     .orderBy(ID)

@@ -13,6 +13,7 @@ import {
 } from '../fixtures/tags-api/generated/schema.js'
 import type { Row, TableDefinition } from '../../runtime/contract/table-definition.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
+import { loadManifestApi } from '../migrate/load-manifest-api.js'
 
 /**
  * Issue 17: many-to-many through a join resource (list, link, unlink,
@@ -196,6 +197,61 @@ for (const dialect of DIALECTS) {
       })
       const elsewhere = await send('POST', '/v1/posts', { title: 'Again', slug: 'first', author_id: grace })
       expect(elsewhere.statusCode).toBe(201)
+    })
+  })
+}
+
+// A join resource without a unique pair: a tag may be linked to a post twice.
+const TWICE_MANIFEST = `restmint: 1
+service: { title: Linked twice }
+versions:
+  v1: {}
+limits: { include_items_max: 2 }
+resources:
+  tags:
+    fields:
+      name: { type: string, required: true }
+  posts:
+    fields:
+      title: { type: string, required: true }
+    relations:
+      tags: { resource: tags, many: true, through: post-tags }
+    include: [tags]
+  post-tags:
+    relations:
+      post: { resource: posts, required: true, on_delete: cascade }
+      tag: { resource: tags, required: true, on_delete: cascade }
+`
+
+for (const dialect of DIALECTS) {
+  describe(`${dialect}: a tag linked to a post twice`, () => {
+    let app: FastifyInstance
+    let storage: TestStorage
+    beforeAll(async () => {
+      const api = await loadManifestApi(TWICE_MANIFEST)
+      const table = (name: string) => api.tables.find((each) => each.resource === name)!
+      storage = await openTestStorage(dialect, api.tables as TableDefinition[])
+      app = await api.buildServer({ storage: storage.storage, docs: false })
+      const insert = async (name: string, values: Row) => (await storage.storage.insert(table(name), values)).id!
+      const post = await insert('posts', { title: 'one' })
+      const [rust, go, sql] = [
+        await insert('tags', { name: 'rust' }),
+        await insert('tags', { name: 'go' }),
+        await insert('tags', { name: 'sql' }),
+      ]
+      for (const tag of [rust, rust, go, sql]) await insert('post-tags', { post_id: post, tag_id: tag })
+    }, 30_000)
+    afterAll(async () => {
+      await app?.close()
+      await storage?.dispose()
+    })
+
+    it('is embedded once, taking one place under include_items_max, and the cut is reported', async () => {
+      const response = await app.inject({ url: '/v1/posts?include=tags' })
+      expect(response.statusCode, response.body).toBe(200)
+      const body = response.json<{ data: { tags: { name: string }[] }[]; meta: { truncated?: unknown[] } }>()
+      expect(body.data[0]!.tags.map((tag) => tag.name)).toEqual(['rust', 'go'])
+      expect(body.meta.truncated).toHaveLength(1)
     })
   })
 }
