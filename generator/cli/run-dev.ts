@@ -52,6 +52,8 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
   ]
   const manifestFile = resolve(io.cwd, options.manifest)
   let server: ServeProcess | null = null
+  // Set at SIGINT or SIGTERM: a server that stops meanwhile (Ctrl-C reaches the whole process group) is no news.
+  let stopping = false
   const watcher = watchFiles(() => void changed())
   // The app module's files as last built: a manifest or module that does not build keeps them watched.
   let moduleFiles: readonly string[] = []
@@ -120,7 +122,7 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     }
     server = null
     servedManifest = null
-    io.stderr('restmint dev: the server stopped (above)\n')
+    if (!stopping) io.stderr('restmint dev: the server stopped (above)\n')
     return false
   }
 
@@ -158,6 +160,7 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     const started = performance.now()
     running = update().then(
       (ok) => {
+        if (stopping) return
         const ms = Math.round(performance.now() - started)
         if (ok) io.stdout(`restmint dev: up to date with ${options.manifest} (${ms} ms); watching for changes\n`)
         else io.stderr(`restmint dev: ${describeKept(server !== null)}; fix it and save again\n`)
@@ -169,7 +172,7 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     )
     await running
     running = null
-    if (again) {
+    if (again && !stopping) {
       again = false
       await changed()
     }
@@ -178,6 +181,7 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
 
   await new Promise<void>((done) => {
     const stop = (signal: NodeJS.Signals): void => {
+      stopping = true
       io.stdout(`restmint dev: ${signal} received, stopping\n`)
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)

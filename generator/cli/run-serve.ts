@@ -85,7 +85,8 @@ export async function runServe(
       ...(shutdownTimeoutSeconds !== undefined ? { shutdownTimeoutMs: shutdownTimeoutSeconds * 1000 } : {}),
     }),
   )
-  if (options.listenWhenTold === true && !(await toldToListen())) {
+  const dev = options.listenWhenTold === true ? followDev() : undefined
+  if (dev !== undefined && !(await dev.told)) {
     await app.close()
     return 0
   }
@@ -96,8 +97,11 @@ export async function runServe(
   )
   for (const note of notes) io.stdout(`restmint: development only: ${note}. Set it in production.\n`)
   await new Promise<void>((done, fail) => {
+    let stopping = false
     // A second signal finds no handler left: Node's default ends the process at once.
     const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) return
+      stopping = true
       io.stdout(`restmint: ${signal} received, finishing the requests in flight, then closing\n`)
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
@@ -105,7 +109,10 @@ export async function runServe(
     }
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
+    // restmint dev gone without stopping it (killed): nobody will, so it stops itself and frees the port.
+    void dev?.gone.then(() => stop('SIGTERM'))
   })
+  dev?.release()
   return 0
 }
 
@@ -145,18 +152,28 @@ function redactLogLine(line: string): string {
   return `${JSON.stringify(entry, (_key, value: unknown) => (typeof value === 'string' ? redactCredentials(value) : value))}\n`
 }
 
-/** Resolves true at the first line on stdin; false when stdin ends first (restmint dev has gone: nothing to serve). */
-function toldToListen(): Promise<boolean> {
-  return new Promise((done) => {
-    const lines = createInterface({ input: process.stdin })
-    lines.once('line', () => {
-      // Resolved before close(), which emits 'close' at once; stdin let go of, or it keeps the process alive.
-      done(true)
-      lines.close()
-      process.stdin.destroy()
-    })
+/**
+ * restmint dev's end of a `--listen-when-told` server's stdin: `told` resolves true at its first line (listen
+ * now), false when it ends first; `gone` when it ends, as it does when dev exits, however it exits.
+ * `release()` lets go of stdin, which would otherwise keep the process alive.
+ */
+function followDev(): { told: Promise<boolean>; gone: Promise<void>; release(): void } {
+  const lines = createInterface({ input: process.stdin })
+  // A read error ends it as an end would: dev can no longer say anything.
+  process.stdin.once('error', () => lines.close())
+  const told = new Promise<boolean>((done) => {
+    lines.once('line', () => done(true))
     lines.once('close', () => done(false))
   })
+  const gone = new Promise<void>((done) => lines.once('close', () => done()))
+  return {
+    told,
+    gone,
+    release: () => {
+      lines.close()
+      process.stdin.destroy()
+    },
+  }
 }
 
 async function listen(app: FastifyInstance, port: number, host: string): Promise<string> {
