@@ -123,4 +123,27 @@ describe('restmint dev', () => {
 
     expect(await cli.stop()).toEqual({ code: 0, signal: null })
   }, 240_000)
+
+  it('killed with SIGKILL, leaves no server behind holding its port', async () => {
+    project = await mkdtemp(join(tmpdir(), 'restmint-dev-'))
+    await mkdir(join(project, 'src'))
+    await writeFile(join(project, 'resources.yaml'), MANIFEST)
+    await writeFile(join(project, 'src/app.ts'), APP_MODULE)
+    await writeFile(join(project, 'src/suffix.ts'), `export const suffix = ''\n`)
+    const cli = (dev = spawnCli(project, ['dev', '--port', '0']))
+    const started = await cli.waitForStdout(/up to date with resources\.yaml/, 60_000)
+    const base = /serving \S+ at (http:\/\/\S+)/.exec(started)![1]!
+    expect((await fetch(`${base}/health/live`)).status).toBe(200)
+    expect(await cli.stop('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' })
+    // Its serve process sees its stdin end, drains and exits: the port refuses connections.
+    await eventually(
+      () =>
+        fetch(`${base}/health/live`).then(
+          () => undefined,
+          () => true,
+        ),
+      () => 'the server still answers after restmint dev was killed',
+      20_000,
+    )
+  }, 120_000)
 })
