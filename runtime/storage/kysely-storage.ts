@@ -354,9 +354,7 @@ export class KyselyStorage implements Storage {
     const capped = perValue !== undefined
     const filterColumns = this.#rowFilterColumns(table.name, context, rowFilter)
     const linkRowFilter = link.rowFilter ?? {}
-    const linkContext = this.#state.contexts.get(link.table)
-    if (linkContext === undefined) throw new Error(`table "${link.table}" was not given to createStorage`)
-    const linkFilterColumns = this.#rowFilterColumns(link.table, linkContext, linkRowFilter)
+    const linkFilterColumns = this.#linkRowFilterColumns(link.table, linkRowFilter)
     const shape = `${table.name}|${link.table}${link.live ? '(live)' : ''}.${link.column}>${link.targetColumn}|${capped ? 'capped' : 'all'}|${shapeOf(filterColumns)}|${shapeOf(linkFilterColumns)}`
     const query = this.#queries.get(`linked|${shape}`, () =>
       buildLinkedQuery(this.#dialect.db, this.#dialect.syntax, table, link, capped, filterColumns, linkFilterColumns),
@@ -587,6 +585,14 @@ export class KyselyStorage implements Storage {
     const context = this.#contexts.get(table.name)
     if (context === undefined) throw new Error(`table "${table.name}" was not given to createStorage`)
     return context
+  }
+
+  /** A join table's row filter's columns (LinkTable.rowFilter), as #rowFilterColumns. */
+  #linkRowFilterColumns(table: string, rowFilter: RowFilter): ColumnDefinition[] {
+    if (Object.keys(rowFilter).length === 0) return []
+    const context = this.#state.contexts.get(table)
+    if (context === undefined) throw new Error(`table "${table}" was not given to createStorage`)
+    return this.#rowFilterColumns(table, context, rowFilter)
   }
 
   /** The row filter's columns in name order, so equal row filters share one query shape. */

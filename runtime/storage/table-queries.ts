@@ -223,11 +223,15 @@ export function buildWhereInQuery(
       .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter, CAP_ALIAS)))
       .orderBy(`${CAP_ALIAS}.${ID}`)
       .limit(integerParameter(PER_VALUE))
-    return db
-      .selectFrom(cap.listRows(listParameter(VALUES, column.type, column.name)).as(VALUE_ALIAS))
-      .innerJoin(table.name, (join) => join.on(sql<SqlBool>`${sql.ref(`${table.name}.${ID}`)} in ${firstOfValue}`))
-      .select(columnNames(table).map((name) => `${table.name}.${name}`))
-      .orderBy(`${table.name}.${ID}`)
+    return (
+      db
+        .selectFrom(cap.listRows(listParameter(VALUES, column.type, column.name)).as(VALUE_ALIAS))
+        // CROSS JOIN: SQLite keeps the list's values as the outer loop, so each value's subquery runs once.
+        .crossJoin(table.name)
+        .where(sql<SqlBool>`${sql.ref(`${table.name}.${ID}`)} in ${firstOfValue}`)
+        .select(columnNames(table).map((name) => `${table.name}.${name}`))
+        .orderBy(`${table.name}.${ID}`)
+    )
   }
   const rows = selectRows(db, table)
     .where(syntax.inList(column, listParameter(VALUES, column.type, column.name)))
@@ -351,13 +355,17 @@ export function buildLinkedQuery(
       .where(sql.ref(`${LINK_ALIAS}.${link.column}`), '=', sql.ref(`${VALUE_ALIAS}.value`))
       .orderBy(target)
       .limit(integerParameter(PER_VALUE))
-    return db
-      .selectFrom(cap.listRows(listParameter(VALUES, 'integer', link.column)).as(VALUE_ALIAS))
-      .innerJoin(table.name, (join) => join.on(sql<SqlBool>`${sql.ref(`${table.name}.${ID}`)} in ${firstOfOwner}`))
-      .select(columnNames(table).map((name) => `${table.name}.${name}`))
-      .select(sql.ref(`${VALUE_ALIAS}.value`).as(LINK_OWNER))
-      .orderBy(LINK_OWNER)
-      .orderBy(`${table.name}.${ID}`)
+    return (
+      db
+        .selectFrom(cap.listRows(listParameter(VALUES, 'integer', link.column)).as(VALUE_ALIAS))
+        // CROSS JOIN: SQLite keeps the list's values as the outer loop, so each value's subquery runs once.
+        .crossJoin(table.name)
+        .where(sql<SqlBool>`${sql.ref(`${table.name}.${ID}`)} in ${firstOfOwner}`)
+        .select(columnNames(table).map((name) => `${table.name}.${name}`))
+        .select(sql.ref(`${VALUE_ALIAS}.value`).as(LINK_OWNER))
+        .orderBy(LINK_OWNER)
+        .orderBy(`${table.name}.${ID}`)
+    )
   }
   const owner = `${LINK_ALIAS}.${link.column}`
   // Qualified, as both tables are in scope: the list's column is the join's, the row filter's the target's.
