@@ -57,10 +57,30 @@ export function postgresTypeParsers(types: typeof Pg.types): CustomTypesConfig {
         // As stored, `YYYY-MM-DD`; pg would make a local-midnight Date of it.
         return (text) => text
       case TIMESTAMPTZ:
-        return (text) => (parseTimestamptz(text) as Date).toISOString()
+        return timestamptzToIso((text) => parseTimestamptz(text) as Date)
       default:
         return types.getTypeParser(oid, 'text')
     }
   }
   return { getTypeParser: getTypeParser as CustomTypesConfig['getTypeParser'] }
+}
+
+/**
+ * How PostgreSQL prints a timestamptz in a UTC session (TimeZone `UTC`, `Etc/UTC`…): `2026-11-21
+ * 10:00:00.123456+00`, years 0001–9999.
+ */
+const UTC_TIMESTAMPTZ = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/
+
+/**
+ * A timestamptz's text as RFC 3339 UTC with milliseconds, as `parse` (pg's parser, through a Date) and
+ * `toISOString` give it: for UTC text by slicing the string, the milliseconds truncated as the Date's are,
+ * at a tenth of the cost (three per row of most tables: ~40 µs of a page of 20); any other text (another
+ * session time zone, BC, infinity, years past 9999) through `parse`.
+ */
+export function timestamptzToIso(parse: (text: string) => Date): (text: string) => string {
+  return (text) => {
+    const utc = UTC_TIMESTAMPTZ.exec(text)
+    if (utc === null) return parse(text).toISOString()
+    return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`
+  }
 }
