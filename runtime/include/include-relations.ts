@@ -204,7 +204,7 @@ async function embedRelation(
     const children = byParent.get(row.id as number) ?? []
     const embedded = children.slice(0, itemsMax)
     ;(row as Record<string, unknown>)[relation.name] = embedded
-    if (deeper) embedded.forEach((child, index) => placeUnder(row, `${member}/${index}`, child))
+    embedded.forEach((child, index) => placeUnder(row, `${member}/${index}`, child))
     embeddedRows.push(...embedded)
     if (children.length > itemsMax) reportCut(context, row, path, itemsMax)
   }
