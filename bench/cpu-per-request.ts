@@ -10,7 +10,7 @@
  *
  * Series: the first page of row c and its cursor page 90% into the table, the filtered page of row a, the included
  * page of row b, the tags of row g, the tag filter of row h, each also served by the hand-written server
- * (the ratio printed is its CPU ÷ the generated's), and row f's create with and without hooks (bench/bench-app.ts).
+ * and, for g and h, by its Kysely routes (the ratios printed are their CPU ÷ the generated's), and row f's create with and without hooks (bench/bench-app.ts).
  * Each round runs every series once, in alternating order; prints the median
  * CPU µs and wall µs per request of each over BENCH_ROUNDS [5] rounds of
  * BENCH_REQUESTS [2000] requests, on BENCH_POSTS [10000] posts. BENCH_SERIES:
@@ -25,7 +25,7 @@ import { buildApiServer, createStorage, type Storage } from 'restmint/runtime'
 import { allTables } from '../generated/schema.js'
 import { api } from '../generated/server.js'
 import { benchApp } from './bench-app.js'
-import { BENCH_CURSOR_SECRET, buildHandWrittenServer } from './hand-written-server.js'
+import { BENCH_CURSOR_SECRET, buildHandWrittenServer, type HandWrittenDatabase } from './hand-written-server.js'
 import { BENCH_JWT_SECRET, PATHS, PER_PAGE } from './query-harness.js'
 import { dropPostgresSchema, seedPostgres, seedSqlite } from './seed-database.js'
 
@@ -55,11 +55,12 @@ try {
   const common = { docs: false, cursorSecret: BENCH_CURSOR_SECRET, env: { JWT_SECRET: BENCH_JWT_SECRET } }
   const plain = await buildApiServer(withoutOperations, { ...common, ...open() })
   const hooked = await buildApiServer(withHooks, { ...common, ...open(), app: benchApp })
-  const handWritten = await buildHandWrittenServer(
+  const database: HandWrittenDatabase =
     dialect === 'sqlite'
       ? { kind: 'sqlite', file: join(directory, 'bench.db') }
-      : { kind: 'postgres', url: postgresUrl, schema },
-  )
+      : { kind: 'postgres', url: postgresUrl, schema }
+  const handWritten = await buildHandWrittenServer(database)
+  const handWrittenKysely = await buildHandWrittenServer(database, 'kysely')
   const author = JSON.stringify({ name: ' Bench Author ' })
   // Row c's depth walk: the cursor the offset page 90% into the table hands out.
   const depthPage = Math.round((sizes.posts * 0.9) / PER_PAGE)
@@ -76,9 +77,12 @@ try {
     { name: 'b hand-written', app: handWritten, path: PATHS.included, cpu: [], wall: [] },
     { name: 'g hand-written', app: handWritten, path: PATHS.tagsIncluded, cpu: [], wall: [] },
     { name: 'h hand-written', app: handWritten, path: PATHS.byTag, cpu: [], wall: [] },
-    { name: 'f create, hooks', app: hooked, path: '/v2/authors', body: author, cpu: [], wall: [] },
-    { name: 'f create, no hooks', app: plain, path: '/v2/authors', body: author, cpu: [], wall: [] },
+    { name: 'g Kysely routes', app: handWrittenKysely, path: PATHS.tagsIncluded, cpu: [], wall: [] },
+    { name: 'h Kysely routes', app: handWrittenKysely, path: PATHS.byTag, cpu: [], wall: [] },
+    { name: 'f create with hooks', app: hooked, path: '/v2/authors', body: author, cpu: [], wall: [] },
+    { name: 'f create without hooks', app: plain, path: '/v2/authors', body: author, cpu: [], wall: [] },
   ]
+  const handWrittenServers = [handWritten, handWrittenKysely]
   const only = process.env.BENCH_SERIES?.split(',')
   if (only) series.splice(0, series.length, ...series.filter((entry) => only.some((part) => entry.name.includes(part))))
   for (const entry of series) await run(entry, Math.min(requests, 300))
@@ -92,15 +96,19 @@ try {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
   console.log(`${dialect}, ${requests} requests × ${rounds} rounds, one at a time; medians (least):`)
   for (const { name, app, path, cpu, wall } of series) {
-    // A generated series against the hand-written one of the same request: reference CPU ÷ generated CPU.
-    const reference = series.find((other) => other.app === handWritten && other.path === path)
-    const ratio = reference && app !== handWritten ? `  ratio ${(median(reference.cpu) / median(cpu)).toFixed(2)}` : ''
+    // A generated series against the hand-written ones of the same request: reference CPU ÷ generated CPU.
+    const ratios = [handWritten, handWrittenKysely].flatMap((reference) => {
+      const measured = series.find((other) => other.app === reference && other.path === path)
+      return measured && !handWrittenServers.includes(app) ? [(median(measured.cpu) / median(cpu)).toFixed(2)] : []
+    })
+    const ratio = ratios.length === 0 ? '' : `  ratio ${ratios.join(' / ')}`
     console.log(
       `${name.padEnd(20)} ${median(cpu).toFixed(1).padStart(7)} µs CPU (${Math.min(...cpu).toFixed(1)})  ` +
         `${median(wall).toFixed(1).padStart(7)} µs wall${ratio}`,
     )
   }
   await handWritten.close()
+  await handWrittenKysely.close()
   await plain.close()
   await hooked.close()
 } finally {

@@ -13,11 +13,19 @@
 import { createHmac } from 'node:crypto'
 import Database from 'better-sqlite3'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 
 export type HandWrittenDatabase =
   | { readonly kind: 'sqlite'; readonly file: string }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema: string }
+
+/**
+ * How the routes reach the database: `statements`, SQL text written by hand and prepared once (the strictest
+ * baseline); `kysely`, Kysely's query builder over its stock dialects, as a team writing Fastify + Kysely
+ * routes by hand would (issue 17 measures rows g and h against these).
+ */
+export type HandWrittenQueries = 'statements' | 'kysely'
 
 type Row = Record<string, unknown>
 type Direction = 'asc' | 'desc' | null
@@ -58,9 +66,16 @@ const KNOWN = new Set(['page', 'per_page', 'count', 'sort', 'include', 'filter[p
 const NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/
 const POSITIVE = /^[1-9]\d{0,14}$/
 
-export async function buildHandWrittenServer(database: HandWrittenDatabase): Promise<FastifyInstance> {
+export async function buildHandWrittenServer(
+  database: HandWrittenDatabase,
+  style: HandWrittenQueries = 'statements',
+): Promise<FastifyInstance> {
   const queries =
-    database.kind === 'sqlite' ? sqliteQueries(database.file) : postgresQueries(database.url, database.schema)
+    style === 'kysely'
+      ? kyselyQueries(database)
+      : database.kind === 'sqlite'
+        ? sqliteQueries(database.file)
+        : postgresQueries(database.url, database.schema)
   const app = Fastify({ logger: false })
   app.addHook('onClose', () => queries.close())
 
@@ -300,9 +315,14 @@ function filtersOf(
   }
 }
 
-function sqliteQueries(file: string): PostQueries {
+function openSqlite(file: string): Database.Database {
   const db = new Database(file)
   db.pragma('journal_mode = WAL')
+  return db
+}
+
+function sqliteQueries(file: string): PostQueries {
+  const db = openSqlite(file)
   const statements = new Map<string, Database.Statement>()
   const prepared = (key: string, text: () => string) => {
     let statement = statements.get(key)
@@ -348,10 +368,10 @@ function sqliteQueries(file: string): PostQueries {
   }
 }
 
-function postgresQueries(url: string, schema: string): PostQueries {
+/** A pool whose rows read as the API answers them: bigint ids and counts as numbers, timestamps as ISO strings. */
+function openPool(url: string): pg.Pool {
   const { INT8, TIMESTAMPTZ } = pg.types.builtins
   const parseTimestamptz = pg.types.getTypeParser(TIMESTAMPTZ, 'text')
-  // bigint ids and counts as numbers, timestamps as the ISO strings the API returns.
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
       if (oid === INT8) return Number
@@ -361,6 +381,11 @@ function postgresQueries(url: string, schema: string): PostQueries {
   }
   const pool = new pg.Pool({ connectionString: url, types })
   pool.on('error', () => {})
+  return pool
+}
+
+function postgresQueries(url: string, schema: string): PostQueries {
+  const pool = openPool(url)
   const table = (name: string) => `"${schema}"."${name}"`
   const run = async (name: string, text: string, values: unknown[]): Promise<Row[]> =>
     (await pool.query<Row>({ name, text, values })).rows
@@ -405,6 +430,98 @@ function postgresQueries(url: string, schema: string): PostQueries {
     },
     async close() {
       await pool.end()
+    },
+  }
+}
+
+/**
+ * The same queries through Kysely's query builder, built per request as Kysely code is written, on its own
+ * SqliteDialect (better-sqlite3) or PostgresDialect (pg).
+ */
+function kyselyQueries(database: HandWrittenDatabase): PostQueries {
+  const kysely =
+    database.kind === 'sqlite'
+      ? new Kysely<any>({ dialect: new SqliteDialect({ database: openSqlite(database.file) }) })
+      : new Kysely<any>({ dialect: new PostgresDialect({ pool: openPool(database.url) }) }).withSchema(database.schema)
+  const postColumns = POST_COLUMNS.split(', ')
+  const filtered = (list: ListRequest, semiJoin: 'probe' | 'set') =>
+    kysely
+      .selectFrom('posts')
+      .$if(list.minPrice !== null, (query) => query.where('price', '>=', list.minPrice))
+      .$if(list.tagName !== null, (query) =>
+        query.where((eb) =>
+          semiJoin === 'probe'
+            ? eb.exists(
+                eb
+                  .selectFrom('post_tags as pt')
+                  .select(eb.lit(1).as('one'))
+                  .whereRef('pt.post_id', '=', 'posts.id')
+                  .where((inner) =>
+                    inner.exists(
+                      inner
+                        .selectFrom('tags as t')
+                        .select(inner.lit(1).as('one'))
+                        .whereRef('t.id', '=', 'pt.tag_id')
+                        .where('t.name', '=', list.tagName),
+                    ),
+                  ),
+              )
+            : eb(
+                'id',
+                'in',
+                eb
+                  .selectFrom('post_tags')
+                  .select('post_id')
+                  .where('tag_id', 'in', eb.selectFrom('tags').select('id').where('name', '=', list.tagName)),
+              ),
+        ),
+      )
+  return {
+    async page(list) {
+      let page = filtered(list, 'probe').select(postColumns)
+      page =
+        list.direction === null
+          ? page.orderBy('id')
+          : page.orderBy('created_at', list.direction).orderBy('id', list.direction)
+      const [rows, counted] = await Promise.all([
+        page
+          .limit(list.perPage + 1)
+          .offset((list.page - 1) * list.perPage)
+          .execute(),
+        list.counted
+          ? filtered(list, 'set')
+              .select((eb) => eb.fn.countAll<number>().as('total'))
+              .executeTakeFirstOrThrow()
+          : null,
+      ])
+      return { rows, total: counted === null ? null : Number(counted.total) }
+    },
+    async related(authorIds, categoryIds) {
+      return Promise.all([
+        authorIds === null || authorIds.length === 0
+          ? []
+          : kysely.selectFrom('authors').select(AUTHOR_COLUMNS.split(', ')).where('id', 'in', authorIds).execute(),
+        categoryIds === null || categoryIds.length === 0
+          ? []
+          : kysely
+              .selectFrom('categories')
+              .select(CATEGORY_COLUMNS.split(', '))
+              .where('id', 'in', categoryIds)
+              .execute(),
+      ])
+    },
+    async tagsOf(postIds) {
+      return kysely
+        .selectFrom('post_tags')
+        .innerJoin('tags', 'tags.id', 'post_tags.tag_id')
+        .select(['post_tags.post_id', ...TAG_COLUMNS.split(', ')])
+        .where('post_tags.post_id', 'in', postIds)
+        .orderBy('post_tags.post_id')
+        .orderBy('tags.id')
+        .execute()
+    },
+    async close() {
+      await kysely.destroy()
     },
   }
 }

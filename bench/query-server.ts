@@ -2,7 +2,7 @@
  * One server of the query benchmark, run as its own process so the load
  * generator never shares its event loop:
  *
- *   node --import tsx bench/query-server.ts generated|generated-without-auth|generated-with-hooks|hand-written <database URL> [postgres schema]
+ *   node --import tsx bench/query-server.ts generated|generated-without-auth|generated-with-hooks|hand-written|hand-written-kysely <database URL> [postgres schema]
  *   node --import tsx bench/query-server.ts floor <JSON file of { path: body }>
  *
  * Listens on a free port of 127.0.0.1, prints `listening <port>`, answers the
@@ -19,10 +19,17 @@ import { BENCH_JWT_SECRET } from './query-harness.js'
 import { benchApp } from './bench-app.js'
 
 const [kind, url, schema] = process.argv.slice(2)
-const KINDS = ['generated', 'generated-without-auth', 'generated-with-hooks', 'hand-written', 'floor']
+const KINDS = [
+  'generated',
+  'generated-without-auth',
+  'generated-with-hooks',
+  'hand-written',
+  'hand-written-kysely',
+  'floor',
+]
 if (kind === undefined || !KINDS.includes(kind) || url === undefined) {
   throw new Error(
-    'usage: query-server.ts generated|generated-without-auth|generated-with-hooks|hand-written <database URL> ' +
+    'usage: query-server.ts generated|generated-without-auth|generated-with-hooks|hand-written|hand-written-kysely <database URL> ' +
       '[postgres schema], or floor <JSON file of { path: body }>',
   )
 }
@@ -50,7 +57,7 @@ let storage: Storage | undefined
 let app: FastifyInstance
 if (kind === 'floor') {
   app = buildFloorServer(url)
-} else if (kind !== 'hand-written') {
+} else if (!kind.startsWith('hand-written')) {
   if (postgres) {
     // buildServer takes no schema; a storage opened with one is how an app picks its schema.
     storage = createStorage(url, allTables, { schema: schema! })
@@ -61,6 +68,7 @@ if (kind === 'floor') {
 } else {
   app = await buildHandWrittenServer(
     postgres ? { kind: 'postgres', url, schema: schema! } : { kind: 'sqlite', file: url.slice('sqlite:'.length) },
+    kind === 'hand-written-kysely' ? 'kysely' : 'statements',
   )
 }
 await app.listen({ host: '127.0.0.1', port: 0 })

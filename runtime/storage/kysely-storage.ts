@@ -357,7 +357,16 @@ export class KyselyStorage implements Storage {
     const linkFilterColumns = this.#linkRowFilterColumns(link.table, linkRowFilter)
     const shape = `${table.name}|${link.table}${link.live ? '(live)' : ''}.${link.column}>${link.targetColumn}|${capped ? 'capped' : 'all'}|${shapeOf(filterColumns)}|${shapeOf(linkFilterColumns)}`
     const query = this.#queries.get(`linked|${shape}`, () =>
-      buildLinkedQuery(this.#dialect.db, this.#dialect.syntax, table, link, capped, filterColumns, linkFilterColumns),
+      buildLinkedQuery(
+        this.#dialect.db,
+        this.#dialect.syntax,
+        table,
+        link,
+        capped,
+        filterColumns,
+        linkFilterColumns,
+        this.#pairUnique(link),
+      ),
     )
     const args: Record<string, ColumnValue | readonly ColumnValue[]> = {
       ...rowFilterArguments(rowFilter),
@@ -588,6 +597,14 @@ export class KyselyStorage implements Storage {
   }
 
   /** A join table's row filter's columns (LinkTable.rowFilter), as #rowFilterColumns. */
+  /** Whether the join's composite unique holds each (owner, target) pair once (a join this storage was not given: no). */
+  #pairUnique(link: LinkTable): boolean {
+    const join = this.#tables.find((table) => table.name === link.table)
+    return (join?.uniques ?? []).some(
+      (columns) => columns.length === 2 && columns.includes(link.column) && columns.includes(link.targetColumn),
+    )
+  }
+
   #linkRowFilterColumns(table: string, rowFilter: RowFilter): ColumnDefinition[] {
     if (Object.keys(rowFilter).length === 0) return []
     const context = this.#state.contexts.get(table)

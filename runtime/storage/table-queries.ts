@@ -336,22 +336,22 @@ export function buildLinkedQuery(
   capped: boolean,
   rowFilter: readonly ColumnDefinition[],
   linkRowFilter: readonly ColumnDefinition[],
+  pairUnique: boolean,
 ) {
   const cap = syntax.perValueCap
   if (capped && cap.kind === 'limit-per-value') {
     const target = `${LINK_ALIAS}.${link.targetColumn}`
-    const firstOfOwner = linkedRows(
-      db,
-      table,
-      `${table.name} as ${CAP_ALIAS}`,
-      CAP_ALIAS,
-      link,
-      rowFilter,
-      linkRowFilter,
+    // The join's foreign key keeps every target it names: only a condition on the target needs it joined
+    // (an optional relation's NULL names none).
+    const joinTarget = table.softDelete === true || rowFilter.length > 0
+    const firstOfOwner = (
+      joinTarget
+        ? linkedRows(db, table, `${table.name} as ${CAP_ALIAS}`, CAP_ALIAS, link, rowFilter, linkRowFilter)
+        : liveLinks(db, link, linkRowFilter).where(sql.ref(target), 'is not', null)
     )
       .select(target)
       // A pair linked twice (a join without a unique pair) is one record: it takes one place under the cap.
-      .distinct()
+      .$if(!pairUnique, (query) => query.distinct())
       .where(sql.ref(`${LINK_ALIAS}.${link.column}`), '=', sql.ref(`${VALUE_ALIAS}.value`))
       .orderBy(target)
       .limit(integerParameter(PER_VALUE))
@@ -403,12 +403,17 @@ function linkedRows(
   rowFilter: readonly ColumnDefinition[],
   linkRowFilter: readonly ColumnDefinition[],
 ) {
-  return db
-    .selectFrom(`${link.table} as ${LINK_ALIAS}`)
+  return liveLinks(db, link, linkRowFilter)
     .innerJoin(from, `${alias}.${ID}`, `${LINK_ALIAS}.${link.targetColumn}`)
     .$if(table.softDelete === true, (query) => query.where(sql.ref(`${alias}.${SOFT_DELETE_FIELD}`), 'is', null))
-    .$if(link.live === true, (query) => query.where(sql.ref(`${LINK_ALIAS}.${SOFT_DELETE_FIELD}`), 'is', null))
     .$if(rowFilter.length > 0, (query) => query.where(matchRowFilter(rowFilter, alias)))
+}
+
+/** The join table's live rows (as LINK_ALIAS) within `linkRowFilter`; nothing selected yet. */
+function liveLinks(db: Kysely<any>, link: LinkTable, linkRowFilter: readonly ColumnDefinition[]) {
+  return db
+    .selectFrom(`${link.table} as ${LINK_ALIAS}`)
+    .$if(link.live === true, (query) => query.where(sql.ref(`${LINK_ALIAS}.${SOFT_DELETE_FIELD}`), 'is', null))
     .$if(linkRowFilter.length > 0, (query) => query.where(matchRowFilter(linkRowFilter, LINK_ALIAS, linkRowFilterName)))
 }
 
