@@ -83,7 +83,7 @@ export class WriteHooks {
       insert,
       after && { name: 'afterCreate', run: (storage, record) => after(this.#context({ record }, storage)) },
     )
-    await this.#afterCommit({ operation: 'create', record: this.#record(row) })
+    await this.#afterCommit(() => ({ operation: 'create', record: this.#record(row) }))
     return row
   }
 
@@ -110,7 +110,11 @@ export class WriteHooks {
       },
     )
     if (row !== undefined) {
-      await this.#afterCommit({ operation: 'update', record: this.#record(row), previous: this.#record(previous!) })
+      await this.#afterCommit(() => ({
+        operation: 'update',
+        record: this.#record(row),
+        previous: this.#record(previous!),
+      }))
     }
     return row
   }
@@ -133,7 +137,7 @@ export class WriteHooks {
         run: (storage) => after(this.#context({ record: this.#record(removed!) }, storage)),
       },
     )
-    if (deleted) await this.#afterCommit({ operation: 'delete', record: this.#record(removed!) })
+    if (deleted) await this.#afterCommit(() => ({ operation: 'delete', record: this.#record(removed!) }))
     return deleted
   }
 
@@ -156,35 +160,21 @@ export class WriteHooks {
     })
   }
 
-  async #afterCommit(event: AfterCommitEvent<any>): Promise<void> {
+  /** afterCommit, when there is one, with the event `describe` makes. */
+  async #afterCommit(describe: () => AfterCommitEvent<any>): Promise<void> {
     const hook = this.#hooks.afterCommit
     if (!hook) return
     try {
-      await hook(this.#context(event))
+      await hook(this.#context(describe()))
     } catch (error) {
       // Committed already: the client's answer stands, the failure is the server's to follow up.
       this.#request.log.error({ err: error, hook: `${this.#newest.name}.afterCommit` }, 'afterCommit hook failed')
     }
   }
 
-  /**
-   * A hook's argument: `members` and the request's context. `db` is made when
-   * the hook first reads it: over a transaction it is a new one each time, and
-   * most hooks never touch it.
-   */
+  /** A hook's argument: `members` and the request's context, `db` over `storage` (the API's when none). */
   #context<T extends object>(members: T, storage?: Storage): HookContext<any> & T {
-    const { caller, version, log } = this.#request
-    const runtime = this.#runtime
-    let db: AppDb<any> | undefined
-    return {
-      ...members,
-      caller,
-      version,
-      log,
-      get db() {
-        return (db ??= runtime.dbOver(storage))
-      },
-    }
+    return new HookArgument(this.#request, this.#runtime, storage, members) as HookArgument & T
   }
 
   /**
@@ -267,5 +257,33 @@ export class WriteHooks {
 
   #record(row: Row): object {
     return this.#newest.translation.rowToVersion(row)
+  }
+}
+
+/**
+ * A hook's argument. A class rather than an object literal with a getter:
+ * it is made for every hook call, and V8 builds an instance far faster. `db`
+ * is made when the hook first reads it: over a transaction it is a new one
+ * each time, and most hooks never touch it.
+ */
+class HookArgument implements HookContext<any> {
+  readonly caller: HookCaller
+  readonly version: string
+  readonly log: FastifyBaseLogger
+  readonly #services: HookServices
+  readonly #storage: Storage | undefined
+  #db: AppDb<any> | undefined
+
+  constructor(request: HookRequest, services: HookServices, storage: Storage | undefined, members: object) {
+    this.caller = request.caller
+    this.version = request.version
+    this.log = request.log
+    this.#services = services
+    this.#storage = storage
+    Object.assign(this, members)
+  }
+
+  get db(): AppDb<any> {
+    return (this.#db ??= this.#services.dbOver(this.#storage))
   }
 }

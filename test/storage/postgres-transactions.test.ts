@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPostgresDialect } from '../../runtime/storage/postgres/postgres-dialect.js'
 import { POSTGRES_OFF, POSTGRES_URL } from '../support/test-postgres.js'
 
-// PostgresDriver sends a transaction's BEGIN without waiting for it, pipelined with the first statement:
+// PostgresDriver sends a transaction's BEGIN without waiting for it, with the first statement (one write):
 // the transaction must behave as if it had waited. A pool of one connection, so every transaction below
 // reuses the connection the one before it left.
 const schema = `restmint_transactions_${process.pid}`
@@ -64,10 +64,10 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions (BEGIN pipelined with the
     expect(await count()).toBe(before)
   })
 
-  it('commits a transaction that runs no statement', async () => {
+  it('sends nothing for a transaction that runs no statement', async () => {
     statements.length = 0
     expect(await driver().transaction(async () => 'done')).toBe('done')
-    expect(statements).toEqual(['begin', 'commit'])
+    expect(statements).toEqual([])
     expect(await count()).toBeGreaterThan(0)
   })
 })

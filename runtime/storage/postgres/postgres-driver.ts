@@ -50,28 +50,46 @@ export class PostgresDriver implements SqlDriver {
     const client = await (await this.#openPool()).connect().catch((error: Error) => {
       throw connectionFailure(error)
     })
-    // Not awaited before the first statement: the pool's connections pipeline, so BEGIN and that
-    // statement share one round trip. Each statement's result waits for BEGIN's too, and a failed
-    // BEGIN fails it (on a connection that can still run a statement, BEGIN does not fail).
-    const begun = this.#control(client, 'begin')
-    begun.catch(() => {})
-    const afterBegin = async <R>(statement: Promise<R>): Promise<R> => (await Promise.all([begun, statement]))[1]
+    // BEGIN goes out with the transaction's first statement, in one write (the socket corked around both),
+    // not awaited: the pool's connections pipeline, so both share one round trip. Each statement's result
+    // waits for BEGIN's too, and a failed BEGIN fails it (on a connection that can still run a statement,
+    // BEGIN does not fail). A transaction that sends nothing begins nothing.
+    let begun: Promise<void> | undefined
+    const afterBegin = async <R>(send: () => Promise<R>): Promise<R> => {
+      let statement: Promise<R>
+      if (begun === undefined) {
+        const socket = (client as unknown as Pg.Client).connection.stream
+        socket.cork()
+        try {
+          begun = this.#control(client, 'begin')
+          begun.catch(() => {})
+          statement = send()
+        } finally {
+          socket.uncork()
+        }
+      } else statement = send()
+      return (await Promise.all([begun, statement]))[1]
+    }
     try {
       const result = await work({
-        execute: (sql, parameters) => afterBegin(this.#run(client, sql, parameters, 'connection')),
+        execute: (sql, parameters) => afterBegin(() => this.#run(client, sql, parameters, 'connection')),
         executeScript: async (sql) => {
-          this.#onStatement?.(sql)
-          // Without values, pg uses the simple query protocol, which runs several statements.
-          await afterBegin(client.query(sql))
+          await afterBegin(() => {
+            this.#onStatement?.(sql)
+            // Without values, pg uses the simple query protocol, which runs several statements.
+            return client.query(sql)
+          })
         },
       })
-      await begun
-      await this.#control(client, 'commit')
+      if (begun !== undefined) {
+        await begun
+        await this.#control(client, 'commit')
+      }
       client.release()
       return result
     } catch (error) {
       // A connection that cannot even roll back is discarded, not returned to the pool.
-      await this.#control(client, 'rollback').then(
+      await (begun === undefined ? Promise.resolve() : this.#control(client, 'rollback')).then(
         () => client.release(),
         (rollbackError: Error) => client.release(rollbackError),
       )
