@@ -26,42 +26,71 @@ const DEFAULT_LIST_LIMIT = 100
  * access rules, no body validation beyond the storage's own (types,
  * constraints, references, restrict and cascade), defaults as a create over
  * HTTP takes them.
+ *
+ * Made for every hook call, so it costs next to nothing until used: each
+ * resource's methods are made when the hook first reads `db.<resource>`
+ * (getters on a prototype made once per API), then kept as its own property.
  */
 export function createAppDb(storage: Storage, resources: ReadonlyMap<string, NewestResource>): AppDb<any> {
-  const db: Record<string, ResourceDb<ResourceShape>> = {}
-  for (const [name, { table, translation }] of resources) {
-    const toRecord = (row: Row): object => translation.rowToVersion(row)
-    db[name] = {
-      create: async (body) => {
-        const values: Row = {}
-        for (const column of translation.view.columns) {
-          if (!column.readOnly && column.owner === undefined) values[column.name] = column.default
-        }
-        Object.assign(values, body)
-        return toRecord(await storage.insert(table, translation.bodyToStorage(values, true)))
+  let prototype = prototypes.get(resources)
+  if (prototype === undefined) prototypes.set(resources, (prototype = lazyResources(resources)))
+  const db = Object.create(prototype) as Record<typeof STORAGE, Storage>
+  db[STORAGE] = storage
+  return db as unknown as AppDb<any>
+}
+
+/** The storage an AppDb works on, under a key no resource name can take. */
+const STORAGE = Symbol('storage')
+
+const prototypes = new WeakMap<ReadonlyMap<string, NewestResource>, object>()
+
+/** A getter per resource that makes its ResourceDb over the AppDb's storage and keeps it. */
+function lazyResources(resources: ReadonlyMap<string, NewestResource>): object {
+  const prototype = {}
+  for (const [name, resource] of resources) {
+    Object.defineProperty(prototype, name, {
+      enumerable: true,
+      get(this: Record<typeof STORAGE, Storage>) {
+        const value = resourceDb(this[STORAGE], resource)
+        Object.defineProperty(this, name, { value, enumerable: true })
+        return value
       },
-      read: async (id) => {
-        const row = await storage.find(table, id)
-        return row === undefined ? null : toRecord(row)
-      },
-      list: async (options = {}) => {
-        const rowFilter: Record<string, string | number | boolean> = {}
-        for (const [field, value] of Object.entries(options.where ?? {})) {
-          rowFilter[translation.columnOf(field)] = value as string | number | boolean
-        }
-        const { rows } = await storage.list(table, {
-          rowFilter,
-          limit: options.limit ?? DEFAULT_LIST_LIMIT,
-          count: 'none',
-        })
-        return rows.map(toRecord)
-      },
-      update: async (id, body) => {
-        const row = await storage.update(table, id, translation.bodyToStorage(body as Row, false))
-        return row === undefined ? null : toRecord(row)
-      },
-      delete: (id) => storage.delete(table, id),
-    }
+    })
   }
-  return db
+  return prototype
+}
+
+function resourceDb(storage: Storage, { table, translation }: NewestResource): ResourceDb<ResourceShape> {
+  const toRecord = (row: Row): object => translation.rowToVersion(row)
+  return {
+    create: async (body) => {
+      const values: Row = {}
+      for (const column of translation.view.columns) {
+        if (!column.readOnly && column.owner === undefined) values[column.name] = column.default
+      }
+      Object.assign(values, body)
+      return toRecord(await storage.insert(table, translation.bodyToStorage(values, true)))
+    },
+    read: async (id) => {
+      const row = await storage.find(table, id)
+      return row === undefined ? null : toRecord(row)
+    },
+    list: async (options = {}) => {
+      const rowFilter: Record<string, string | number | boolean> = {}
+      for (const [field, value] of Object.entries(options.where ?? {})) {
+        rowFilter[translation.columnOf(field)] = value as string | number | boolean
+      }
+      const { rows } = await storage.list(table, {
+        rowFilter,
+        limit: options.limit ?? DEFAULT_LIST_LIMIT,
+        count: 'none',
+      })
+      return rows.map(toRecord)
+    },
+    update: async (id, body) => {
+      const row = await storage.update(table, id, translation.bodyToStorage(body as Row, false))
+      return row === undefined ? null : toRecord(row)
+    },
+    delete: (id) => storage.delete(table, id),
+  }
 }

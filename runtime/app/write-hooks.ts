@@ -261,29 +261,22 @@ export class WriteHooks {
 }
 
 /**
- * A hook's argument. A class rather than an object literal with a getter:
- * it is made for every hook call, and V8 builds an instance far faster. `db`
- * is made when the hook first reads it: over a transaction it is a new one
- * each time, and most hooks never touch it.
+ * A hook's argument: `members`, the request's context and `db` (its own
+ * properties, so a spread copy keeps them). A class rather than an object
+ * literal: it is made for every hook call, and V8 builds an instance far faster.
  */
 class HookArgument implements HookContext<any> {
   readonly caller: HookCaller
   readonly version: string
   readonly log: FastifyBaseLogger
-  readonly #services: HookServices
-  readonly #storage: Storage | undefined
-  #db: AppDb<any> | undefined
+  readonly db: AppDb<any>
 
   constructor(request: HookRequest, services: HookServices, storage: Storage | undefined, members: object) {
+    Object.assign(this, members)
     this.caller = request.caller
     this.version = request.version
     this.log = request.log
-    this.#services = services
-    this.#storage = storage
-    Object.assign(this, members)
-  }
-
-  get db(): AppDb<any> {
-    return (this.#db ??= this.#services.dbOver(this.#storage))
+    // Cheap until a hook reads one of its resources (createAppDb).
+    this.db = services.dbOver(storage)
   }
 }

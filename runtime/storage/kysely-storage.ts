@@ -596,7 +596,6 @@ export class KyselyStorage implements Storage {
     return context
   }
 
-  /** A join table's row filter's columns (LinkTable.rowFilter), as #rowFilterColumns. */
   /** Whether the join's composite unique holds each (owner, target) pair once (a join this storage was not given: no). */
   #pairUnique(link: LinkTable): boolean {
     const join = this.#tables.find((table) => table.name === link.table)
@@ -605,6 +604,7 @@ export class KyselyStorage implements Storage {
     )
   }
 
+  /** A join table's row filter's columns (LinkTable.rowFilter), as #rowFilterColumns. */
   #linkRowFilterColumns(table: string, rowFilter: RowFilter): ColumnDefinition[] {
     if (Object.keys(rowFilter).length === 0) return []
     const context = this.#state.contexts.get(table)

@@ -341,8 +341,9 @@ export function buildLinkedQuery(
   const cap = syntax.perValueCap
   if (capped && cap.kind === 'limit-per-value') {
     const target = `${LINK_ALIAS}.${link.targetColumn}`
-    // The join's foreign key keeps every target it names: only a condition on the target needs it joined
-    // (an optional relation's NULL names none).
+    // The join's foreign key keeps every target it names (SqliteDriver's connections enforce foreign keys,
+    // and a migration checks them before it commits): only a condition on the target needs it joined. An
+    // optional relation's NULL names none.
     const joinTarget = table.softDelete === true || rowFilter.length > 0
     const firstOfOwner = (
       joinTarget

@@ -64,6 +64,32 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions (BEGIN pipelined with the
     expect(await count()).toBe(before)
   })
 
+  it('releases the connection of work that throws before any statement, sending nothing', async () => {
+    statements.length = 0
+    await expect(
+      driver().transaction(async () => {
+        throw new Error('before any statement')
+      }),
+    ).rejects.toThrow('before any statement')
+    expect(statements).toEqual([])
+    // The pool's one connection came back: the next transaction gets it.
+    await driver().transaction((executor) => executor.execute(`insert into ${table} ("body") values ($1)`, ['d']))
+  })
+
+  it('refuses a statement sent after its transaction ended, beginning nothing on the released connection', async () => {
+    const before = await count()
+    let late: Promise<unknown> | undefined
+    await driver().transaction(async (executor) => {
+      late = new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
+        executor.execute(`insert into ${table} ("body") values ($1)`, ['late']),
+      )
+    })
+    await expect(late).rejects.toThrow('a statement was sent after its transaction ended')
+    // Had it begun a transaction on the released connection, this insert would stay uncommitted in it.
+    await driver().execute(`insert into ${table} ("body") values ($1)`, ['after'])
+    expect(await count()).toBe(before + 1)
+  })
+
   it('sends nothing for a transaction that runs no statement', async () => {
     statements.length = 0
     expect(await driver().transaction(async () => 'done')).toBe('done')

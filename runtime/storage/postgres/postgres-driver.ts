@@ -55,17 +55,22 @@ export class PostgresDriver implements SqlDriver {
     // waits for BEGIN's too, and a failed BEGIN fails it (on a connection that can still run a statement,
     // BEGIN does not fail). A transaction that sends nothing begins nothing.
     let begun: Promise<void> | undefined
+    // Set once the connection goes back to the pool: a statement sent later (work that did not await it)
+    // must not begin a transaction on a connection someone else may hold.
+    let ended = false
     const afterBegin = async <R>(send: () => Promise<R>): Promise<R> => {
+      if (ended) throw new Error('a statement was sent after its transaction ended: await every statement in it')
       let statement: Promise<R>
       if (begun === undefined) {
-        const socket = (client as unknown as Pg.Client).connection.stream
-        socket.cork()
+        // pg's own extended queries cork the same socket around their messages.
+        const socket = (client as unknown as Partial<Pg.Client>).connection?.stream
+        socket?.cork()
         try {
           begun = this.#control(client, 'begin')
           begun.catch(() => {})
           statement = send()
         } finally {
-          socket.uncork()
+          socket?.uncork()
         }
       } else statement = send()
       return (await Promise.all([begun, statement]))[1]
@@ -85,11 +90,14 @@ export class PostgresDriver implements SqlDriver {
         await begun
         await this.#control(client, 'commit')
       }
+      ended = true
       client.release()
       return result
     } catch (error) {
       // A connection that cannot even roll back is discarded, not returned to the pool.
-      await (begun === undefined ? Promise.resolve() : this.#control(client, 'rollback')).then(
+      const rolledBack = begun === undefined ? Promise.resolve() : this.#control(client, 'rollback')
+      ended = true
+      await rolledBack.then(
         () => client.release(),
         (rollbackError: Error) => client.release(rollbackError),
       )
