@@ -156,9 +156,10 @@ async function embedTree(
 }
 
 /**
- * Embeds one relation; returns the related rows embedded, for deeper paths.
- * Where each embedded row appears is recorded only when `deeper` paths embed
- * into it: only they can report a cut array under it.
+ * Embeds one relation; returns the related rows embedded, for deeper paths
+ * (a has-many returns none when there are none). Where each embedded row
+ * appears is recorded only when `deeper` paths embed into it: only they can
+ * report a cut array under it.
  */
 async function embedRelation(
   context: EmbedContext,
@@ -170,13 +171,15 @@ async function embedRelation(
 ): Promise<Row[]> {
   const { storage, placements } = context
   const member = `/${memberName(context, path)}`
-  const placeUnder = (row: Row, suffix: string, related: Row): void => {
-    if (!deeper) return
-    const at = (placements.get(row) ?? []).map((pointer) => `${pointer}${suffix}`)
-    const known = placements.get(related)
-    if (known) known.push(...at)
-    else placements.set(related, at)
-  }
+  // Only deeper paths need to know where each related row appears (and the rows themselves).
+  const placeUnder = deeper
+    ? (row: Row, suffix: string, related: Row): void => {
+        const at = (placements.get(row) ?? []).map((pointer) => `${pointer}${suffix}`)
+        const known = placements.get(related)
+        if (known) known.push(...at)
+        else placements.set(related, at)
+      }
+    : undefined
   const { readableRowsOf } = context.options
   const readable = readableRowsOf ? readableRowsOf(target.name) : {}
   if (relation.kind === 'belongs-to') {
@@ -186,7 +189,7 @@ async function embedRelation(
     for (const row of rows) {
       const embedded = byId.get(row[relation.column]!) ?? null
       ;(row as Record<string, unknown>)[relation.name] = embedded
-      if (embedded) placeUnder(row, member, embedded)
+      if (embedded) placeUnder?.(row, member, embedded)
     }
     return related
   }
@@ -202,11 +205,14 @@ async function embedRelation(
   const embeddedRows: Row[] = []
   for (const row of rows) {
     const children = byParent.get(row.id as number) ?? []
-    const embedded = children.slice(0, itemsMax)
+    const cut = children.length > itemsMax
+    const embedded = cut ? children.slice(0, itemsMax) : children
     ;(row as Record<string, unknown>)[relation.name] = embedded
-    embedded.forEach((child, index) => placeUnder(row, `${member}/${index}`, child))
-    embeddedRows.push(...embedded)
-    if (children.length > itemsMax) reportCut(context, row, path, itemsMax)
+    if (placeUnder) {
+      embedded.forEach((child, index) => placeUnder(row, `${member}/${index}`, child))
+      embeddedRows.push(...embedded)
+    }
+    if (cut) reportCut(context, row, path, itemsMax)
   }
   return embeddedRows
 }
