@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPostgresDialect } from '../../runtime/storage/postgres/postgres-dialect.js'
+import type { SqlExecutor } from '../../runtime/storage/storage-dialect.js'
 import { POSTGRES_OFF, POSTGRES_URL } from '../support/test-postgres.js'
 
 // PostgresDriver sends a transaction's BEGIN without waiting for it, with the first statement (one write):
@@ -88,6 +89,54 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions (BEGIN pipelined with the
     // Had it begun a transaction on the released connection, this insert would stay uncommitted in it.
     await driver().execute(`insert into ${table} ("body") values ($1)`, ['after'])
     expect(await count()).toBe(before + 1)
+  })
+
+  it('leaves the connection able to run a statement whose values pg could not serialize once', async () => {
+    const insert = `insert into ${table} ("body") values ($1)`
+    await driver().execute(insert, ['prepared'])
+    const unserializable = {
+      toPostgres() {
+        throw new Error('cannot serialize')
+      },
+    }
+    // pg closes the statement's prepared name on the connection when its values fail to serialize,
+    // while still counting it prepared.
+    await expect(driver().transaction((executor) => executor.execute(insert, [unserializable]))).rejects.toThrow(
+      'cannot serialize',
+    )
+    const before = await count()
+    await driver().transaction((executor) => executor.execute(insert, ['next']))
+    await driver().execute(insert, ['on the pool'])
+    expect(await count()).toBe(before + 2)
+  })
+
+  it('refuses a statement sent while the transaction commits, committing nothing outside it', async () => {
+    const before = await count()
+    let executor: SqlExecutor | undefined
+    let late: Promise<unknown> | undefined
+    const heard: string[] = []
+    const watched = createPostgresDialect(
+      POSTGRES_URL,
+      schema,
+      (sql) => {
+        heard.push(sql)
+        // Sent just after COMMIT is.
+        if (sql === 'commit') {
+          queueMicrotask(() => (late = executor!.execute(`insert into ${table} ("body") values ($1)`, ['late commit'])))
+        }
+      },
+      { size: 1 },
+    )
+    try {
+      await watched.driver.transaction(async (given) => {
+        executor = given
+        await given.execute(`insert into ${table} ("body") values ($1)`, ['committed'])
+      })
+      await expect(late).rejects.toThrow('a statement was sent after its transaction ended')
+      expect(await count()).toBe(before + 1)
+    } finally {
+      await watched.close()
+    }
   })
 
   it('sends nothing for a transaction that runs no statement', async () => {

@@ -58,6 +58,10 @@ export class PostgresDriver implements SqlDriver {
     // Set once the connection goes back to the pool: a statement sent later (work that did not await it)
     // must not begin a transaction on a connection someone else may hold.
     let ended = false
+    // A statement that failed on this side (its values would not serialize) may leave pg's record of the
+    // connection's prepared statements wrong (it closes the name, still counting it prepared): such a
+    // connection is discarded rather than returned to the pool.
+    let unsound: Error | undefined
     const afterBegin = async <R>(send: () => Promise<R>): Promise<R> => {
       if (ended) throw new Error('a statement was sent after its transaction ended: await every statement in it')
       let statement: Promise<R>
@@ -77,7 +81,13 @@ export class PostgresDriver implements SqlDriver {
     }
     try {
       const result = await work({
-        execute: (sql, parameters) => afterBegin(() => this.#run(client, sql, parameters, 'connection')),
+        execute: (sql, parameters) =>
+          afterBegin(() =>
+            this.#run(client, sql, parameters, 'connection').catch((error: unknown) => {
+              if (!isDatabaseError(error)) unsound ??= error instanceof Error ? error : new Error(String(error))
+              throw error
+            }),
+          ),
         executeScript: async (sql) => {
           await afterBegin(() => {
             this.#onStatement?.(sql)
@@ -86,19 +96,20 @@ export class PostgresDriver implements SqlDriver {
           })
         },
       })
+      // Set before COMMIT goes out: a statement sent after it would run outside the transaction.
+      ended = true
       if (begun !== undefined) {
         await begun
         await this.#control(client, 'commit')
       }
-      ended = true
-      client.release()
+      client.release(unsound)
       return result
     } catch (error) {
       // A connection that cannot even roll back is discarded, not returned to the pool.
       const rolledBack = begun === undefined ? Promise.resolve() : this.#control(client, 'rollback')
       ended = true
       await rolledBack.then(
-        () => client.release(),
+        () => client.release(unsound),
         (rollbackError: Error) => client.release(rollbackError),
       )
       throw error
