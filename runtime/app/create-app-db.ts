@@ -28,13 +28,14 @@ const DEFAULT_LIST_LIMIT = 100
  * HTTP takes them.
  *
  * Made for every hook call, so it costs next to nothing until used: each
- * resource's methods are made when the hook first reads `db.<resource>`
- * (getters on a prototype made once per API), then kept as its own property.
+ * resource's methods are made when the hook first reads `db.<resource>`, then
+ * kept. The getters are its own properties (descriptors made once per API),
+ * not a prototype's: a spread copy of it, `{ ...db }`, has every resource.
  */
 export function createAppDb(storage: Storage, resources: ReadonlyMap<string, NewestResource>): AppDb<any> {
-  let prototype = prototypes.get(resources)
-  if (prototype === undefined) prototypes.set(resources, (prototype = lazyResources(resources)))
-  const db = Object.create(prototype) as Record<typeof STORAGE, Storage>
+  let lazy = descriptors.get(resources)
+  if (lazy === undefined) descriptors.set(resources, (lazy = lazyResources(resources)))
+  const db = Object.create(Object.prototype, lazy) as Record<typeof STORAGE, Storage>
   db[STORAGE] = storage
   return db as unknown as AppDb<any>
 }
@@ -42,22 +43,23 @@ export function createAppDb(storage: Storage, resources: ReadonlyMap<string, New
 /** The storage an AppDb works on, under a key no resource name can take. */
 const STORAGE = Symbol('storage')
 
-const prototypes = new WeakMap<ReadonlyMap<string, NewestResource>, object>()
+const descriptors = new WeakMap<ReadonlyMap<string, NewestResource>, PropertyDescriptorMap>()
 
-/** A getter per resource that makes its ResourceDb over the AppDb's storage and keeps it. */
-function lazyResources(resources: ReadonlyMap<string, NewestResource>): object {
-  const prototype = {}
+/** A getter per resource that makes its ResourceDb over the AppDb's storage and keeps it in its place. */
+function lazyResources(resources: ReadonlyMap<string, NewestResource>): PropertyDescriptorMap {
+  const lazy: PropertyDescriptorMap = {}
   for (const [name, resource] of resources) {
-    Object.defineProperty(prototype, name, {
+    lazy[name] = {
       enumerable: true,
+      configurable: true,
       get(this: Record<typeof STORAGE, Storage>) {
         const value = resourceDb(this[STORAGE], resource)
         Object.defineProperty(this, name, { value, enumerable: true })
         return value
       },
-    })
+    }
   }
-  return prototype
+  return lazy
 }
 
 function resourceDb(storage: Storage, { table, translation }: NewestResource): ResourceDb<ResourceShape> {
