@@ -27,39 +27,49 @@ const DEFAULT_LIST_LIMIT = 100
  * constraints, references, restrict and cascade), defaults as a create over
  * HTTP takes them.
  *
- * Made for every hook call, so it costs next to nothing until used: each
- * resource's methods are made when the hook first reads `db.<resource>`, then
- * kept. The getters are its own properties (descriptors made once per API),
- * not a prototype's: a spread copy of it, `{ ...db }`, has every resource.
+ * Made for every hook call, so it costs next to nothing until used: a proxy
+ * whose resources are made when first read, then kept. It still reads as a
+ * plain object of every resource: `Object.keys(db)`, `'orders' in db` and a
+ * spread copy `{ ...db }` see them all. Read-only: assigning to it throws.
  */
 export function createAppDb(storage: Storage, resources: ReadonlyMap<string, NewestResource>): AppDb<any> {
-  let lazy = descriptors.get(resources)
-  if (lazy === undefined) descriptors.set(resources, (lazy = lazyResources(resources)))
-  const db = Object.create(Object.prototype, lazy) as Record<typeof STORAGE, Storage>
-  db[STORAGE] = storage
-  return db as unknown as AppDb<any>
+  let handler = handlers.get(resources)
+  if (handler === undefined) handlers.set(resources, (handler = lazyResources(resources)))
+  const made: MadeResources = { [STORAGE]: storage }
+  return new Proxy(made, handler) as unknown as AppDb<any>
 }
 
 /** The storage an AppDb works on, under a key no resource name can take. */
 const STORAGE = Symbol('storage')
 
-const descriptors = new WeakMap<ReadonlyMap<string, NewestResource>, PropertyDescriptorMap>()
+/** What a proxy of createAppDb holds: its storage, and the resources made so far. */
+interface MadeResources {
+  readonly [STORAGE]: Storage
+  [name: string]: ResourceDb<ResourceShape>
+}
 
-/** A getter per resource that makes its ResourceDb over the AppDb's storage and keeps it in its place. */
-function lazyResources(resources: ReadonlyMap<string, NewestResource>): PropertyDescriptorMap {
-  const lazy: PropertyDescriptorMap = {}
-  for (const [name, resource] of resources) {
-    lazy[name] = {
-      enumerable: true,
-      configurable: true,
-      get(this: Record<typeof STORAGE, Storage>) {
-        const value = resourceDb(this[STORAGE], resource)
-        Object.defineProperty(this, name, { value, enumerable: true })
-        return value
-      },
-    }
+const handlers = new WeakMap<ReadonlyMap<string, NewestResource>, ProxyHandler<MadeResources>>()
+
+/** The proxy handler of one API's `db`s: a resource made on first read, the object read-only. */
+function lazyResources(resources: ReadonlyMap<string, NewestResource>): ProxyHandler<MadeResources> {
+  const names = [...resources.keys()]
+  const resourceOf = (made: MadeResources, name: string | symbol): ResourceDb<ResourceShape> | undefined => {
+    const resource = typeof name === 'string' ? resources.get(name) : undefined
+    return resource && (made[name as string] ??= resourceDb(made[STORAGE], resource))
   }
-  return lazy
+  return {
+    // Anything else reads as on a plain object (toString, hasOwnProperty…).
+    get: (made, name, receiver) => resourceOf(made, name) ?? Reflect.get(made, name, receiver),
+    has: (_, name) => typeof name === 'string' && resources.has(name),
+    ownKeys: () => [...names],
+    getOwnPropertyDescriptor: (made, name) => {
+      const value = resourceOf(made, name)
+      return value && { value, enumerable: true, configurable: true, writable: false }
+    },
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  }
 }
 
 function resourceDb(storage: Storage, { table, translation }: NewestResource): ResourceDb<ResourceShape> {
