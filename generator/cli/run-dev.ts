@@ -177,9 +177,8 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
       await changed()
     }
   }
-  await changed()
-
-  await new Promise<void>((done) => {
+  // Signals are handled before the first server is up: whoever waits for it may signal at once.
+  const stopped = new Promise<void>((done) => {
     const stop = (signal: NodeJS.Signals): void => {
       stopping = true
       io.stdout(`restmint dev: ${signal} received, stopping\n`)
@@ -191,6 +190,8 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
   })
+  await changed()
+  await stopped
   await running
   await (server as ServeProcess | null)?.stop()
   return 0

@@ -91,12 +91,8 @@ export async function runServe(
     return 0
   }
   const address = await listen(app, port, options.host)
-  const database = db.startsWith('sqlite:') ? db : `${db}, schema ${schema}`
-  io.stdout(
-    `restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${redactCredentials(database)}\n`,
-  )
-  for (const note of notes) io.stdout(`restmint: development only: ${note}. Set it in production.\n`)
-  await new Promise<void>((done, fail) => {
+  // Signals are handled before the serving line is out: whoever waits for it may signal at once.
+  const stopped = new Promise<void>((done, fail) => {
     let stopping = false
     // A second signal finds no handler left: Node's default ends the process at once.
     const stop = (signal: NodeJS.Signals): void => {
@@ -112,6 +108,12 @@ export async function runServe(
     // restmint dev gone without stopping it (killed): nobody will, so it stops itself and frees the port.
     void dev?.gone.then(() => stop('SIGTERM'))
   })
+  const database = db.startsWith('sqlite:') ? db : `${db}, schema ${schema}`
+  io.stdout(
+    `restmint: serving ${options.out}/ at ${address} (docs at ${address}/docs), database ${redactCredentials(database)}\n`,
+  )
+  for (const note of notes) io.stdout(`restmint: development only: ${note}. Set it in production.\n`)
+  await stopped
   dev?.release()
   return 0
 }
