@@ -51,14 +51,18 @@ describe('restmint dev', () => {
     await dev?.stop()
     await rm(project, { recursive: true, force: true })
   })
-
-  it('follows saves of the manifest and the module; keeps the last good server on a bad or lossy manifest', async () => {
+  /** `restmint dev` in a new project of MANIFEST and APP_MODULE, its module importing `suffix`. */
+  const startDev = async (suffix: string): Promise<CliProcess> => {
     project = await mkdtemp(join(tmpdir(), 'restmint-dev-'))
     await mkdir(join(project, 'src'))
     await writeFile(join(project, 'resources.yaml'), MANIFEST)
     await writeFile(join(project, 'src/app.ts'), APP_MODULE)
-    await writeFile(join(project, 'src/suffix.ts'), `export const suffix = ' (first)'\n`)
-    const cli = (dev = spawnCli(project, ['dev', '--port', '0']))
+    await writeFile(join(project, 'src/suffix.ts'), `export const suffix = ${JSON.stringify(suffix)}\n`)
+    return (dev = spawnCli(project, ['dev', '--port', '0']))
+  }
+
+  it('follows saves of the manifest and the module; keeps the last good server on a bad or lossy manifest', async () => {
+    const cli = await startDev(' (first)')
     const output = () => `--- stdout\n${cli.output().stdout}\n--- stderr\n${cli.output().stderr}`
 
     const started = await cli.waitForStdout(/up to date with resources\.yaml/, 60_000)
@@ -125,12 +129,7 @@ describe('restmint dev', () => {
   }, 240_000)
 
   it('killed with SIGKILL, leaves no server behind holding its port', async () => {
-    project = await mkdtemp(join(tmpdir(), 'restmint-dev-'))
-    await mkdir(join(project, 'src'))
-    await writeFile(join(project, 'resources.yaml'), MANIFEST)
-    await writeFile(join(project, 'src/app.ts'), APP_MODULE)
-    await writeFile(join(project, 'src/suffix.ts'), `export const suffix = ''\n`)
-    const cli = (dev = spawnCli(project, ['dev', '--port', '0']))
+    const cli = await startDev('')
     const started = await cli.waitForStdout(/up to date with resources\.yaml/, 60_000)
     const base = /serving \S+ at (http:\/\/\S+)/.exec(started)![1]!
     expect((await fetch(`${base}/health/live`)).status).toBe(200)
