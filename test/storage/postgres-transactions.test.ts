@@ -3,9 +3,9 @@ import { createPostgresDialect } from '../../runtime/storage/postgres/postgres-d
 import type { SqlExecutor } from '../../runtime/storage/storage-dialect.js'
 import { POSTGRES_OFF, POSTGRES_URL } from '../support/test-postgres.js'
 
-// PostgresDriver sends a transaction's BEGIN without waiting for it, with the first statement (one write):
-// the transaction must behave as if it had waited. A pool of one connection, so every transaction below
-// reuses the connection the one before it left.
+// PostgresDriver.transaction runs in the extended protocol's implicit transaction: no BEGIN or COMMIT
+// statement, each statement flushed rather than synced, Sync at the end. It must behave as BEGIN … COMMIT
+// does. A pool of one connection, so every transaction below reuses the connection the one before it left.
 const schema = `restmint_transactions_${process.pid}`
 const statements: string[] = []
 const dialect = POSTGRES_OFF
@@ -13,7 +13,7 @@ const dialect = POSTGRES_OFF
   : createPostgresDialect(POSTGRES_URL, schema, (sql) => statements.push(sql), { size: 1 })
 const table = `"${schema}"."notes"`
 
-describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions (BEGIN pipelined with the first statement)', () => {
+describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions (implicit, one Sync at the end)', () => {
   const driver = () => dialect!.driver
   const count = async () => Number((await driver().execute(`select count(*) as "n" from ${table}`, []))[0]!.n)
 
@@ -148,5 +148,91 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions (BEGIN pipelined with the
     expect(await driver().transaction(async () => 'done')).toBe('done')
     expect(statements).toEqual([])
     expect(await count()).toBeGreaterThan(0)
+  })
+
+  it('keeps its writes from other connections until it commits', async () => {
+    const other = createPostgresDialect(POSTGRES_URL, schema, undefined, { size: 1 })
+    const countElsewhere = async () =>
+      Number((await other.driver.execute(`select count(*) as "n" from ${table}`, []))[0]!.n)
+    try {
+      const before = await countElsewhere()
+      await driver().transaction(async (executor) => {
+        await executor.execute(`insert into ${table} ("body") values ($1)`, ['unseen until commit'])
+        expect(await countElsewhere()).toBe(before)
+      })
+      expect(await countElsewhere()).toBe(before + 1)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('refuses every statement after a failed one, even when the work goes on, and commits nothing', async () => {
+    const before = await count()
+    const outcome = driver().transaction(async (executor) => {
+      await executor.execute(`insert into ${table} ("body") values ($1)`, ['kept only if committed'])
+      await executor.execute(`insert into ${table} ("body") values ($1)`, ['a']).catch(() => 'swallowed')
+      await expect(
+        executor.execute(`insert into ${table} ("body") values ($1)`, ['after the failure']),
+      ).rejects.toThrow('the transaction failed on an earlier statement')
+      return 'the work resolved'
+    })
+    await expect(outcome).rejects.toMatchObject({ code: '23505' })
+    expect(await count()).toBe(before)
+  })
+
+  it("fails the commit with a statement's error that the work did not await", async () => {
+    const before = await count()
+    await expect(
+      driver().transaction(async (executor) => {
+        await executor.execute(`insert into ${table} ("body") values ($1)`, ['not awaited, first'])
+        executor.execute(`insert into ${table} ("body") values ($1)`, ['a']).catch(() => {})
+      }),
+    ).rejects.toMatchObject({ code: '23505' })
+    expect(await count()).toBe(before)
+  })
+
+  it('prepares a statement once per connection whether its first run failed or not', async () => {
+    // A text this connection has not prepared yet: its first run fails after its Parse succeeded.
+    const insert = `insert into ${table} ("body") values ($1) returning "id"`
+    await expect(driver().transaction((executor) => executor.execute(insert, ['a']))).rejects.toMatchObject({
+      code: '23505',
+    })
+    const [row] = await driver().transaction((executor) => executor.execute(insert, ['prepared after a failure']))
+    expect(row).toHaveProperty('id')
+    // A text whose Parse itself fails, then one that follows it in the same transaction.
+    await expect(
+      driver().transaction(async (executor) => {
+        await Promise.all([
+          executor.execute(`select "no_such_column" from ${table}`, []),
+          executor.execute(`select "body" from ${table} where "body" = $1`, ['skipped']),
+        ])
+      }),
+    ).rejects.toMatchObject({ code: '42703' })
+    const found = await driver().transaction((executor) =>
+      executor.execute(`select "body" from ${table} where "body" = $1`, ['prepared after a failure']),
+    )
+    expect(found).toEqual([{ body: 'prepared after a failure' }])
+  })
+
+  it('rolls back and discards a connection that dies in the middle, and the pool serves the next one', async () => {
+    const before = await count()
+    const killer = createPostgresDialect(POSTGRES_URL, schema, undefined, { size: 1 })
+    try {
+      await expect(
+        driver().transaction(async (executor) => {
+          await executor.execute(`insert into ${table} ("body") values ($1)`, ['lost with its connection'])
+          const [own] = await executor.execute('select pg_backend_pid() as "pid"', [])
+          await killer.driver.execute('select pg_terminate_backend($1)', [own!.pid])
+          await executor.execute(`insert into ${table} ("body") values ($1)`, ['never reaches the server'])
+        }),
+      ).rejects.toThrow()
+      expect(await count()).toBe(before)
+      await driver().transaction((executor) =>
+        executor.execute(`insert into ${table} ("body") values ($1)`, ['on a new connection']),
+      )
+      expect(await count()).toBe(before + 1)
+    } finally {
+      await killer.close()
+    }
   })
 })

@@ -2,16 +2,29 @@ import type Pg from 'pg'
 import type { Pool, PoolClient } from 'pg'
 import type { ScriptExecutor, SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
 import { StorageBusyError, StorageConnectionError } from '../storage-errors.js'
+import { defineImplicitTransaction, type ImplicitTransactionFactory } from './implicit-transaction.js'
 
 let loaded: typeof Pg | undefined
+let openImplicitTransaction: ImplicitTransactionFactory | undefined
+
+// How pg turns a JavaScript value into a parameter's text; not in pg's typings.
+const PG_UTILS = 'pg/lib/utils.js'
 
 /**
  * pg, imported when the first PostgreSQL connection opens rather than with the
  * runtime: a server on SQLite never loads it (~3% of a large API's start-up).
  */
 export async function loadPg(): Promise<typeof Pg> {
-  loaded ??= (await import('pg')).default
+  if (loaded === undefined) {
+    const [pg, utils] = await Promise.all([import('pg'), import(PG_UTILS) as Promise<{ default: PgUtils }>])
+    openImplicitTransaction = defineImplicitTransaction(pg.default, utils.default.prepareValue)
+    loaded = pg.default
+  }
   return loaded
+}
+
+interface PgUtils {
+  prepareValue(value: unknown): unknown
 }
 
 /** Whether `error` is PostgreSQL's own answer; none can exist before loadPg has resolved. */
@@ -41,8 +54,42 @@ export class PostgresDriver implements SqlDriver {
     return this.#run(await this.#openPool(), sql, parameters, 'pool')
   }
 
-  transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
-    return this.scriptTransaction(work)
+  /**
+   * An implicit transaction (ImplicitTransaction): no BEGIN or COMMIT
+   * statement, one round trip fewer than scriptTransaction. onStatement hears
+   * `begin` with its first statement and `commit` or `rollback` at its end.
+   */
+  async transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
+    const client = await (await this.#openPool()).connect().catch((error: Error) => {
+      throw connectionFailure(error)
+    })
+    const transaction = openImplicitTransaction!(client)
+    const onStatement = this.#onStatement
+    const end = (control: 'commit' | 'rollback') => {
+      if (transaction.begun) onStatement?.(control)
+      return control === 'commit' ? transaction.commit() : transaction.rollback()
+    }
+    try {
+      const result = await work({
+        execute: (sql, parameters) => {
+          if (onStatement !== undefined) {
+            if (!transaction.begun) onStatement('begin')
+            onStatement(sql)
+          }
+          return transaction.execute(this.#nameOf(sql), sql, parameters)
+        },
+      })
+      await end('commit')
+      client.release(transaction.unsound)
+      return result
+    } catch (error) {
+      // A connection that cannot even roll back is discarded, not returned to the pool.
+      await end('rollback').then(
+        () => client.release(transaction.unsound),
+        (rollbackError: Error) => client.release(rollbackError),
+      )
+      throw error
+    }
   }
 
   // Foreign keys need nothing special: PostgreSQL's DDL validates them as it runs.
