@@ -73,8 +73,7 @@ interface Pending {
   reject(error: Error): void
 }
 
-/** The ROLLBACK that ends a transaction whose work failed on this side; unnamed, so it prepares nothing. */
-const ROLLBACK = { name: '', text: 'rollback' }
+const ignore = (): void => {}
 
 export type ImplicitTransactionFactory = (client: PoolClient) => ImplicitTransaction
 
@@ -164,16 +163,12 @@ export function defineImplicitTransaction(
         this.#endAfterFailure()
         return Promise.resolve()
       }
-      // Nothing failed on the server: ROLLBACK inside the implicit transaction aborts it (with a WARNING).
-      return this.#sync('rollback', () =>
-        this.#write(
-          ROLLBACK.name,
-          ROLLBACK.text,
-          [],
-          () => {},
-          () => {},
-        ),
-      )
+      // Nothing failed on the server. ROLLBACK alone would abort the implicit transaction but log a WARNING
+      // ("there is no transaction in progress") on the server each time; BEGIN first turns it into a
+      // transaction block, what ran so far included, which ROLLBACK then ends quietly.
+      return this.#sync('rollback', () => {
+        for (const text of ['begin', 'rollback']) this.#write('', text, [], ignore, ignore)
+      })
     }
 
     submit(connection: PgConnection): null {
