@@ -50,6 +50,11 @@ export function createPostgresDialect(
       })
       // An idle connection that dies is dropped by the pool; without a listener the process would crash.
       opened.on('error', () => {})
+      // pg-pool listens to a connection's 'error' only while it is idle. One whose backend dies while it is lent
+      // out (a transaction holding it while its work awaits something else, or just handed over by a statement
+      // that ended) would emit 'error' with no listener: an uncaught exception, ending the process. Its queries
+      // fail all the same, and the pool drops a connection that is no longer queryable when it comes back.
+      opened.on('connect', (client) => client.on('error', () => {}))
       return opened
     }))
   const base = new Kysely<any>({ dialect: new PostgresDialect({ pool: openPool }) })

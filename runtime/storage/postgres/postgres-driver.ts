@@ -2,13 +2,10 @@ import type Pg from 'pg'
 import type { Pool, PoolClient } from 'pg'
 import type { ScriptExecutor, SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
 import { StorageBusyError, StorageConnectionError } from '../storage-errors.js'
-import { defineImplicitTransaction, type ImplicitTransactionFactory } from './implicit-transaction.js'
+import { defineBeginningQuery, type BeginningQueryClass } from './beginning-query.js'
 
 let loaded: typeof Pg | undefined
-let openImplicitTransaction: ImplicitTransactionFactory | undefined
-
-// How pg turns a JavaScript value into a parameter's text; not in pg's typings.
-const PG_UTILS = 'pg/lib/utils.js'
+let BeginningQuery: BeginningQueryClass | undefined
 
 /**
  * pg, imported when the first PostgreSQL connection opens rather than with the
@@ -16,15 +13,11 @@ const PG_UTILS = 'pg/lib/utils.js'
  */
 export async function loadPg(): Promise<typeof Pg> {
   if (loaded === undefined) {
-    const [pg, utils] = await Promise.all([import('pg'), import(PG_UTILS) as Promise<{ default: PgUtils }>])
-    openImplicitTransaction = defineImplicitTransaction(pg.default, utils.default.prepareValue)
-    loaded = pg.default
+    const pg = (await import('pg')).default
+    BeginningQuery = defineBeginningQuery(pg)
+    loaded = pg
   }
   return loaded
-}
-
-interface PgUtils {
-  prepareValue(value: unknown): unknown
 }
 
 /** Whether `error` is PostgreSQL's own answer; none can exist before loadPg has resolved. */
@@ -54,42 +47,8 @@ export class PostgresDriver implements SqlDriver {
     return this.#run(await this.#openPool(), sql, parameters, 'pool')
   }
 
-  /**
-   * An implicit transaction (ImplicitTransaction): no BEGIN or COMMIT
-   * statement, one round trip fewer than scriptTransaction. onStatement hears
-   * `begin` with its first statement and `commit` or `rollback` at its end.
-   */
-  async transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
-    const client = await (await this.#openPool()).connect().catch((error: Error) => {
-      throw connectionFailure(error)
-    })
-    const transaction = openImplicitTransaction!(client)
-    const onStatement = this.#onStatement
-    const end = (control: 'commit' | 'rollback') => {
-      if (transaction.begun) onStatement?.(control)
-      return control === 'commit' ? transaction.commit() : transaction.rollback()
-    }
-    try {
-      const result = await work({
-        execute: (sql, parameters) => {
-          if (onStatement !== undefined) {
-            if (!transaction.begun) onStatement('begin')
-            onStatement(sql)
-          }
-          return transaction.execute(this.#nameOf(sql), sql, parameters)
-        },
-      })
-      await end('commit')
-      client.release(transaction.unsound)
-      return result
-    } catch (error) {
-      // A connection that cannot even roll back is discarded, not returned to the pool.
-      await end('rollback').then(
-        () => client.release(transaction.unsound),
-        (rollbackError: Error) => client.release(rollbackError),
-      )
-      throw error
-    }
+  transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
+    return this.scriptTransaction(work)
   }
 
   // Foreign keys need nothing special: PostgreSQL's DDL validates them as it runs.
@@ -97,75 +56,100 @@ export class PostgresDriver implements SqlDriver {
     const client = await (await this.#openPool()).connect().catch((error: Error) => {
       throw connectionFailure(error)
     })
-    // BEGIN goes out with the transaction's first statement, in one write (the socket corked around both),
-    // not awaited: the pool's connections pipeline, so both share one round trip. Each statement's result
-    // waits for BEGIN's too, and a failed BEGIN fails it (on a connection that can still run a statement,
-    // BEGIN does not fail). A transaction that sends nothing begins nothing.
-    let begun: Promise<void> | undefined
-    // Set once the connection goes back to the pool: a statement sent later (work that did not await it)
-    // must not begin a transaction on a connection someone else may hold.
+    // BEGIN goes out with the transaction's first statement, not a round trip before it; a transaction that
+    // sends nothing begins nothing.
+    let begun = false
+    // Set once COMMIT or ROLLBACK goes out: a statement sent later (work that did not await it) would run
+    // outside the transaction, on a connection someone else may hold by then.
     let ended = false
+    // The first statement that failed: the transaction is rolled back whatever the work does after it, as
+    // PostgreSQL does after a statement it refused (it refuses every later one, and answers COMMIT by rolling back).
+    let failed: Error | undefined
     // A statement that failed on this side (its values would not serialize) may leave pg's record of the
     // connection's prepared statements wrong (it closes the name, still counting it prepared): such a
     // connection is discarded rather than returned to the pool.
     let unsound: Error | undefined
-    const afterBegin = async <R>(send: () => Promise<R>): Promise<R> => {
-      if (ended) throw new Error('a statement was sent after its transaction ended: await every statement in it')
-      let statement: Promise<R>
-      if (begun === undefined) {
-        // pg's own extended queries cork the same socket around their messages.
-        const socket = (client as unknown as Partial<Pg.Client>).connection?.stream
-        socket?.cork()
-        try {
-          begun = this.#control(client, 'begin')
-          begun.catch(() => {})
-          statement = send()
-        } finally {
-          socket?.uncork()
-        }
-      } else statement = send()
-      return (await Promise.all([begun, statement]))[1]
-    }
-    try {
-      const result = await work({
-        execute: (sql, parameters) =>
-          afterBegin(() =>
-            this.#run(client, sql, parameters, 'connection').catch((error: unknown) => {
-              if (!isDatabaseError(error)) unsound ??= error instanceof Error ? error : new Error(String(error))
-              throw error
-            }),
-          ),
-        executeScript: async (sql) => {
-          await afterBegin(() => {
-            this.#onStatement?.(sql)
-            // Without values, pg uses the simple query protocol, which runs several statements.
-            return client.query(sql)
-          })
-        },
-      })
-      // Set before COMMIT goes out: a statement sent after it would run outside the transaction.
-      ended = true
-      if (begun !== undefined) {
-        await begun
-        await this.#control(client, 'commit')
+    const send = <R>(statement: (begins: boolean) => Promise<R>): Promise<R> => {
+      if (ended) {
+        return Promise.reject(
+          new Error('a statement was sent after its transaction ended: await every statement in it'),
+        )
       }
-      client.release(unsound)
-      return result
+      const begins = !begun
+      begun = true
+      if (begins) this.#onStatement?.('begin')
+      const sent = statement(begins)
+      sent.catch((error: unknown) => {
+        const failure = error instanceof Error ? error : new Error(String(error))
+        failed ??= failure
+        if (!isDatabaseError(error)) unsound ??= failure
+      })
+      return sent
+    }
+    let result: T
+    try {
+      result = await work({
+        execute: (sql, parameters) => send((begins) => this.#run(client, sql, parameters, 'connection', begins)),
+        executeScript: (sql) =>
+          send(async (begins) => {
+            // A script runs through the simple query protocol (several statements, no values): BEGIN as its
+            // own statement, in the same write.
+            const socket = (client as unknown as Partial<Pg.Client>).connection?.stream
+            socket?.cork()
+            let opened: Promise<unknown> | undefined
+            let script: Promise<unknown>
+            try {
+              if (begins) opened = client.query('begin')
+              this.#onStatement?.(sql)
+              script = client.query(sql)
+            } finally {
+              socket?.uncork()
+            }
+            await Promise.all([opened, script])
+          }),
+      })
     } catch (error) {
-      // A connection that cannot even roll back is discarded, not returned to the pool.
-      const rolledBack = begun === undefined ? Promise.resolve() : this.#control(client, 'rollback')
       ended = true
-      await rolledBack.then(
-        () => client.release(unsound),
-        (rollbackError: Error) => client.release(rollbackError),
-      )
+      await this.#rollback(client, begun, unsound)
       throw error
     }
+    ended = true
+    if (!begun) {
+      client.release(unsound)
+      return result
+    }
+    if (failed !== undefined) {
+      await this.#rollback(client, begun, unsound)
+      throw failed
+    }
+    this.#onStatement?.('commit')
+    let committed: Pg.QueryResult
+    try {
+      committed = await client.query(COMMIT)
+    } catch (error) {
+      // The server refused COMMIT (a deferred constraint) and rolled back, or the connection failed.
+      client.release(isDatabaseError(error) ? unsound : (error as Error))
+      throw error
+    }
+    client.release(unsound)
+    // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK, not an error: a statement the work did
+    // not await failed.
+    if (committed.command !== 'COMMIT') {
+      throw (
+        failed ?? new Error('the transaction was rolled back at COMMIT: a statement in it that was not awaited failed')
+      )
+    }
+    return result
   }
 
-  async #control(client: PoolClient, sql: 'begin' | 'commit' | 'rollback'): Promise<void> {
-    this.#onStatement?.(sql)
-    await client.query(sql)
+  /** Ends a transaction that will not commit; a connection that cannot even roll back is discarded. */
+  async #rollback(client: PoolClient, begun: boolean, unsound: Error | undefined): Promise<void> {
+    if (!begun) return client.release(unsound)
+    this.#onStatement?.('rollback')
+    await client.query(ROLLBACK).then(
+      () => client.release(unsound),
+      (rollbackError: Error) => client.release(rollbackError),
+    )
   }
 
   async #run(
@@ -173,10 +157,21 @@ export class PostgresDriver implements SqlDriver {
     sql: string,
     parameters: unknown[],
     on: 'pool' | 'connection',
+    begins = false,
   ): Promise<SqlRow[]> {
     this.#onStatement?.(sql)
+    const query = { name: this.#nameOf(sql), text: sql, values: parameters }
     try {
-      const result = await client.query<SqlRow>({ name: this.#nameOf(sql), text: sql, values: parameters })
+      const result = begins
+        ? await new Promise<Pg.QueryResult<SqlRow>>((resolve, reject) =>
+            // A Submittable to pg, which hands it the connection to write to.
+            client.query(
+              new BeginningQuery!(query, (error, answer) =>
+                error ? reject(error) : resolve(answer),
+              ) as Pg.Submittable,
+            ),
+          )
+        : await client.query<SqlRow>(query)
       return result.rows
     } catch (error) {
       // On the pool, anything but the server's own answer failed while acquiring a connection.
@@ -196,6 +191,10 @@ export class PostgresDriver implements SqlDriver {
     return name
   }
 }
+
+/** Transaction control as prepared statements: parsed once per connection, no simple query to parse each time. */
+const COMMIT = { name: 'restmint_commit', text: 'commit' }
+const ROLLBACK = { name: 'restmint_rollback', text: 'rollback' }
 
 /**
  * pg-pool's errors when no connection comes within `connectionTimeoutMillis`:
