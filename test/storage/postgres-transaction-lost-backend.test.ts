@@ -102,9 +102,9 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions whose backend dies while 
 
   it('dies just as a plain statement hands the connection to a waiting transaction', async () => {
     // The backend ends itself 150 ms after its last answer (idle_session_timeout). The event loop is held past
-    // that, so pg reads the statement's answer and the FATAL in one chunk: pg-pool hands the connection to the
-    // waiting transaction on the answer (no listener of the pool's any more) and pg emits 'error' on the FATAL
-    // before the transaction has even resumed.
+    // that, so pg reads the statement's answer and the FATAL in one chunk: had the connection gone to the
+    // waiting transaction on the answer (as pg-pool's own query() hands it over), pg would emit 'error' on the
+    // FATAL with no listener of the pool's any more, before the transaction has even resumed.
     const url = new URL(POSTGRES_URL)
     url.searchParams.set('options', '-c idle_session_timeout=150')
     const dialect = createPostgresDialect(url.toString(), schema, undefined, { size: 1 })
@@ -119,9 +119,13 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions whose backend dies while 
       // Holding the event loop.
     }
     await expect(plain).resolves.toEqual([{ two: 2 }])
-    await expect(waiting).rejects.toThrow()
+    // Failed with the connection, or (the pool having dropped it first) committed on a new one.
+    const outcome = await waiting.then(
+      () => 'committed',
+      () => 'failed',
+    )
     await sleep(20)
     expect(uncaught).toEqual([])
-    expect(await count('handed-over')).toBe(0)
+    expect(await count('handed-over')).toBe(outcome === 'committed' ? 1 : 0)
   })
 })

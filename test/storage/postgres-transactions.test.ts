@@ -180,17 +180,98 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions (BEGIN pipelined with the
     expect(await count()).toBe(before)
   })
 
-  it('fails the commit when a statement the work did not await failed, committing nothing', async () => {
+  it('fails with the error of a statement the work did not await, committing nothing', async () => {
     const before = await count()
-    await expect(
-      driver().transaction(async (executor) => {
-        await executor.execute(`insert into ${table} ("body") values ($1)`, ['not awaited, first'])
-        executor.execute(`insert into ${table} ("body") values ($1)`, ['a']).catch(() => {})
-      }),
-    ).rejects.toThrow()
-    expect(await count()).toBe(before)
+    // Busy just after COMMIT goes out, so the failed statement's answer and COMMIT's arrive in one read.
+    const busy = createPostgresDialect(
+      POSTGRES_URL,
+      schema,
+      (sql) => {
+        if (sql === 'commit') process.nextTick(() => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50))
+      },
+      { size: 1 },
+    )
+    try {
+      for (const tried of [dialect!, busy]) {
+        await expect(
+          tried.driver.transaction(async (executor) => {
+            await executor.execute(`insert into ${table} ("body") values ($1)`, ['not awaited, first'])
+            executor.execute(`insert into ${table} ("body") values ($1)`, ['a']).catch(() => {})
+          }),
+        ).rejects.toMatchObject({ code: '23505' })
+        expect(await count()).toBe(before)
+      }
+    } finally {
+      await busy.close()
+    }
     await driver().transaction((executor) => executor.execute(`insert into ${table} ("body") values ($1)`, ['e']))
     expect(await count()).toBe(before + 1)
+  })
+
+  it('fails, committing nothing, when a statement the work did not await could not be sent', async () => {
+    const before = await count()
+    const unserializable = {
+      toPostgres() {
+        throw new Error('cannot serialize')
+      },
+    }
+    await expect(
+      driver().transaction(async (executor) => {
+        await executor.execute(`insert into ${table} ("body") values ($1)`, ['before the unsendable one'])
+        executor.execute(`insert into ${table} ("body") values ($1)`, [unserializable]).catch(() => {})
+      }),
+    ).rejects.toThrow('cannot serialize')
+    expect(await count()).toBe(before)
+  })
+
+  it('leaves no unhandled rejection behind a statement sent after the end and never awaited', async () => {
+    const unhandled: unknown[] = []
+    const hear = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', hear)
+    try {
+      let late: (() => void) | undefined
+      await driver().transaction(async (executor) => {
+        await executor.execute('select 1', [])
+        late = () => void executor.execute('select 2', [])
+      })
+      late!()
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', hear)
+    }
+  })
+
+  it('discards a connection whose COMMIT the server refused before running it, and the pool serves on', async () => {
+    await driver().transaction((executor) => executor.execute('select 1', []))
+    // Forgets every statement prepared on the connection, COMMIT's included: COMMIT cannot even be bound.
+    await expect(
+      driver().scriptTransaction(async (executor) => {
+        await executor.execute('select 1', [])
+        await executor.executeScript('deallocate all')
+      }),
+    ).rejects.toMatchObject({ code: '26000' })
+    for (const body of ['after deallocate 1', 'after deallocate 2']) {
+      await driver().transaction((executor) => executor.execute(`insert into ${table} ("body") values ($1)`, [body]))
+    }
+    expect(
+      await driver().execute(`select count(*) as "n" from ${table} where "body" like 'after deallocate%'`, []),
+    ).toEqual([{ n: 2 }])
+  })
+
+  it("records a connection's first statement as prepared only once its Parse succeeded, BEGIN riding ahead of it", async () => {
+    // A new pool: its one connection's first transaction starts with a statement whose Parse fails.
+    const fresh = createPostgresDialect(POSTGRES_URL, schema, undefined, { size: 1 })
+    const select = `select count(*)::int as "n" from "${schema}"."later"`
+    try {
+      await expect(fresh.driver.transaction((executor) => executor.execute(select, []))).rejects.toMatchObject({
+        code: '42P01',
+      })
+      await driver().execute(`create table "${schema}"."later" ("id" int)`, [])
+      expect(await fresh.driver.transaction((executor) => executor.execute(select, []))).toEqual([{ n: 0 }])
+    } finally {
+      await fresh.close()
+    }
   })
 
   it('prepares a statement once per connection whether its first run failed or not', async () => {
@@ -236,5 +317,14 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions (BEGIN pipelined with the
     } finally {
       await killer.close()
     }
+  })
+
+  it('keeps the connection, and what is prepared on it, when the server refuses a plain statement', async () => {
+    const pid = async () => (await driver().execute('select pg_backend_pid() as "pid"', []))[0]!.pid
+    const before = await pid()
+    await expect(driver().execute(`insert into ${table} ("body") values ($1)`, ['a'])).rejects.toMatchObject({
+      code: '23505',
+    })
+    expect(await pid()).toBe(before)
   })
 })

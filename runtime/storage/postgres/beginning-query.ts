@@ -4,6 +4,7 @@ import type Pg from 'pg'
 interface PgConnection {
   readonly stream: { cork(): void; uncork(): void }
   readonly parsedStatements: Record<string, string>
+  readonly submittedNamedStatements: Record<string, string>
   parse(config: { name: string; text: string }): void
   bind(config: { statement: string; values: readonly unknown[] }): void
   execute(config: { portal: string }): void
@@ -37,6 +38,7 @@ export function defineBeginningQuery(pg: typeof Pg): BeginningQueryClass {
   ) => {
     submit(connection: PgConnection): Error | null
     handleCommandComplete(message: unknown, connection: PgConnection): void
+    handleError(error: Error, connection: PgConnection): void
   }
 
   return class BeginningQuery extends Query {
@@ -68,8 +70,8 @@ export function defineBeginningQuery(pg: typeof Pg): BeginningQueryClass {
         if (connection.parsedStatements[BEGIN.name] === undefined) connection.parse(BEGIN)
         connection.bind({ statement: BEGIN.name, values: [] })
         connection.execute({ portal: '' })
-        // BEGIN cannot fail: in a transaction already, it only warns. A statement whose values do not
-        // serialize fails here after BEGIN went out; its transaction rolls back.
+        // A statement whose values do not serialize fails here after BEGIN went out; its transaction rolls
+        // back, and its connection, which this side lost track of, is discarded.
         const refused = super.submit(connection)
         this.#awaitingBegin = refused === null
         return refused
@@ -82,6 +84,19 @@ export function defineBeginningQuery(pg: typeof Pg): BeginningQueryClass {
       if (!this.#awaitingBegin) return super.handleCommandComplete(message, connection)
       this.#awaitingBegin = false
       connection.parsedStatements[BEGIN.name] = BEGIN.text
+    }
+
+    /**
+     * BEGIN itself failed (in a failed transaction already, or its prepared
+     * statement gone): the server skipped the statement's Parse too, which pg,
+     * finding `name` unset, has not forgotten.
+     */
+    override handleError(error: Error, connection: PgConnection): void {
+      if (this.#awaitingBegin) {
+        this.#awaitingBegin = false
+        if (this.statementName !== undefined) delete connection.submittedNamedStatements[this.statementName]
+      }
+      super.handleError(error, connection)
     }
   }
 }

@@ -44,7 +44,26 @@ export class PostgresDriver implements SqlDriver {
   }
 
   async execute(sql: string, parameters: unknown[]): Promise<SqlRow[]> {
-    return this.#run(await this.#openPool(), sql, parameters, 'pool')
+    const client = await this.#connect()
+    try {
+      const rows = await this.#run(client, sql, parameters)
+      client.release()
+      return rows
+    } catch (error) {
+      // pg-pool's own query() discards the connection on any error, a unique violation included, and with it
+      // every statement prepared on it: only a connection this side or the server cannot vouch for goes.
+      client.release(reusableAfter(error) ? undefined : (error as Error))
+      // Anything but the server's own answer: the connection failed.
+      if (!isDatabaseError(error) && error instanceof Error) throw connectionFailure(error)
+      throw error
+    }
+  }
+
+  /** A connection of the pool, for a statement or a transaction. */
+  async #connect(): Promise<PoolClient> {
+    return (await this.#openPool()).connect().catch((error: Error) => {
+      throw connectionFailure(error)
+    })
   }
 
   transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
@@ -53,9 +72,7 @@ export class PostgresDriver implements SqlDriver {
 
   // Foreign keys need nothing special: PostgreSQL's DDL validates them as it runs.
   async scriptTransaction<T>(work: (executor: ScriptExecutor) => Promise<T>): Promise<T> {
-    const client = await (await this.#openPool()).connect().catch((error: Error) => {
-      throw connectionFailure(error)
-    })
+    const client = await this.#connect()
     // BEGIN goes out with the transaction's first statement, not a round trip before it; a transaction that
     // sends nothing begins nothing.
     let begun = false
@@ -69,27 +86,38 @@ export class PostgresDriver implements SqlDriver {
     // connection's prepared statements wrong (it closes the name, still counting it prepared): such a
     // connection is discarded rather than returned to the pool.
     let unsound: Error | undefined
+    // Statements not answered yet: the work may not have awaited one, which decides whether COMMIT may go.
+    const unanswered = new Set<Promise<unknown>>()
     const send = <R>(statement: (begins: boolean) => Promise<R>): Promise<R> => {
       if (ended) {
-        return Promise.reject(
+        const late = Promise.reject(
           new Error('a statement was sent after its transaction ended: await every statement in it'),
         )
+        // Handled here as every statement's failure is (the transaction hears of it): a hook that fires and
+        // forgets must not end the process with an unhandled rejection.
+        late.catch(() => {})
+        return late
       }
       const begins = !begun
       begun = true
       if (begins) this.#onStatement?.('begin')
       const sent = statement(begins)
-      sent.catch((error: unknown) => {
-        const failure = error instanceof Error ? error : new Error(String(error))
-        failed ??= failure
-        if (!isDatabaseError(error)) unsound ??= failure
-      })
+      unanswered.add(sent)
+      sent.then(
+        () => unanswered.delete(sent),
+        (error: unknown) => {
+          unanswered.delete(sent)
+          const failure = error instanceof Error ? error : new Error(String(error))
+          failed ??= failure
+          if (!reusableAfter(error)) unsound ??= failure
+        },
+      )
       return sent
     }
     let result: T
     try {
       result = await work({
-        execute: (sql, parameters) => send((begins) => this.#run(client, sql, parameters, 'connection', begins)),
+        execute: (sql, parameters) => send((begins) => this.#run(client, sql, parameters, begins)),
         executeScript: (sql) =>
           send(async (begins) => {
             // A script runs through the simple query protocol (several statements, no values): BEGIN as its
@@ -115,9 +143,11 @@ export class PostgresDriver implements SqlDriver {
     }
     ended = true
     if (!begun) {
-      client.release(unsound)
+      client.release()
       return result
     }
+    // Costs a wait only when the work left a statement unanswered.
+    if (unanswered.size > 0) await Promise.allSettled(unanswered)
     if (failed !== undefined) {
       await this.#rollback(client, begun, unsound)
       throw failed
@@ -127,24 +157,21 @@ export class PostgresDriver implements SqlDriver {
     try {
       committed = await client.query(COMMIT)
     } catch (error) {
-      // The server refused COMMIT (a deferred constraint) and rolled back, or the connection failed.
-      client.release(isDatabaseError(error) ? unsound : (error as Error))
+      // The server refused COMMIT as it ran (a deferred constraint) and rolled back; refused before it ran
+      // (it could not be bound), or the connection failed, the connection is in no state to reuse.
+      const over = isDatabaseError(error) && client.getTransactionStatus() === 'I'
+      client.release(over ? unsound : (error as Error))
       throw error
     }
     client.release(unsound)
-    // PostgreSQL answers COMMIT of a failed transaction with ROLLBACK, not an error: a statement the work did
-    // not await failed.
-    if (committed.command !== 'COMMIT') {
-      throw (
-        failed ?? new Error('the transaction was rolled back at COMMIT: a statement in it that was not awaited failed')
-      )
-    }
+    // Every statement was answered without failing before COMMIT went out: COMMIT commits.
+    if (committed.command !== 'COMMIT') throw new Error(`COMMIT was answered ${committed.command}`)
     return result
   }
 
   /** Ends a transaction that will not commit; a connection that cannot even roll back is discarded. */
   async #rollback(client: PoolClient, begun: boolean, unsound: Error | undefined): Promise<void> {
-    if (!begun) return client.release(unsound)
+    if (!begun) return client.release()
     this.#onStatement?.('rollback')
     await client.query(ROLLBACK).then(
       () => client.release(unsound),
@@ -152,34 +179,18 @@ export class PostgresDriver implements SqlDriver {
     )
   }
 
-  async #run(
-    client: Pool | PoolClient,
-    sql: string,
-    parameters: unknown[],
-    on: 'pool' | 'connection',
-    begins = false,
-  ): Promise<SqlRow[]> {
+  async #run(client: PoolClient, sql: string, parameters: unknown[], begins = false): Promise<SqlRow[]> {
     this.#onStatement?.(sql)
     const query = { name: this.#nameOf(sql), text: sql, values: parameters }
-    try {
-      const result = begins
-        ? await new Promise<Pg.QueryResult<SqlRow>>((resolve, reject) =>
-            // A Submittable to pg, which hands it the connection to write to.
-            client.query(
-              new BeginningQuery!(query, (error, answer) =>
-                error ? reject(error) : resolve(answer),
-              ) as Pg.Submittable,
-            ),
-          )
-        : await client.query<SqlRow>(query)
-      return result.rows
-    } catch (error) {
-      // On the pool, anything but the server's own answer failed while acquiring a connection.
-      if (on === 'pool' && !isDatabaseError(error) && error instanceof Error) {
-        throw connectionFailure(error)
-      }
-      throw error
-    }
+    const result = begins
+      ? await new Promise<Pg.QueryResult<SqlRow>>((resolve, reject) =>
+          // A Submittable to pg, which hands it the connection to write to.
+          client.query(
+            new BeginningQuery!(query, (error, answer) => (error ? reject(error) : resolve(answer))) as Pg.Submittable,
+          ),
+        )
+      : await client.query<SqlRow>(query)
+    return result.rows
   }
 
   #nameOf(sql: string): string {
@@ -190,6 +201,20 @@ export class PostgresDriver implements SqlDriver {
     }
     return name
   }
+}
+
+/**
+ * Whether a connection may serve again after `error` failed a statement on it:
+ * the server refused the statement and goes on. Not when this side failed (pg
+ * may have lost track of what it sent), the server is closing the connection
+ * (FATAL), or pg's record of the connection's prepared statements is wrong (a
+ * name it counts prepared is not, or the reverse: every later use of the name
+ * would fail the same way).
+ */
+function reusableAfter(error: unknown): boolean {
+  if (!isDatabaseError(error)) return false
+  if (error.severity === 'FATAL' || error.severity === 'PANIC') return false
+  return error.code !== '26000' && error.code !== '42P05'
 }
 
 /** Transaction control as prepared statements: parsed once per connection, no simple query to parse each time. */
