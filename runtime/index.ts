@@ -84,6 +84,7 @@ export {
   SchemaMismatchError,
   StorageBusyError,
   StorageUrlError,
+  TransactionAbortedError,
   UniqueViolationError,
 } from './storage/storage-errors.js'
 export type { ColumnDefinition, ColumnValue, Row, TableDefinition } from './contract/table-definition.js'

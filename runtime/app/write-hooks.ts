@@ -5,6 +5,7 @@ import type { VersionTranslation } from '../contract/version-translation.js'
 import { describeValidationErrors } from '../problems/describe-validation-errors.js'
 import { ProblemError, validationFailed, type InvalidParam } from '../problems/problem-error.js'
 import type { RowPrecondition, Storage } from '../storage/storage.js'
+import { TransactionAbortedError } from '../storage/storage-errors.js'
 import type { NewestRoutes } from './create-app-db.js'
 import type { HookName } from '../contract/hook-name.js'
 import type { AfterCommitEvent, AppDb, HookCaller, HookContext, ResourceHooks } from './define-app.js'
@@ -151,13 +152,20 @@ export class WriteHooks {
   ): Promise<T> {
     const storage = this.#runtime.storage
     if (!after) return write(storage)
-    return storage.transaction(async (transaction) => {
-      const result = await write(transaction)
-      if (result === undefined || result === false) return result
-      const record = typeof result === 'object' ? this.#record(result) : {}
-      await this.#call(after.name, () => after.run(transaction, record))
-      return result
-    })
+    try {
+      return await storage.transaction(async (transaction) => {
+        const result = await write(transaction)
+        if (result === undefined || result === false) return result
+        const record = typeof result === 'object' ? this.#record(result) : {}
+        await this.#call(after.name, () => after.run(transaction, record))
+        return result
+      })
+    } catch (error) {
+      // The write's own statements are awaited: a failure the work went on after is a `db` write of the hook's
+      // that it caught or did not await (PostgreSQL then rolls the whole transaction back).
+      if (error instanceof TransactionAbortedError) throw this.#failed(after.name, error.cause)
+      throw error
+    }
   }
 
   /** afterCommit, when there is one, with the event `describe` makes. */

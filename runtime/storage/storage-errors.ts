@@ -148,3 +148,20 @@ export class PreconditionFailedError extends Error {
     this.name = 'PreconditionFailedError'
   }
 }
+
+/**
+ * A transaction's work resolved, but a statement it sent had failed: the
+ * work caught the statement's error and went on, or never awaited the
+ * statement. PostgreSQL refuses every statement after a failed one and would
+ * answer COMMIT by rolling back, so the transaction was rolled back and
+ * nothing it wrote stays; `cause` is the statement's error. Thrown on
+ * PostgreSQL (SQLite goes on after a failed statement and commits the rest).
+ * HTTP: 500 hook_failed, for an after-hook that caught or did not await a
+ * `db` write that failed.
+ */
+export class TransactionAbortedError extends Error {
+  constructor(override readonly cause: Error) {
+    super(`a statement of the transaction failed, so it was rolled back: ${cause.message}`, { cause })
+    this.name = 'TransactionAbortedError'
+  }
+}

@@ -1,7 +1,7 @@
 import type Pg from 'pg'
 import type { Pool, PoolClient } from 'pg'
 import type { ScriptExecutor, SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
-import { StorageBusyError, StorageConnectionError } from '../storage-errors.js'
+import { StorageBusyError, StorageConnectionError, TransactionAbortedError } from '../storage-errors.js'
 import { defineBeginningQuery, type BeginningQueryClass } from './beginning-query.js'
 
 let loaded: typeof Pg | undefined
@@ -150,7 +150,7 @@ export class PostgresDriver implements SqlDriver {
     if (unanswered.size > 0) await Promise.allSettled(unanswered)
     if (failed !== undefined) {
       await this.#rollback(client, begun, unsound)
-      throw failed
+      throw new TransactionAbortedError(failed)
     }
     this.#onStatement?.('commit')
     let committed: Pg.QueryResult
@@ -217,9 +217,15 @@ function reusableAfter(error: unknown): boolean {
   return error.code !== '26000' && error.code !== '42P05'
 }
 
-/** Transaction control as prepared statements: parsed once per connection, no simple query to parse each time. */
-const COMMIT = { name: 'restmint_commit', text: 'commit' }
-const ROLLBACK = { name: 'restmint_rollback', text: 'rollback' }
+/**
+ * Transaction control as simple queries, not prepared statements: a prepared
+ * COMMIT's CommandComplete waits for its Sync, and a backend terminated in
+ * between answers FATAL instead of ReadyForQuery, so pg would report a failed
+ * COMMIT that committed. A simple query's CommandComplete and ReadyForQuery go
+ * out together.
+ */
+const COMMIT = 'commit'
+const ROLLBACK = 'rollback'
 
 /**
  * pg-pool's errors when no connection comes within `connectionTimeoutMillis`:
