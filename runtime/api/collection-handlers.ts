@@ -16,7 +16,7 @@ import { openRequest, type RequestContext, type RouteContext, type RouteHandler 
 import { mapWriteErrors } from './write-errors.js'
 import { openWriteHooks } from './open-write-hooks.js'
 import { resolveLinkScope } from './link-handlers.js'
-import { computeFields } from './compute-fields.js'
+import { computeFields, computeWrittenFields } from './compute-fields.js'
 
 /** GET on a collection: a page of records (by page number or cursor), with includes, in the version's names. */
 export const listRecords: RouteHandler = async (route, request, reply) => {
@@ -126,7 +126,7 @@ export const createRecord: RouteHandler = async (route, request, reply) => {
       throw error
     }
   })
-  await computeFields(context, [row], [])
+  await computeWrittenFields(context, row)
   return reply
     .code(201)
     .header('location', `${routePath(request)}/${row.id}`)

@@ -12,3 +12,10 @@ export async function computeFields(context: RequestContext, rows: Row[], includ
   const app = context.route.api.app
   if (app !== null) await app.computeRows(context.route.table, rows, include, hookRequestOf(context))
 }
+
+/** computeFields for the row a committed write answers with: a failing compute function leaves its fields null. */
+export async function computeWrittenFields(context: RequestContext, row: Row): Promise<void> {
+  const app = context.route.api.app
+  if (app !== null)
+    await app.computeRows(context.route.table, [row], [], { ...hookRequestOf(context), afterWrite: true })
+}

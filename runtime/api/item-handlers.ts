@@ -13,7 +13,7 @@ import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
 import { openRequest, recordIdOf, type RequestContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
 import { openWriteHooks } from './open-write-hooks.js'
-import { computeFields } from './compute-fields.js'
+import { computeFields, computeWrittenFields } from './compute-fields.js'
 import { readDeletedVisibility } from './read-deleted-visibility.js'
 
 /** GET on an item: the record with its includes and `ETag`, or 304 when `If-None-Match` matches. */
@@ -60,7 +60,7 @@ export const replaceRecord: RouteHandler = async (route, request, reply) => {
   const values = translation.bodyToStorage(withDefaults(translation.view, body, route.parentLink?.param), false)
   const row = await updateOrFail(context, values, precondition)
   reply.header('etag', entityTagOf(route.table, row))
-  await computeFields(context, [row], [])
+  await computeWrittenFields(context, row)
   return { data: translation.rowToVersion(row) }
 }
 
@@ -79,7 +79,7 @@ export const updateRecord: RouteHandler = async (route, request, reply) => {
     if (precondition && !precondition(row)) throw preconditionFailed(route.table, row)
   }
   reply.header('etag', entityTagOf(route.table, row))
-  await computeFields(context, [row], [])
+  await computeWrittenFields(context, row)
   return { data: route.translation.rowToVersion(row) }
 }
 
@@ -132,7 +132,7 @@ export const restoreRecord: RouteHandler = async (route, request, reply) => {
     throw await explainMissing(context, parent)
   }
   reply.header('etag', entityTagOf(table, row))
-  await computeFields(context, [row], [])
+  await computeWrittenFields(context, row)
   return { data: translation.rowToVersion(row) }
 }
 

@@ -9,7 +9,7 @@ import { readBody, rejectMergePatch, withDefaults } from './read-body.js'
 import { openRequest, type LinkContext, type RequestContext, type RouteHandler } from './route-context.js'
 import { mapWriteErrors } from './write-errors.js'
 import { openWriteHooks } from './open-write-hooks.js'
-import { computeFields } from './compute-fields.js'
+import { computeWrittenFields } from './compute-fields.js'
 import { stillReferenced } from './item-handlers.js'
 import { MissingReferenceError, RowReferencedError } from '../storage/storage-errors.js'
 
@@ -80,7 +80,7 @@ export const createLink: RouteHandler = async (route, request, reply) => {
       throw error
     }
   })
-  await computeFields(context, [row], [])
+  await computeWrittenFields(context, row)
   return reply
     .code(201)
     .header('location', `${route.prefix}/${table.resource}/${row.id}`)

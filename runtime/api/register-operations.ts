@@ -206,6 +206,7 @@ async function shapeResponse(
     )
     throw new ProblemError('operation_failed', `The operation ${operation.handler} failed.`)
   }
-  await services.computeRows(responds.table, [row], request)
+  // A GET only reads; any other method may have written what the answer reports.
+  await services.computeRows(responds.table, [row], { ...request, afterWrite: operation.method !== 'GET' })
   return responds.translation ? responds.translation.rowToVersion(row) : row
 }

@@ -8,7 +8,14 @@ import type { AppDb, AppDefinition, ResourceHooks } from './define-app.js'
 import { WriteHooks, type HookRequest } from './write-hooks.js'
 
 /** What a compute function learns about the request. */
-export type ComputeRequest = Pick<HookRequest, 'log' | 'caller' | 'version'>
+export type ComputeRequest = Pick<HookRequest, 'log' | 'caller' | 'version'> & {
+  /**
+   * The rows answer a write that has committed: a compute function that fails
+   * leaves their computed fields null (and is logged) rather than answering
+   * 500 for a write that stands, which a client would retry.
+   */
+  readonly afterWrite?: boolean
+}
 
 /**
  * The app module in a running API: which resources have hooks, and `db` over
@@ -83,7 +90,9 @@ export class AppRuntime {
     } catch (error) {
       const name = `${newest.name}.compute`
       request.log.error({ err: error, hook: name }, `compute function ${name} failed`)
-      throw new ProblemError('hook_failed', `The server's compute function of ${newest.name} failed.`)
+      if (!request.afterWrite)
+        throw new ProblemError('hook_failed', `The server's compute function of ${newest.name} failed.`)
+      values = []
     }
     rows.forEach((row, index) => {
       for (const name of names) row[name] = (values[index]?.[name] ?? null) as Row[string]
