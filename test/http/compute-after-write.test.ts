@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApiServer, defineApp } from '../../runtime/index.js'
+import { defineApp } from '../../runtime/index.js'
 import { allTables } from '../fixtures/hooks-api/generated/schema.js'
-import { api, appModule } from '../fixtures/hooks-api/generated/server.js'
+import { appModule } from '../fixtures/hooks-api/generated/server.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
-import { call } from './hostile-pg-support.js'
+import { buildHooksAppWith, call } from './hostile-pg-support.js'
 
 // A compute function that fails after a write committed must not answer 500 for a write that stands (a client
 // would retry it): the write's answer stands with the computed field null. On a read, 500 hook_failed.
@@ -27,13 +26,7 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       storage = await openTestStorage(dialect, allTables)
-      server = await buildApiServer(api, {
-        storage: storage.storage,
-        docs: false,
-        app: failing,
-        env: { HOOKS_TEST_JWT_SECRET: randomBytes(32).toString('hex') },
-        logger: { level: 'error', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } },
-      })
+      server = await buildHooksAppWith(storage.storage, failing, logged)
     })
     afterAll(async () => {
       await server?.close()

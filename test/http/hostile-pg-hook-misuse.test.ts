@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApiServer, defineApp, TransactionAbortedError, UniqueViolationError } from '../../runtime/index.js'
+import { defineApp, TransactionAbortedError, UniqueViolationError } from '../../runtime/index.js'
 import { allTables } from '../fixtures/hooks-api/generated/schema.js'
-import { api, appModule } from '../fixtures/hooks-api/generated/server.js'
+import { appModule } from '../fixtures/hooks-api/generated/server.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
-import { call, watchProcess } from './hostile-pg-support.js'
+import { buildHooksAppWith, call, watchProcess } from './hostile-pg-support.js'
 
 /**
  * Hostile: after-hooks that misuse `db` (swallow a write's failure, leave a
@@ -62,13 +61,7 @@ for (const dialect of DIALECTS) {
 
     beforeAll(async () => {
       storage = await openTestStorage(dialect, allTables)
-      server = await buildApiServer(api, {
-        storage: storage.storage,
-        docs: false,
-        app,
-        env: { HOOKS_TEST_JWT_SECRET: randomBytes(32).toString('hex') },
-        logger: { level: 'error', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } },
-      })
+      server = await buildHooksAppWith(storage.storage, app, logged)
       expect((await call(server, { method: 'POST', url: '/v2/labels', payload: { name: 'taken' } })).status).toBe(201)
     })
     afterAll(async () => {

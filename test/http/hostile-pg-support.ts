@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import pg from 'pg'
 import { buildApiServer, createStorage, type Storage } from '../../runtime/index.js'
-import { buildServer as buildHooksServer } from '../fixtures/hooks-api/generated/server.js'
+import { api as hooksApi, buildServer as buildHooksServer } from '../fixtures/hooks-api/generated/server.js'
 import { api as softApi } from '../fixtures/soft-delete-api/generated/server.js'
 import type { TableDefinition } from '../../runtime/contract/table-definition.js'
 import { POSTGRES_URL } from '../support/test-postgres.js'
@@ -122,4 +122,19 @@ export function buildHooksApp(storage: Storage, logger?: object): Promise<Fastif
 /** The soft-delete fixture's server over `storage`. */
 export function buildSoftApp(storage: Storage, logger?: object): Promise<FastifyInstance> {
   return buildApiServer(softApi, { storage, docs: false, env: { SOFT_DELETE_TEST_JWT_SECRET: FIXTURE_SECRET }, logger })
+}
+
+/** The hooks fixture's API over `storage` with another app module in place of its own, errors logged to `logged`. */
+export function buildHooksAppWith(
+  storage: Storage,
+  app: NonNullable<Parameters<typeof buildApiServer>[1]>['app'],
+  logged: Record<string, unknown>[],
+): Promise<FastifyInstance> {
+  return buildApiServer(hooksApi, {
+    storage,
+    docs: false,
+    app,
+    env: { HOOKS_TEST_JWT_SECRET: FIXTURE_SECRET },
+    logger: { level: 'error', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } },
+  })
 }
