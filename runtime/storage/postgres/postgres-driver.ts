@@ -157,8 +157,8 @@ export class PostgresDriver implements SqlDriver {
     try {
       committed = await client.query(COMMIT)
     } catch (error) {
-      // The server refused COMMIT as it ran (a deferred constraint) and rolled back; refused before it ran
-      // (it could not be bound), or the connection failed, the connection is in no state to reuse.
+      // The server refused COMMIT as it ran (a deferred constraint) and rolled back, leaving the connection idle;
+      // otherwise (the connection failed, or the transaction is still open) it is in no state to reuse.
       const over = isDatabaseError(error) && client.getTransactionStatus() === 'I'
       client.release(over ? unsound : (error as Error))
       throw error
