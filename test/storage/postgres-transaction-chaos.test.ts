@@ -1,34 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPostgresDialect } from '../../runtime/storage/postgres/postgres-dialect.js'
-import type { StorageDialect } from '../../runtime/storage/storage-dialect.js'
+import { useNotesSchema } from '../support/postgres-notes-schema.js'
 import { POSTGRES_OFF, POSTGRES_URL } from '../support/test-postgres.js'
 
 // The mixed load of postgres-transaction-stress while another connection keeps terminating the pool's
 // backends. A transaction that resolved must be in the table; one that failed with the server's own error must
 // not; one that lost its connection may be either way only if it lost it after its COMMIT went out.
-const schema = `restmint_transaction_chaos_${process.pid}`
-const table = `"${schema}"."notes"`
+const notes = useNotesSchema('restmint_transaction_chaos')
+const { table } = notes
 const INSERT = `insert into ${table} ("body") values ($1) returning "id", "body"`
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions while backends die', () => {
-  const dialects: StorageDialect[] = []
-  let admin: StorageDialect
   const uncaught: unknown[] = []
   const onUncaught = (error: unknown) => void uncaught.push(error)
 
-  beforeAll(async () => {
+  beforeAll(() => {
     process.on('uncaughtException', onUncaught)
-    admin = createPostgresDialect(POSTGRES_URL, schema, undefined, { size: 1 })
-    dialects.push(admin)
-    await admin.driver.execute(`create schema "${schema}"`, [])
-    await admin.driver.execute(`create table ${table} ("id" serial primary key, "body" text not null unique)`, [])
-    await admin.driver.execute(INSERT, ['dup'])
   })
-  afterAll(async () => {
+  afterAll(() => {
     process.off('uncaughtException', onUncaught)
-    await admin.driver.execute(`drop schema "${schema}" cascade`, [])
-    for (const dialect of dialects) await dialect.close()
   })
 
   for (const size of [1, 3]) {
@@ -36,15 +26,15 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions while backends die', () =
       const name = `restmint-chaos-${size}-${process.pid}`
       const url = new URL(POSTGRES_URL)
       url.searchParams.set('application_name', name)
-      const dialect = createPostgresDialect(url.toString(), schema, undefined, { size, timeoutMs: 0 })
-      dialects.push(dialect)
+      const dialect = notes.open({ size, timeoutMs: 0 }, undefined, url.toString())
       const driver = dialect.driver
       let killing = true
       const killer = (async () => {
         while (killing) {
           await sleep(3 + Math.random() * 10)
-          await admin.driver
-            .execute(
+          await notes
+            .admin()
+            .driver.execute(
               'select pg_terminate_backend("pid") from pg_stat_activity where "application_name" = $1 and random() < 0.5',
               [name],
             )
@@ -82,7 +72,9 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions while backends die', () =
       expect(outcome).toBe('done')
       expect(problems).toEqual([])
       expect(uncaught).toEqual([])
-      const rows = await admin.driver.execute(`select "body" from ${table} where "body" like $1`, [`c${size}-%`])
+      const rows = await notes
+        .admin()
+        .driver.execute(`select "body" from ${table} where "body" like $1`, [`c${size}-%`])
       const present = new Set(rows.map((row) => row.body as string))
       expect([...resolved].filter((tag) => !present.has(tag))).toEqual([])
       expect([...refused].filter((tag) => present.has(tag))).toEqual([])

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPostgresDialect } from '../../runtime/storage/postgres/postgres-dialect.js'
+import { describe, expect, it } from 'vitest'
 import type { SqlExecutor, StorageDialect } from '../../runtime/storage/storage-dialect.js'
-import { POSTGRES_OFF, POSTGRES_URL } from '../support/test-postgres.js'
+import { useNotesSchema } from '../support/postgres-notes-schema.js'
+import { POSTGRES_OFF } from '../support/test-postgres.js'
 
-const schema = `restmint_transaction_edges_${process.pid}`
-const table = `"${schema}"."notes"`
+const notes = useNotesSchema('restmint_transaction_edges', { size: 2, timeoutMs: 10_000 })
+const { schema, table } = notes
 const INSERT = `insert into ${table} ("body") values ($1)`
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const unserializable = {
@@ -14,34 +14,19 @@ const unserializable = {
 }
 
 describe.skipIf(POSTGRES_OFF)('PostgreSQL transaction edges', () => {
-  const dialects: StorageDialect[] = []
-  const open = (size = 1, onStatement?: (sql: string) => void) => {
-    const dialect = createPostgresDialect(POSTGRES_URL, schema, onStatement, { size, timeoutMs: 10_000 })
-    dialects.push(dialect)
-    return dialect
-  }
-  let admin: StorageDialect
+  const open = (size = 1, onStatement?: (sql: string) => void) => notes.open({ size, timeoutMs: 10_000 }, onStatement)
   const count = async (like = '%') =>
-    Number((await admin.driver.execute(`select count(*) as "n" from ${table} where "body" like $1`, [like]))[0]!.n)
+    Number(
+      (await notes.admin().driver.execute(`select count(*) as "n" from ${table} where "body" like $1`, [like]))[0]!.n,
+    )
   const pidOf = async (executor: SqlExecutor) =>
     Number((await executor.execute('select pg_backend_pid() as "pid"', []))[0]!.pid)
-  const terminate = (pid: number) => admin.driver.execute('select pg_terminate_backend($1)', [pid])
+  const terminate = (pid: number) => notes.admin().driver.execute('select pg_terminate_backend($1)', [pid])
   const healthy = async (dialect: StorageDialect, tag: string) => {
     await dialect.driver.transaction((tx) => tx.execute(INSERT, [`${tag}-healthy`]))
     expect(await dialect.driver.execute('select $1::text as "t"', [tag])).toEqual([{ t: tag }])
     expect(await count(`${tag}-healthy`)).toBe(1)
   }
-
-  beforeAll(async () => {
-    admin = open(2)
-    await admin.driver.execute(`create schema "${schema}"`, [])
-    await admin.driver.execute(`create table ${table} ("id" serial primary key, "body" text not null unique)`, [])
-    await admin.driver.execute(INSERT, ['dup'])
-  })
-  afterAll(async () => {
-    await admin.driver.execute(`drop schema "${schema}" cascade`, [])
-    for (const dialect of dialects) await dialect.close()
-  })
 
   describe('values that cannot serialize', () => {
     for (const position of ['first', 'middle', 'last'] as const) {
@@ -199,7 +184,7 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transaction edges', () => {
     it('select for update', async () => {
       const dialect = open(1)
       const other = open(1)
-      await admin.driver.execute(INSERT, ['locked-row'])
+      await notes.admin().driver.execute(INSERT, ['locked-row'])
       const tryUpdate = () =>
         other.driver
           .transaction((tx) =>
@@ -221,7 +206,7 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transaction edges', () => {
     it('a second transaction waiting on the lock proceeds after the first commits, seeing its write', async () => {
       const a = open(1)
       const b = open(1)
-      await admin.driver.execute(`insert into ${table} ("body") values ('counter-0')`, [])
+      await notes.admin().driver.execute(`insert into ${table} ("body") values ('counter-0')`, [])
       const order: string[] = []
       await a.driver.transaction(async (tx) => {
         await tx.execute(`select "id" from ${table} where "body" = 'counter-0' for update`, [])
@@ -281,10 +266,12 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transaction edges', () => {
   it('a deferred constraint that fails at commit: commit rejects with it, nothing stays, the connection serves on', async () => {
     const dialect = open(1)
     const deferred = `"${schema}"."deferred"`
-    await admin.driver.execute(
-      `create table ${deferred} ("k" int, constraint "k_unique" unique ("k") deferrable initially deferred)`,
-      [],
-    )
+    await notes
+      .admin()
+      .driver.execute(
+        `create table ${deferred} ("k" int, constraint "k_unique" unique ("k") deferrable initially deferred)`,
+        [],
+      )
     await expect(
       dialect.driver.transaction(async (tx) => {
         await tx.execute(`insert into ${deferred} values (1)`, [])
@@ -292,12 +279,12 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transaction edges', () => {
         await tx.execute(INSERT, ['deferred-1'])
       }),
     ).rejects.toMatchObject({ code: '23505', constraint: 'k_unique' })
-    expect(await admin.driver.execute(`select count(*)::int as "n" from ${deferred}`, [])).toEqual([{ n: 0 }])
+    expect(await notes.admin().driver.execute(`select count(*)::int as "n" from ${deferred}`, [])).toEqual([{ n: 0 }])
     expect(await count('deferred-%')).toBe(0)
     for (let i = 0; i < 5; i++) {
       await dialect.driver.transaction((tx) => tx.execute(`insert into ${deferred} values ($1)`, [10 + i]))
     }
-    expect(await admin.driver.execute(`select count(*)::int as "n" from ${deferred}`, [])).toEqual([{ n: 5 }])
+    expect(await notes.admin().driver.execute(`select count(*)::int as "n" from ${deferred}`, [])).toEqual([{ n: 5 }])
     await healthy(dialect, 'deferred')
   })
 
@@ -325,7 +312,7 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transaction edges', () => {
       dialect.driver.transaction(async (tx) => {
         const pid = await pidOf(tx)
         await tx.execute(INSERT, ['cancel-1'])
-        setTimeout(() => void admin.driver.execute('select pg_cancel_backend($1)', [pid]), 50)
+        setTimeout(() => void notes.admin().driver.execute('select pg_cancel_backend($1)', [pid]), 50)
         await tx.execute('select pg_sleep(2)', [])
       }),
     ).rejects.toMatchObject({ code: '57014' })

@@ -1,33 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPostgresDialect } from '../../runtime/storage/postgres/postgres-dialect.js'
-import type { StorageDialect } from '../../runtime/storage/storage-dialect.js'
-import { POSTGRES_OFF, POSTGRES_URL } from '../support/test-postgres.js'
+import { describe, expect, it } from 'vitest'
+import { useNotesSchema } from '../support/postgres-notes-schema.js'
+import { POSTGRES_OFF } from '../support/test-postgres.js'
 
 // Hundreds of concurrent transactions on tiny pools, every way of ending mixed.
-const schema = `restmint_transaction_stress_${process.pid}`
-const table = `"${schema}"."notes"`
+const notes = useNotesSchema('restmint_transaction_stress')
+const { table } = notes
 const INSERT = `insert into ${table} ("body") values ($1) returning "id", "body"`
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions under concurrency', () => {
-  const dialects: StorageDialect[] = []
-  const open = (size: number) => {
-    const dialect = createPostgresDialect(POSTGRES_URL, schema, undefined, { size, timeoutMs: 0 })
-    dialects.push(dialect)
-    return dialect
-  }
-  let admin: StorageDialect
-
-  beforeAll(async () => {
-    admin = open(1)
-    await admin.driver.execute(`create schema "${schema}"`, [])
-    await admin.driver.execute(`create table ${table} ("id" serial primary key, "body" text not null unique)`, [])
-    await admin.driver.execute(INSERT, ['dup'])
-  })
-  afterAll(async () => {
-    await admin.driver.execute(`drop schema "${schema}" cascade`, [])
-    for (const dialect of dialects) await dialect.close()
-  })
+  const open = (size: number) => notes.open({ size, timeoutMs: 0 })
 
   for (const size of [1, 2]) {
     it(`pool of ${size}: 400 mixed transactions leave exactly the committed rows`, async () => {
@@ -144,7 +126,9 @@ describe.skipIf(POSTGRES_OFF)('PostgreSQL transactions under concurrency', () =>
       ])
       await Promise.all(late)
       expect(problems).toEqual([])
-      const rows = await admin.driver.execute(`select "body" from ${table} where "body" like $1`, [`p${size}-%`])
+      const rows = await notes
+        .admin()
+        .driver.execute(`select "body" from ${table} where "body" like $1`, [`p${size}-%`])
       expect(new Set(rows.map((row) => row.body as string))).toEqual(committed)
       // The pool still serves plain statements and transactions.
       for (let i = 0; i < 20; i++) {
