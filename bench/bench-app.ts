@@ -17,3 +17,13 @@ export const benchApp = defineApp<Api>({
     },
   },
 })
+
+/**
+ * Row f's floor: one `afterCreate` that does nothing. The create then costs
+ * what the issue's semantics require of any after-hook (the insert and a
+ * COMMIT in a transaction of their own, a rollback should the hook throw)
+ * and next to nothing else, so row f cannot do better than this server.
+ */
+export const emptyAfterCreateApp = defineApp<Api>({
+  hooks: { authors: { afterCreate: async () => {} } },
+})

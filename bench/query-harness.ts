@@ -11,13 +11,20 @@ import autocannon from 'autocannon'
 /**
  * `generated-without-auth`: the generated API with its `auth:` left out, for the cost of verifying tokens;
  * `generated-with-hooks`: the generated API with the bench's app module (bench/bench-app.ts);
+ * `generated-with-empty-after-hook`: the same with bench-app.ts's afterCreate that does nothing (row f's floor);
  * `hand-written`: bench/hand-written-server.ts over SQL prepared once; `hand-written-kysely`: the same routes
  * through Kysely's query builder;
  * `floor`: a bare Fastify route answering each benchmarked path with its response bytes, read from memory
  * (what this machine's HTTP stack can do at all).
  */
 export type ServerKind =
-  'generated' | 'generated-without-auth' | 'generated-with-hooks' | 'hand-written' | 'hand-written-kysely' | 'floor'
+  | 'generated'
+  | 'generated-without-auth'
+  | 'generated-with-hooks'
+  | 'generated-with-empty-after-hook'
+  | 'hand-written'
+  | 'hand-written-kysely'
+  | 'floor'
 
 /** The secret the benchmarked servers verify HS256 tokens with (`JWT_SECRET` of the example). */
 export const BENCH_JWT_SECRET = 'restmint benchmark jwt secret, 32 bytes or more'

@@ -2,7 +2,7 @@
  * One server of the query benchmark, run as its own process so the load
  * generator never shares its event loop:
  *
- *   node --import tsx bench/query-server.ts generated|generated-without-auth|generated-with-hooks|hand-written|hand-written-kysely <database URL> [postgres schema]
+ *   node --import tsx bench/query-server.ts generated|generated-without-auth|generated-with-hooks|generated-with-empty-after-hook|hand-written|hand-written-kysely <database URL> [postgres schema]
  *   node --import tsx bench/query-server.ts floor <JSON file of { path: body }>
  *
  * Listens on a free port of 127.0.0.1, prints `listening <port>`, answers the
@@ -16,24 +16,26 @@ import { allTables } from '../generated/schema.js'
 import { api } from '../generated/server.js'
 import { BENCH_CURSOR_SECRET, buildHandWrittenServer } from './hand-written-server.js'
 import { BENCH_JWT_SECRET } from './query-harness.js'
-import { benchApp } from './bench-app.js'
+import { benchApp, emptyAfterCreateApp } from './bench-app.js'
 
 const [kind, url, schema] = process.argv.slice(2)
 const KINDS = [
   'generated',
   'generated-without-auth',
   'generated-with-hooks',
+  'generated-with-empty-after-hook',
   'hand-written',
   'hand-written-kysely',
   'floor',
 ]
 if (kind === undefined || !KINDS.includes(kind) || url === undefined) {
   throw new Error(
-    'usage: query-server.ts generated|generated-without-auth|generated-with-hooks|hand-written|hand-written-kysely <database URL> ' +
+    `usage: query-server.ts ${KINDS.filter((known) => known !== 'floor').join('|')} <database URL> ` +
       '[postgres schema], or floor <JSON file of { path: body }>',
   )
 }
-// f: authors' creates through bench-app.ts's two hooks; every other kind serves no app module.
+// f: authors' creates through bench-app.ts's two hooks, or through its empty afterCreate alone (f's floor);
+// every other kind serves no app module.
 // The example's custom operations are left out: their handlers are the example's own app module, which the
 // benchmark does not load (its computed fields would make the bodies differ from the hand-written server's).
 const withoutOperations = { ...api, versions: api.versions.map(({ operations: _, ...version }) => version) }
@@ -42,13 +44,21 @@ const served =
     ? { ...withoutOperations, auth: undefined }
     : kind === 'generated-with-hooks'
       ? { ...withoutOperations, hooks: { authors: ['beforeCreate', 'afterCreate'] as const }, computed: {} }
-      : withoutOperations
+      : kind === 'generated-with-empty-after-hook'
+        ? { ...withoutOperations, hooks: { authors: ['afterCreate'] as const }, computed: {} }
+        : withoutOperations
+const appModule =
+  kind === 'generated-with-hooks'
+    ? benchApp
+    : kind === 'generated-with-empty-after-hook'
+      ? emptyAfterCreateApp
+      : undefined
 // The example's JWT_SECRET: the benchmark signs its token with the same.
 const buildServer = (options: ServerOptions) =>
   buildApiServer(served, {
     ...options,
     env: { JWT_SECRET: BENCH_JWT_SECRET },
-    ...(kind === 'generated-with-hooks' ? { app: benchApp } : {}),
+    ...(appModule ? { app: appModule } : {}),
   })
 const postgres = /^postgres(ql)?:\/\//.test(url)
 if (postgres && schema === undefined && kind !== 'floor') throw new Error('a PostgreSQL URL needs a schema')
