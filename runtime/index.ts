@@ -85,6 +85,7 @@ export {
   StorageBusyError,
   StorageUrlError,
   TransactionAbortedError,
+  TransactionEndedError,
   UniqueViolationError,
 } from './storage/storage-errors.js'
 export type { ColumnDefinition, ColumnValue, Row, TableDefinition } from './contract/table-definition.js'

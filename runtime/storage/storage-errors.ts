@@ -165,3 +165,15 @@ export class TransactionAbortedError extends Error {
     this.name = 'TransactionAbortedError'
   }
 }
+
+/**
+ * A statement sent through a transaction that has ended (work that did not
+ * await it, or a timer's): it would run outside the transaction, on a
+ * connection another request may hold by then.
+ */
+export class TransactionEndedError extends Error {
+  constructor() {
+    super('a statement was sent after its transaction ended: await every statement in it')
+    this.name = 'TransactionEndedError'
+  }
+}

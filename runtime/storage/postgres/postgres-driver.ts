@@ -1,7 +1,12 @@
 import type Pg from 'pg'
 import type { Pool, PoolClient } from 'pg'
 import type { ScriptExecutor, SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
-import { StorageBusyError, StorageConnectionError, TransactionAbortedError } from '../storage-errors.js'
+import {
+  StorageBusyError,
+  StorageConnectionError,
+  TransactionAbortedError,
+  TransactionEndedError,
+} from '../storage-errors.js'
 import { defineBeginningQuery, type BeginningQueryClass } from './beginning-query.js'
 
 let loaded: typeof Pg | undefined
@@ -90,9 +95,7 @@ export class PostgresDriver implements SqlDriver {
     const unanswered = new Set<Promise<unknown>>()
     const send = <R>(statement: (begins: boolean) => Promise<R>): Promise<R> => {
       if (ended) {
-        const late = Promise.reject(
-          new Error('a statement was sent after its transaction ended: await every statement in it'),
-        )
+        const late = Promise.reject(new TransactionEndedError())
         // Handled here as every statement's failure is (the transaction hears of it): a hook that fires and
         // forgets must not end the process with an unhandled rejection.
         late.catch(() => {})

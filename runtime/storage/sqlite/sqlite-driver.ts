@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3'
 import type { ScriptExecutor, SqlDriver, SqlExecutor, SqlRow } from '../storage-dialect.js'
+import { TransactionEndedError } from '../storage-errors.js'
 
 /** A row of PRAGMA foreign_key_check. */
 type ForeignKeyViolation = SqlRow & { readonly table: string; readonly rowid: number | null; readonly parent: string }
@@ -42,13 +43,7 @@ export class SqliteDriver implements SqlDriver {
       this.#run('pragma foreign_keys = off', [])
       try {
         return await this.#inTransaction(async (executor) => {
-          const result = await work({
-            ...executor,
-            executeScript: async (sql) => {
-              this.#onStatement?.(sql)
-              this.#database.exec(sql)
-            },
-          })
+          const result = await work(executor)
           this.#checkForeignKeys()
           return result
         })
@@ -71,13 +66,31 @@ export class SqliteDriver implements SqlDriver {
     }
   }
 
-  async #inTransaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
+  async #inTransaction<T>(work: (executor: ScriptExecutor) => Promise<T>): Promise<T> {
+    // Set once the work has returned or thrown: a statement sent later (a timer of a hook's) would run in
+    // whatever transaction holds the connection then, and commit or roll back with someone else's work.
+    let ended = false
+    const open = () => {
+      if (ended) throw new TransactionEndedError()
+    }
     try {
       this.#run('begin immediate', [])
-      const result = await work({ execute: async (sql, parameters) => this.#run(sql, parameters) })
+      const result = await work({
+        execute: async (sql, parameters) => {
+          open()
+          return this.#run(sql, parameters)
+        },
+        executeScript: async (sql) => {
+          open()
+          this.#onStatement?.(sql)
+          this.#database.exec(sql)
+        },
+      })
+      ended = true
       this.#run('commit', [])
       return result
     } catch (error) {
+      ended = true
       if (this.#database.inTransaction) this.#run('rollback', [])
       throw error
     }
