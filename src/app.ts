@@ -21,7 +21,9 @@ export default defineApp<Api>({
         return { ...body, line_total: (product?.price ?? 0) * body.quantity }
       },
       // In the write's transaction: the order's total from its items, and an audit row; a failure undoes all three.
+      // The order is locked first, so items created at once add up one after the other rather than overwrite.
       afterCreate: async ({ record, caller, db }) => {
+        await db.orders.read(record.order_id, { forUpdate: true })
         const items = await db.items.list({ where: { order_id: record.order_id }, limit: 1000 })
         const total = items.reduce((sum, item) => sum + item.line_total, 0)
         await db.orders.update(record.order_id, { total })
@@ -36,8 +38,10 @@ export default defineApp<Api>({
   operations: {
     // POST /v{n}/orders/{order_id}/cancellations: the route has checked the body and the access rule (the order's
     // owner, or orders:admin) and found the order (404 otherwise); the answer is the order, as the request's version names it.
+    // It runs in one transaction (a failure keeps nothing), and locks the order it checks, so of two cancellations
+    // at once the second sees the first's.
     'orders.cancellations.create': async ({ params, body, caller, db }) => {
-      const order = await db.orders.read(params.order_id)
+      const order = await db.orders.read(params.order_id, { forUpdate: true })
       if (order?.status === 'shipped') {
         throw problem(409, 'order_shipped', `Order ${params.order_id} has shipped; it can no longer be cancelled.`)
       }

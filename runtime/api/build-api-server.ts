@@ -34,6 +34,13 @@ export interface ServerTimeouts {
   readonly keepAliveMs?: number
   /** A JWKS request may take this long; then the requests waiting on it answer 503. Default 5,000. */
   readonly jwksMs?: number
+  /**
+   * A hook, compute function or operation's handler of the app module may run
+   * this long; then its request answers 500 (`hook_failed`,
+   * `operation_failed`) and its write is rolled back (an `afterCommit` is
+   * only logged). Default 10,000; 0: no limit.
+   */
+  readonly hookMs?: number
 }
 
 export interface ServerOptions {
@@ -109,7 +116,7 @@ function refuseSchemas(): never {
   )
 }
 
-const DEFAULT_TIMEOUTS: Required<Omit<ServerTimeouts, 'jwksMs'>> = {
+const DEFAULT_TIMEOUTS: Required<Omit<ServerTimeouts, 'jwksMs' | 'hookMs'>> = {
   requestMs: 30_000,
   headersMs: 10_000,
   keepAliveMs: 72_000,
@@ -207,6 +214,7 @@ export async function buildApiServer(api: ApiDefinition, options: ServerOptions 
     ...(options.cursorSecret !== undefined ? { cursorSecret: options.cursorSecret } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.timeouts?.jwksMs !== undefined ? { jwksTimeoutMs: options.timeouts.jwksMs } : {}),
+    ...(options.timeouts?.hookMs !== undefined ? { hookTimeoutMs: options.timeouts.hookMs } : {}),
     ...(options.app !== undefined ? { app: options.app } : {}),
   })
   if (options.docs !== false) registerApiDocs(app, api.versions, api.guides ?? [])

@@ -32,12 +32,20 @@ export interface ApiPluginOptions {
   readonly env?: Readonly<Record<string, string | undefined>>
   /** How long a JWKS request may take before the requests waiting on it answer 503 (default 5,000 ms). */
   readonly jwksTimeoutMs?: number
+  /**
+   * How long app-module code (a hook, a compute function, an operation's
+   * handler) may run before its request fails and its write rolls back
+   * (default 10,000 ms; 0: no limit).
+   */
+  readonly hookTimeoutMs?: number
   /** The manifest's `app:` module (its default export): hooks, computed fields, operations. */
   // Any Api: the module is typed by its own generated `Api`, which the runtime does not know.
   readonly app?: AppDefinition<any>
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
+const DEFAULT_HOOK_TIMEOUT_MS = 10_000
 
 /** A body the server would have to decode before reading it as JSON: another charset, or a content coding. */
 function findUnreadableBody(request: FastifyRequest): ProblemError | undefined {
@@ -76,7 +84,13 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
       : null
     const tables = new Map(api.tables.map((table) => [table.name, table]))
     const appRuntime = options.app
-      ? new AppRuntime(checkAppModule(api, options.app), options.storage, tables, api.computed ?? {})
+      ? new AppRuntime(
+          checkAppModule(api, options.app),
+          options.storage,
+          tables,
+          api.computed ?? {},
+          options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS,
+        )
       : null
     const operationHandlers = checkOperationHandlers(api, options.app)
     const newest = api.versions.at(-1)
@@ -103,7 +117,8 @@ export function createApiPlugin(api: ApiDefinition): FastifyPluginAsync<ApiPlugi
         access,
         handlers: operationHandlers,
         // Asked per request, once every route (and so every resource db needs) is registered.
-        db: () => appRuntime?.dbOver(),
+        db: (storage) => appRuntime?.dbOver(storage),
+        hookTimeoutMs: appRuntime?.hookTimeoutMs ?? 0,
         computeRows: async (table, rows, request) => appRuntime?.computeRows(table, rows, [], request),
       }
       // Hooks speak the newest version's names: its resources are recorded as they register.

@@ -12,6 +12,9 @@ import { parseQueryString } from '../query/parse-query-string.js'
 import { parseQueryValue } from '../query/parse-query-value.js'
 import type { Storage } from '../storage/storage.js'
 import { answerOptions } from './answer-options.js'
+import { isInstance, logAppFailure } from '../app/log-app-failure.js'
+import { withinDeadline } from '../app/within-deadline.js'
+import { unstorableTextReason } from '../storage/value-codec.js'
 import { validatePathParams } from './route-context.js'
 
 /** One custom operation's handler as the runtime calls it: the app module's, typed by its generated `Api` there. */
@@ -35,8 +38,10 @@ export interface OperationServices {
   readonly access: AccessControl
   /** The app module's `operations`, by key; checked against the declarations before any is registered. */
   readonly handlers: Readonly<Record<string, OperationFunction>>
-  /** The app module's `db`, outside any transaction. */
-  readonly db: () => unknown
+  /** The app module's `db` over a transaction's storage, or outside any transaction. */
+  readonly db: (storage?: Storage) => unknown
+  /** How long a handler may run (ms; 0: no limit): then the operation has failed, its writes rolled back. */
+  readonly hookTimeoutMs: number
   /** Sets the computed fields of records an operation answers with, as every other answer has them. */
   readonly computeRows: (table: TableDefinition, rows: Row[], request: ComputeRequest) => Promise<void>
 }
@@ -94,22 +99,22 @@ async function answerOperation(
   const body = readOperationBody(operation, request.body)
   const handler = services.handlers[operation.handler]!
   const caller = describeHookCaller(grant.caller)
+  const call = (storage?: Storage) =>
+    withinDeadline(
+      () => handler({ params, query, body, caller, version, db: services.db(storage), log: request.log }),
+      services.hookTimeoutMs,
+    )
   let result: unknown
   try {
-    result = await handler({
-      params,
-      query,
-      body,
-      caller,
-      version,
-      db: services.db(),
-      log: request.log,
-    })
+    // Any method but GET may write: its handler's writes commit together, or not at all when it throws.
+    result = operation.method === 'GET' ? await call() : await services.storage.transaction(call)
   } catch (error) {
-    // problem(...) is the handler's answer; anything else is a bug in it, logged but never sent.
-    if (error instanceof ProblemError) throw error
-    request.log.error({ err: error, operation: operation.handler }, 'operation handler failed')
-    throw new ProblemError('operation_failed', `The operation ${operation.handler} failed.`)
+    // problem(...) is the handler's answer; anything else is a bug in it, logged but never sent. A
+    // TransactionAbortedError is a write of the handler's that failed while it went on.
+    if (isInstance(error, ProblemError)) throw error
+    logAppFailure(request.log, { operation: operation.handler }, error, 'operation handler failed')
+    const rolledBack = operation.method === 'GET' ? '' : '; nothing it wrote was kept'
+    throw new ProblemError('operation_failed', `The operation ${operation.handler} failed${rolledBack}.`)
   }
   reply.code(operation.status)
   if (operation.responds === undefined) return reply.send()
@@ -168,7 +173,11 @@ function readOperationBody(operation: OperationRoute, body: unknown): unknown {
     throw validationFailed('body', [{ in: 'body', pointer: '', detail: 'this operation takes no body; send none' }])
   }
   const { fields, validator } = operation.body
-  if (validator(body)) return body
+  if (validator(body)) {
+    const unstorable = findUnstorableText(body, '')
+    if (unstorable === undefined) return body
+    throw validationFailed('body', [{ in: 'body', ...unstorable }])
+  }
   const resource = operation.handler.split('.').slice(0, 2).join('.')
   throw validationFailed(
     'body',
@@ -209,4 +218,23 @@ async function shapeResponse(
   // A GET only reads; any other method may have written what the answer reports.
   await services.computeRows(responds.table, [row], { ...request, afterWrite: operation.method !== 'GET' })
   return responds.translation ? responds.translation.rowToVersion(row) : row
+}
+
+/**
+ * The first string in a checked body that no database text can hold (a NUL,
+ * an unpaired surrogate), with its pointer: the handler would store it, and
+ * the client is told as a generated route tells it, rather than the handler
+ * failing on it.
+ */
+function findUnstorableText(value: unknown, pointer: string): { pointer: string; detail: string } | undefined {
+  if (typeof value === 'string') {
+    const detail = unstorableTextReason(value)
+    return detail === undefined ? undefined : { pointer, detail }
+  }
+  if (typeof value !== 'object' || value === null) return undefined
+  for (const [key, member] of Object.entries(value)) {
+    const found = findUnstorableText(member, `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`)
+    if (found) return found
+  }
+  return undefined
 }

@@ -1,10 +1,12 @@
 import type { ResourceRoutes } from '../contract/resource-routes.js'
-import type { RelationDefinition, Row, TableDefinition } from '../contract/table-definition.js'
+import type { ColumnValue, RelationDefinition, Row, TableDefinition } from '../contract/table-definition.js'
 import { ProblemError } from '../problems/problem-error.js'
 import { identityTranslation } from '../contract/version-translation.js'
 import type { Storage } from '../storage/storage.js'
 import { createAppDb, type NewestRoutes } from './create-app-db.js'
 import type { AppDb, AppDefinition, ResourceHooks } from './define-app.js'
+import { logAppFailure } from './log-app-failure.js'
+import { withinDeadline } from './within-deadline.js'
 import { WriteHooks, type HookRequest } from './write-hooks.js'
 
 /** What a compute function learns about the request. */
@@ -33,18 +35,25 @@ export class AppRuntime {
   readonly #byName = new Map<string, NewestRoutes>()
   #db: AppDb<any> | undefined
   readonly #computed: Readonly<Record<string, readonly string[]>>
+  readonly hookTimeoutMs: number
 
-  /** `computed`: each resource's computed fields, as the manifest declares them. */
+  /**
+   * `computed`: each resource's computed fields, as the manifest declares
+   * them; `hookTimeoutMs`: how long a hook, compute function or operation's
+   * handler may run (0: no limit).
+   */
   constructor(
     app: AppDefinition<any>,
     storage: Storage,
     tables: ReadonlyMap<string, TableDefinition>,
     computed: Readonly<Record<string, readonly string[]>>,
+    hookTimeoutMs: number,
   ) {
     this.#app = app
     this.#storage = storage
     this.#tables = tables
     this.#computed = computed
+    this.hookTimeoutMs = hookTimeoutMs
   }
 
   /**
@@ -83,20 +92,22 @@ export class AppRuntime {
     const compute = newest && this.#app.compute?.[newest.name]
     if (!newest || !names || !compute || rows.length === 0) return
     const records = rows.map((row) => newest.translation.rowToVersion(row))
-    let values: readonly Record<string, unknown>[]
+    let values: ColumnValue[][]
     try {
       const { caller, version, log } = request
-      values = (await compute(records, { caller, version, log, db: this.dbOver() })) as Record<string, unknown>[]
+      const computed = await withinDeadline(
+        () => compute(records, { caller, version, log, db: this.dbOver() }),
+        this.hookTimeoutMs,
+      )
+      values = readComputedValues(computed, rows.length, names)
     } catch (error) {
       const name = `${newest.name}.compute`
-      request.log.error({ err: error, hook: name }, `compute function ${name} failed`)
+      logAppFailure(request.log, { hook: name }, error, `compute function ${name} failed`)
       if (!request.afterWrite)
         throw new ProblemError('hook_failed', `The server's compute function of ${newest.name} failed.`)
-      values = []
+      values = rows.map(() => names.map(() => null))
     }
-    rows.forEach((row, index) => {
-      for (const name of names) row[name] = (values[index]?.[name] ?? null) as Row[string]
-    })
+    rows.forEach((row, index) => names.forEach((name, at) => (row[name] = values[index]![at]!)))
   }
 
   /** Remembers how the newest version serves a resource; called as each of its resources registers. */
@@ -124,4 +135,29 @@ export class AppRuntime {
   get storage(): Storage {
     return this.#storage
   }
+}
+
+/**
+ * A compute function's answer as each record's values of `names`, in order:
+ * one object per record, each member a JSON scalar (a member left out is
+ * null). Anything else is a bug in the function, thrown as a TypeError and
+ * handled as its failure, never sent.
+ */
+function readComputedValues(computed: unknown, count: number, names: readonly string[]): ColumnValue[][] {
+  if (!Array.isArray(computed) || computed.length !== count) {
+    const given = Array.isArray(computed) ? `${computed.length} values` : typeof computed
+    throw new TypeError(`a compute function must return one object per record (${count}), not ${given}`)
+  }
+  return computed.map((values: unknown, index) => {
+    if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+      throw new TypeError(`a compute function returned ${typeof values} for record ${index}, not an object`)
+    }
+    return names.map((name) => {
+      const value = (values as Record<string, unknown>)[name]
+      if (value === undefined || value === null) return null
+      if (typeof value === 'string' || typeof value === 'boolean') return value
+      if (typeof value === 'number' && Number.isFinite(value)) return value
+      throw new TypeError(`a compute function returned ${String(value)} (${typeof value}) as ${name}, not a JSON value`)
+    })
+  })
 }

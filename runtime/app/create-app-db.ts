@@ -83,8 +83,8 @@ function resourceDb(storage: Storage, { table, translation }: NewestResource): R
       Object.assign(values, body)
       return toRecord(await storage.insert(table, translation.bodyToStorage(values, true)))
     },
-    read: async (id) => {
-      const row = await storage.find(table, id)
+    read: async (id, options = {}) => {
+      const row = await (options.forUpdate ? storage.findForUpdate(table, id) : storage.find(table, id))
       return row === undefined ? null : toRecord(row)
     },
     list: async (options = {}) => {

@@ -17,8 +17,13 @@ export interface HookCaller {
 export interface ResourceDb<S extends ResourceShape> {
   /** Inserts (omitted fields take their default) and returns the stored record. */
   create(body: S['create']): Promise<S['record']>
-  /** The record with this id, or null. */
-  read(id: number): Promise<S['record'] | null>
+  /**
+   * The record with this id, or null. `forUpdate`: locked until the
+   * transaction ends, so a check of it (not cancelled yet, the total so far)
+   * still holds when the write it leads to commits; another request's
+   * `forUpdate` read of it waits. Outside a transaction, a plain read.
+   */
+  read(id: number, options?: { readonly forUpdate?: boolean }): Promise<S['record'] | null>
   /** Records whose fields equal `where`'s (all of them), by id; at most `limit` (default 100). */
   list(options?: { readonly where?: Partial<S['record']>; readonly limit?: number }): Promise<S['record'][]>
   /** Writes the fields `body` has; null when no record has this id. */

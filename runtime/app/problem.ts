@@ -16,12 +16,22 @@ export interface ProblemOptions {
  */
 export class AppProblemError extends ProblemError {
   override name = 'AppProblemError'
+  /**
+   * Throws a TypeError for a status outside 400–599 or a code that is not
+   * snake_case: a mistake in server code, found the first time it runs.
+   */
   constructor(
     readonly status: number,
     readonly appCode: string,
     detail: string,
     readonly pointers: Readonly<Record<string, string>>,
   ) {
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new TypeError(`problem(): status must be a whole number from 400 to 599, not ${status}`)
+    }
+    if (!/^[a-z][a-z0-9_]*$/.test(appCode)) {
+      throw new TypeError(`problem(): code must be snake_case (e.g. "order_shipped"), not ${JSON.stringify(appCode)}`)
+    }
     super('internal_error', detail, {
       errors: Object.entries(pointers).map(([pointer, detail]) => ({ in: 'body', pointer, detail })),
     })
@@ -42,16 +52,8 @@ export class AppProblemError extends ProblemError {
 
 /**
  * The problem a hook or operation throws: `throw problem(409, 'order_shipped',
- * 'A shipped order cannot change.')`. Throws a TypeError for a status outside
- * 400–599 or a code that is not snake_case: a mistake in server code, found
- * the first time it runs.
+ * 'A shipped order cannot change.')`; checked as AppProblemError's constructor says.
  */
 export function problem(status: number, code: string, detail: string, options: ProblemOptions = {}): AppProblemError {
-  if (!Number.isInteger(status) || status < 400 || status > 599) {
-    throw new TypeError(`problem(): status must be a whole number from 400 to 599, not ${status}`)
-  }
-  if (!/^[a-z][a-z0-9_]*$/.test(code)) {
-    throw new TypeError(`problem(): code must be snake_case (e.g. "order_shipped"), not ${JSON.stringify(code)}`)
-  }
   return new AppProblemError(status, code, detail, options.pointers ?? {})
 }

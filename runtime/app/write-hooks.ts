@@ -9,7 +9,9 @@ import { TransactionAbortedError } from '../storage/storage-errors.js'
 import type { NewestRoutes } from './create-app-db.js'
 import type { HookName } from '../contract/hook-name.js'
 import type { AfterCommitEvent, AppDb, HookCaller, HookContext, ResourceHooks } from './define-app.js'
+import { isInstance, logAppFailure } from './log-app-failure.js'
 import { AppProblemError } from './problem.js'
+import { withinDeadline } from './within-deadline.js'
 
 /** What hooks learn about the request they run for. */
 export interface HookRequest {
@@ -24,6 +26,8 @@ export interface HookRequest {
 /** What WriteHooks needs of the running app (AppRuntime): the API's storage, and `db` over any storage. */
 export interface HookServices {
   readonly storage: Storage
+  /** How long a hook may run (ms; 0: no limit): then it has failed, and its write is rolled back. */
+  readonly hookTimeoutMs: number
   dbOver(storage?: Storage): AppDb<any>
 }
 
@@ -173,10 +177,10 @@ export class WriteHooks {
     const hook = this.#hooks.afterCommit
     if (!hook) return
     try {
-      await hook(this.#context(describe()))
+      await withinDeadline(() => hook(this.#context(describe())), this.#runtime.hookTimeoutMs)
     } catch (error) {
       // Committed already: the client's answer stands, the failure is the server's to follow up.
-      this.#request.log.error({ err: error, hook: `${this.#newest.name}.afterCommit` }, 'afterCommit hook failed')
+      logAppFailure(this.#request.log, { hook: `${this.#newest.name}.afterCommit` }, error, 'afterCommit hook failed')
     }
   }
 
@@ -192,10 +196,10 @@ export class WriteHooks {
    */
   async #call<T>(name: HookName, run: () => Promise<T>): Promise<T> {
     try {
-      return await run()
+      return await withinDeadline(run, this.#runtime.hookTimeoutMs)
     } catch (error) {
-      if (error instanceof AppProblemError) throw this.#translateProblem(error)
-      if (error instanceof ProblemError) throw error
+      if (isInstance(error, AppProblemError)) throw this.#translateProblem(error)
+      if (isInstance(error, ProblemError)) throw error
       throw this.#failed(name, error)
     }
   }
@@ -203,7 +207,7 @@ export class WriteHooks {
   /** hook_failed for `error`, logged with the hook's name; never its message or stack in the answer. */
   #failed(name: HookName, error: unknown): ProblemError {
     const hook = `${this.#newest.name}.${name}`
-    this.#request.log.error({ err: error, hook }, `hook ${hook} failed`)
+    logAppFailure(this.#request.log, { hook }, error, `hook ${hook} failed`)
     const rolledBack = name.startsWith('after') ? '; the write was rolled back' : '; nothing was written'
     return new ProblemError('hook_failed', `The server's ${name} hook of ${this.#newest.name} failed${rolledBack}.`)
   }
@@ -230,12 +234,18 @@ export class WriteHooks {
    */
   #changes(name: HookName, given: Row, returned: unknown): Row {
     if (returned === undefined || returned === null) return {}
-    if (typeof returned !== 'object' || Array.isArray(returned)) {
-      throw this.#failed(name, new TypeError(`a before-hook returned ${typeof returned}, not a body`))
+    let members: [string, unknown][]
+    try {
+      if (typeof returned !== 'object' || Array.isArray(returned)) throw new TypeError(`not a body`)
+      members = Object.entries(returned)
+    } catch (error) {
+      // Anything but a plain object, a Proxy that refuses to be read included.
+      throw this.#failed(name, new TypeError(`a before-hook returned ${typeof returned}, not a body`, { cause: error }))
     }
     const changed: Row = {}
-    for (const [field, value] of Object.entries(returned)) {
-      if (!Object.is(value, given[field])) changed[field] = value
+    for (const [field, value] of members) {
+      // A member set to undefined is one left out, as in JSON: it keeps its value.
+      if (value !== undefined && !Object.is(value, given[field])) changed[field] = value as Row[string]
     }
     return this.#newest.translation.bodyToStorage(this.#check(this.#newest.bodies.updateBody, changed), false)
   }

@@ -62,6 +62,7 @@ import {
   buildListQuery,
   buildMatchingQuery,
   buildLockQuery,
+  type RowLock,
   buildRestrictCountQuery,
   buildUpdateQuery,
   buildWhereInQuery,
@@ -397,6 +398,10 @@ export class KyselyStorage implements Storage {
     return row === undefined ? undefined : context.decode(row)
   }
 
+  findForUpdate(table: TableDefinition, id: number): Promise<Row | undefined> {
+    return this.#lockRow(this.#driver, table, this.#context(table), [], { [ID]: id }, 'no key update')
+  }
+
   async insert(table: TableDefinition, values: Row): Promise<Row> {
     const context = this.#context(table)
     this.#assertWritable(table, context, values)
@@ -447,7 +452,7 @@ export class KyselyStorage implements Storage {
         precondition === undefined
           ? await this.#run(driver, table, query, args)
           : await driver.transaction(async (transaction) => {
-              const current = await this.#lockRow(transaction, table, context, filterColumns, args)
+              const current = await this.#lockRow(transaction, table, context, filterColumns, args, 'update')
               if (current === undefined) return []
               this.#require(table, current, precondition)
               return this.#run(transaction, table, query, args)
@@ -486,7 +491,7 @@ export class KyselyStorage implements Storage {
           const found = await this.#run(transaction, table, existsQuery, args)
           if (found.length === 0) return false
         } else {
-          const current = await this.#lockRow(transaction, table, context, filterColumns, args)
+          const current = await this.#lockRow(transaction, table, context, filterColumns, args, 'update')
           if (current === undefined) return false
           this.#require(table, current, precondition)
         }
@@ -583,10 +588,11 @@ export class KyselyStorage implements Storage {
     context: TableContext,
     filterColumns: readonly ColumnDefinition[],
     args: QueryArguments,
+    lock: RowLock,
   ): Promise<Row | undefined> {
     const dialect = this.#dialect
-    const query = this.#queries.get(`lock|${table.name}|${shapeOf(filterColumns)}`, () =>
-      buildLockQuery(dialect.db, table, filterColumns, dialect.name === 'postgres'),
+    const query = this.#queries.get(`lock|${lock}|${table.name}|${shapeOf(filterColumns)}`, () =>
+      buildLockQuery(dialect.db, table, filterColumns, dialect.name === 'postgres' ? lock : null),
     )
     const [row] = await this.#run(transaction, table, query, args)
     return row === undefined ? undefined : context.decode(row)

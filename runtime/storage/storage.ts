@@ -217,6 +217,13 @@ export interface Storage {
   ): Promise<LinkedRow[]>
   /** One row by id; of a soft-deleting table, a live one unless `deleted` says otherwise. */
   find(table: TableDefinition, id: number, rowFilter?: RowFilter, deleted?: DeletedVisibility): Promise<Row | undefined>
+  /**
+   * The live row with this id, locked until the transaction ends (PostgreSQL's
+   * `FOR UPDATE`; a SQLite transaction holds the database's write lock
+   * already), so a check of it holds until the write it guards; outside a
+   * transaction, a plain read.
+   */
+  findForUpdate(table: TableDefinition, id: number): Promise<Row | undefined>
   /** Inserts, stamping `created_at`/`updated_at`; returns the stored row. */
   insert(table: TableDefinition, values: Row): Promise<Row>
   /**

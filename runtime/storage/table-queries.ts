@@ -93,17 +93,27 @@ export function matchDeleted(table: TableDefinition, deleted: DeletedVisibility)
 }
 
 /**
- * buildFindQuery, locking the row until the transaction ends (PostgreSQL's
- * `FOR UPDATE`). SQLite has no row locks and needs none: its transactions
- * begin IMMEDIATE, holding the database's write lock.
+ * How a row is locked until its transaction ends, on PostgreSQL: `update` for
+ * a write that may delete it (`FOR UPDATE`), `no key update` for one that
+ * changes it but not its id (`FOR NO KEY UPDATE`, the lock an UPDATE takes),
+ * which a concurrent insert of a row referencing it does not wait for.
+ */
+export type RowLock = 'update' | 'no key update'
+
+/**
+ * buildFindQuery, locking the row until the transaction ends (`lock`; null on
+ * SQLite, which has no row locks and needs none: its transactions begin
+ * IMMEDIATE, holding the database's write lock).
  */
 export function buildLockQuery(
   db: Kysely<any>,
   table: TableDefinition,
   rowFilter: readonly ColumnDefinition[],
-  rowLocks: boolean,
+  lock: RowLock | null,
 ) {
-  return buildFindQuery(db, table, rowFilter).$if(rowLocks, (query) => query.forUpdate())
+  const query = buildFindQuery(db, table, rowFilter)
+  if (lock === null) return query
+  return lock === 'update' ? query.forUpdate() : query.forNoKeyUpdate()
 }
 
 /**

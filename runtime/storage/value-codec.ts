@@ -42,6 +42,13 @@ export const VALUE_REASONS = {
 /** In a `u` regex a surrogate pair is one code point, so only an unpaired surrogate is one of category Cs. */
 const UNPAIRED_SURROGATE = /\p{Cs}/u
 
+/** Why no database text can hold `text` (a NUL, an unpaired surrogate); undefined when one can. */
+export function unstorableTextReason(text: string): string | undefined {
+  if (text.includes('\u0000')) return VALUE_REASONS.nul
+  if (UNPAIRED_SURROGATE.test(text)) return VALUE_REASONS.surrogate
+  return undefined
+}
+
 /**
  * What each column type accepts, alike on every dialect:
  * - integer: safe integers only. PostgreSQL's bigint would take up to 2^63 but
@@ -70,8 +77,8 @@ const CHECKS: Readonly<Record<FieldType, (value: Exclude<ColumnValue, null>) => 
   },
   string: (value) => {
     if (typeof value !== 'string') throw new RejectedValue(VALUE_REASONS.string)
-    if (value.includes('\u0000')) throw new RejectedValue(VALUE_REASONS.nul)
-    if (UNPAIRED_SURROGATE.test(value)) throw new RejectedValue(VALUE_REASONS.surrogate)
+    const unstorable = unstorableTextReason(value)
+    if (unstorable !== undefined) throw new RejectedValue(unstorable)
     return value
   },
   boolean: (value) => {
