@@ -124,16 +124,21 @@ export function buildSoftApp(storage: Storage, logger?: object): Promise<Fastify
   return buildApiServer(softApi, { storage, docs: false, env: { SOFT_DELETE_TEST_JWT_SECRET: FIXTURE_SECRET }, logger })
 }
 
-/** The hooks fixture's API over `storage` with another app module in place of its own, errors logged to `logged`. */
+/**
+ * The hooks fixture's API over `storage` with another app module in place of
+ * its own, errors logged to `logged`; `hookMs`: the app code's deadline.
+ */
 export function buildHooksAppWith(
   storage: Storage,
   app: NonNullable<Parameters<typeof buildApiServer>[1]>['app'],
   logged: Record<string, unknown>[],
+  hookMs?: number,
 ): Promise<FastifyInstance> {
   return buildApiServer(hooksApi, {
     storage,
     docs: false,
     app,
+    ...(hookMs !== undefined ? { timeouts: { hookMs } } : {}),
     env: { HOOKS_TEST_JWT_SECRET: FIXTURE_SECRET },
     logger: { level: 'error', stream: { write: (line: string) => void logged.push(JSON.parse(line)) } },
   })
