@@ -196,7 +196,7 @@ export const api = defineApi({
   ],
   guides: [{ path: '/docs/migrate-v1-to-v2', page: () => import('./docs/migrate-v1-to-v2.js') }],
   hooks: { items: ['beforeCreate', 'afterCreate'] },
-  computed: { posts: ['word_count'] },
+  computed: { posts: { word_count: 'integer' } },
 })
 
 /**

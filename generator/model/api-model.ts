@@ -51,8 +51,8 @@ export interface ApiModel {
   readonly runtime: { readonly http: ApiHttp | null; readonly auth: ApiAuth | null }
   /** The manifest's `app:`, the module path relative to the manifest; null without one. */
   readonly appModule: string | null
-  /** Each resource's computed fields (those that have any), by resource name. */
-  readonly computed: Readonly<Record<string, readonly string[]>>
+  /** Each resource's computed fields and their types (resources that have any), by resource name. */
+  readonly computed: Readonly<Record<string, Readonly<Record<string, FieldType>>>>
   /** Each resource's `hooks:` (those that list any), by resource name. */
   readonly hooks: Readonly<Record<string, readonly HookName[]>>
 }

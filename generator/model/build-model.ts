@@ -69,7 +69,9 @@ export function buildModel(
     appModule: manifest.app ?? null,
     computed: Object.fromEntries(
       Object.entries(manifest.resources).flatMap(([name, resource]) =>
-        resource.computed ? [[name, Object.keys(resource.computed)]] : [],
+        resource.computed
+          ? [[name, Object.fromEntries(Object.entries(resource.computed).map(([field, { type }]) => [field, type]))]]
+          : [],
       ),
     ),
     hooks: Object.fromEntries(

@@ -1,6 +1,7 @@
 import type { AccessRule, ApiAuth, TableAccess } from '../../runtime/contract/access-rule.js'
 import type { ApiLimits } from '../../runtime/contract/api-limits.js'
 import type { ApiDeprecation, ApiHttp } from '../../runtime/contract/define-api.js'
+import type { FieldType } from '../../runtime/contract/field-type.js'
 import type { QueryRules } from '../../runtime/contract/query-rules.js'
 import type { RatePolicy, ServiceRatePolicy } from '../../runtime/contract/rate-policy.js'
 import type { ColumnValue, TableDefinition } from '../../runtime/contract/table-definition.js'
@@ -112,8 +113,8 @@ export interface ServerView extends HeaderView {
   readonly apiOperations: boolean
   /** The runtime's `hooks`: what each resource declares; null (and left out) when none does. */
   readonly hooks: Readonly<Record<string, readonly string[]>> | null
-  /** The runtime's `computed`: each resource's computed fields; null (and left out) when none has any. */
-  readonly computed: Readonly<Record<string, readonly string[]>> | null
+  /** The runtime's `computed`: each resource's computed fields and types; null (and left out) when none has any. */
+  readonly computed: Readonly<Record<string, Readonly<Record<string, FieldType>>>> | null
 }
 
 /** `<version>/index.ts`: registers every resource's routes of one version. */

@@ -2,7 +2,10 @@ import type { ResourceRoutes } from '../contract/resource-routes.js'
 import type { ColumnValue, RelationDefinition, Row, TableDefinition } from '../contract/table-definition.js'
 import { ProblemError } from '../problems/problem-error.js'
 import { identityTranslation } from '../contract/version-translation.js'
+import type { FieldType } from '../contract/field-type.js'
+import { RejectedValue } from '../storage/rejected-value.js'
 import type { Storage } from '../storage/storage.js'
+import { checkColumnValue } from '../storage/value-codec.js'
 import { createAppDb, type NewestRoutes } from './create-app-db.js'
 import type { AppDb, AppDefinition, ResourceHooks } from './define-app.js'
 import { logAppFailure } from './log-app-failure.js'
@@ -34,19 +37,19 @@ export class AppRuntime {
   /** By the newest version's resource name. */
   readonly #byName = new Map<string, NewestRoutes>()
   #db: AppDb<any> | undefined
-  readonly #computed: Readonly<Record<string, readonly string[]>>
+  readonly #computed: Readonly<Record<string, Readonly<Record<string, FieldType>>>>
   readonly hookTimeoutMs: number
 
   /**
-   * `computed`: each resource's computed fields, as the manifest declares
-   * them; `hookTimeoutMs`: how long a hook, compute function or operation's
+   * `computed`: each resource's computed fields and their types, as the
+   * manifest declares them; `hookTimeoutMs`: how long a hook, compute function or operation's
    * handler may run (0: no limit).
    */
   constructor(
     app: AppDefinition<any>,
     storage: Storage,
     tables: ReadonlyMap<string, TableDefinition>,
-    computed: Readonly<Record<string, readonly string[]>>,
+    computed: Readonly<Record<string, Readonly<Record<string, FieldType>>>>,
     hookTimeoutMs: number,
   ) {
     this.#app = app
@@ -88,9 +91,10 @@ export class AppRuntime {
 
   async #compute(table: TableDefinition, rows: Row[], request: ComputeRequest): Promise<void> {
     const newest = this.#newest.get(table.name)
-    const names = newest && this.#computed[newest.name]
+    const fields = newest && this.#computed[newest.name]
     const compute = newest && this.#app.compute?.[newest.name]
-    if (!newest || !names || !compute || rows.length === 0) return
+    if (!newest || !fields || !compute || rows.length === 0) return
+    const names = Object.keys(fields)
     const records = rows.map((row) => newest.translation.rowToVersion(row))
     let values: ColumnValue[][]
     try {
@@ -99,7 +103,7 @@ export class AppRuntime {
         () => compute(records, { caller, version, log, db: this.dbOver() }),
         this.hookTimeoutMs,
       )
-      values = readComputedValues(computed, rows.length, names)
+      values = readComputedValues(computed, rows.length, fields)
     } catch (error) {
       const name = `${newest.name}.compute`
       logAppFailure(request.log, { hook: name }, error, `compute function ${name} failed`)
@@ -138,12 +142,16 @@ export class AppRuntime {
 }
 
 /**
- * A compute function's answer as each record's values of `names`, in order:
- * one object per record, each member a JSON scalar (a member left out is
- * null). Anything else is a bug in the function, thrown as a TypeError and
- * handled as its failure, never sent.
+ * A compute function's answer as each record's values of `fields`, in their
+ * order: one object per record, each member a value of its declared type, as
+ * storage would check it (a member left out is null). Anything else is a bug
+ * in the function, thrown as a TypeError and handled as its failure, never sent.
  */
-function readComputedValues(computed: unknown, count: number, names: readonly string[]): ColumnValue[][] {
+function readComputedValues(
+  computed: unknown,
+  count: number,
+  fields: Readonly<Record<string, FieldType>>,
+): ColumnValue[][] {
   if (!Array.isArray(computed) || computed.length !== count) {
     const given = Array.isArray(computed) ? `${computed.length} values` : typeof computed
     throw new TypeError(`a compute function must return one object per record (${count}), not ${given}`)
@@ -152,12 +160,15 @@ function readComputedValues(computed: unknown, count: number, names: readonly st
     if (typeof values !== 'object' || values === null || Array.isArray(values)) {
       throw new TypeError(`a compute function returned ${typeof values} for record ${index}, not an object`)
     }
-    return names.map((name) => {
+    return Object.entries(fields).map(([name, type]) => {
       const value = (values as Record<string, unknown>)[name]
       if (value === undefined || value === null) return null
-      if (typeof value === 'string' || typeof value === 'boolean') return value
-      if (typeof value === 'number' && Number.isFinite(value)) return value
-      throw new TypeError(`a compute function returned ${String(value)} (${typeof value}) as ${name}, not a JSON value`)
+      try {
+        return checkColumnValue(type, value as Exclude<ColumnValue, null>)
+      } catch (error) {
+        const reason = error instanceof RejectedValue ? error.message : `must be a ${type}`
+        throw new TypeError(`a compute function returned ${String(value)} as ${name}, which ${reason}`)
+      }
     })
   })
 }

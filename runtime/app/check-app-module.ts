@@ -74,14 +74,16 @@ export function checkAppModule(
   api: {
     readonly tables: readonly { readonly resource: string }[]
     readonly hooks?: Readonly<Record<string, readonly HookName[]>>
-    readonly computed?: Readonly<Record<string, readonly string[]>>
+    readonly computed?: Readonly<Record<string, Readonly<Record<string, unknown>>>>
   },
   app: AppDefinition<any>,
 ): AppDefinition<any> {
   const mismatches = compareAppModule(app, {
     resources: api.tables.map((table) => table.resource),
     hooks: api.hooks ?? {},
-    computed: api.computed ?? {},
+    computed: Object.fromEntries(
+      Object.entries(api.computed ?? {}).map(([name, fields]) => [name, Object.keys(fields)]),
+    ),
   })
   if (mismatches.length === 0) return app
   throw new ServerConfigurationError(

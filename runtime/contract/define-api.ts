@@ -1,3 +1,4 @@
+import type { FieldType } from './field-type.js'
 import type { ApiAuth, TableAccess } from './access-rule.js'
 import type { HookName } from './hook-name.js'
 import type { FastifyInstance } from 'fastify'
@@ -74,8 +75,11 @@ export interface ApiDefinition {
   readonly http?: ApiHttp
   /** The hooks each resource's `hooks:` declares, by the newest version's resource name; the app module must export exactly these. */
   readonly hooks?: Readonly<Record<string, readonly HookName[]>>
-  /** Each resource's computed fields, by the newest version's resource name; its `compute` function returns them. */
-  readonly computed?: Readonly<Record<string, readonly string[]>>
+  /**
+   * Each resource's computed fields and their types, by the newest version's
+   * resource name; its `compute` function returns them.
+   */
+  readonly computed?: Readonly<Record<string, Readonly<Record<string, FieldType>>>>
 }
 
 /** How the server meets the network: proxies in front of it, browsers on other origins. */

@@ -27,6 +27,11 @@ export function createValueEncoder(mapping: ColumnTypeMapping): ValueEncoder {
   }
 }
 
+/** `value` as a column of `type` stores it (a datetime normalized to UTC); throws RejectedValue when it cannot. */
+export function checkColumnValue(type: FieldType, value: Exclude<ColumnValue, null>): Exclude<ColumnValue, null> {
+  return CHECKS[type](value)
+}
+
 export const VALUE_REASONS = {
   integer: `must be an integer between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`,
   number: 'must be a finite number',

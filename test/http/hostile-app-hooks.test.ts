@@ -243,7 +243,7 @@ for (const dialect of DIALECTS) {
     })
 
     describe('compute functions that misbehave', () => {
-      const modes = ['undefined', 'null', 'object', 'bigint', 'throw-string', 'array-items']
+      const modes = ['undefined', 'null', 'object', 'bigint', 'throw-string', 'array-items', 'wrong-type', 'fraction']
       for (const mode of modes) {
         it(`compute returns ${mode}: a create still answers 201 (the write committed), computed field null`, async () => {
           computeMode = mode
