@@ -51,8 +51,15 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     .command('init')
     .description('Write a new project that uses restmint: package.json, resources.yaml, src/app.ts, a test, and more.')
     .argument('[dir]', 'the directory to write it in (created when missing)', '.')
-    .option('--from <spec>', 'the restmint dependency to install: a tarball path or a git URL (default: this version)')
-    .option('--force', 'write into a directory that is not empty (the files of the project are replaced)')
+    .option(
+      '--from <spec>',
+      'the restmint dependency to install: a tarball path or a git URL (default: the one this restmint was installed from)',
+    )
+    .option(
+      '--force',
+      "write into a directory that is not empty (the project's files are replaced; an existing package.json keeps " +
+        "its own entries and gains the scaffold's)",
+    )
     .action(async (directory: string, options: Omit<InitOptions, 'directory'>) => {
       exitCode = (await import('./run-init.js')).runInit({ ...options, directory }, io)
     })

@@ -9,6 +9,7 @@ import { generateFiles } from '../generate.js'
 import { loadProject } from '../load-project.js'
 import { resolveAppModule } from '../validate/resolve-app-module.js'
 import type { CliIo } from './cli-io.js'
+import { ensurePortFree } from './describe-listen-failure.js'
 import { findFreePort } from './find-free-port.js'
 import { listModuleInputs } from './list-module-inputs.js'
 import { loadBundledModule } from './load-generated-server.js'
@@ -42,6 +43,11 @@ export interface DevOptions extends MigrationOptions {
 export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
   // Port 0 picks one port for the whole session: every restart listens where the first did.
   const port = options.port === '0' ? String(await findFreePort(options.host)) : options.port
+  // A port taken from the start stays taken: say so and stop, as serve does, rather than watch for nothing.
+  // (A port that is no port is serve's to refuse, as on every restart.)
+  const portNumber = Number(port)
+  if (Number.isInteger(portNumber) && portNumber > 0 && portNumber <= 65535)
+    await ensurePortFree(portNumber, options.host)
   const serveArgs = [
     ...['--manifest', options.manifest, '--out', options.out, '--migrations', options.migrations],
     ...['--db', options.db, '--schema', options.schema, '--port', port, '--host', options.host],
@@ -134,7 +140,7 @@ export async function runDev(options: DevOptions, io: CliIo): Promise<number> {
     if (created !== 0) {
       io.stderr(migrateOutput.stderr())
       io.stderr(
-        `restmint dev: to accept it, run restmint migrate create with the flag above, then save ${options.manifest} again.\n`,
+        `restmint dev: to accept it, run npx restmint migrate create with the flag named above (in a second terminal), then save ${options.manifest} again.\n`,
       )
       return false
     }

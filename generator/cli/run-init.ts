@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join, relative, resolve } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { temporaryPathOf } from '../emit/temporary-path.js'
 import type { CliIo } from './cli-io.js'
@@ -39,15 +40,26 @@ export function runInit(options: InitOptions, io: CliIo): number {
   }
   const own = readOwnPackage()
   const name = packageNameOf(basename(target))
+  const restmint = options.from === undefined ? installedSpec(target) : dependencySpec(options.from, io.cwd, target)
+  if (restmint === undefined) {
+    throw new UserError(
+      `restmint init cannot tell where this restmint was installed from, and restmint is not on the npm ` +
+        `registry; pass --from with a tarball (npm pack in a checkout) or a git URL. Nothing was written.`,
+    )
+  }
   const view: ScaffoldView = {
     name,
     title: `${name} API`,
-    restmint: options.from === undefined ? `^${own.version}` : dependencySpec(options.from, io.cwd),
+    restmint,
     typescript: own.devDependencies.typescript ?? 'latest',
     vitest: own.devDependencies.vitest ?? 'latest',
     typesNode: own.devDependencies['@types/node'] ?? 'latest',
   }
   const files = renderScaffold(view)
+  const existingPackage = join(target, 'package.json')
+  if (existsSync(existingPackage)) {
+    files.set('package.json', mergePackageJson(readFileSync(existingPackage, 'utf8'), files.get('package.json')!))
+  }
   for (const [path, contents] of files) {
     const file = join(target, path)
     mkdirSync(dirname(file), { recursive: true })
@@ -67,12 +79,63 @@ export function runInit(options: InitOptions, io: CliIo): number {
 }
 
 /**
- * `--from`: a path that exists (a tarball, or a checkout) becomes an absolute `file:` spec, so that npm
- * finds it from the new project; anything else (a git URL, a version range) is written as given.
+ * `--from`: a path that exists (a tarball, or a checkout) becomes a `file:` spec relative to the project,
+ * as npm itself writes one (a tarball kept inside the project installs anywhere the project is cloned);
+ * anything else (a git URL, a version range) is written as given.
  */
-function dependencySpec(from: string, cwd: string): string {
+function dependencySpec(from: string, cwd: string, project: string): string {
   const path = resolve(cwd, from)
-  return existsSync(path) ? `file:${path}` : from
+  return existsSync(path) ? fileSpec(project, path) : from
+}
+
+function fileSpec(project: string, path: string): string {
+  const relativePath = relative(project, path).split(sep).join('/')
+  return `file:${relativePath.startsWith('.') ? relativePath : `./${relativePath}`}`
+}
+
+/**
+ * Without `--from`: the restmint this command runs from, as it was installed. In a project's
+ * node_modules, the spec that project's package.json gives it (a git URL, a tarball, a registry range);
+ * run from a checkout of restmint, that checkout. Undefined when neither can be read: restmint is not on
+ * the registry, so a bare version range would not install.
+ */
+function installedSpec(project: string): string | undefined {
+  const own = dirname(createRequire(import.meta.url).resolve('restmint/package.json'))
+  if (basename(dirname(own)) !== 'node_modules') return fileSpec(project, own)
+  const installer = dirname(dirname(own))
+  let manifest: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> }
+  try {
+    manifest = JSON.parse(readFileSync(join(installer, 'package.json'), 'utf8')) as typeof manifest
+  } catch {
+    return undefined
+  }
+  const spec = manifest.dependencies?.restmint ?? manifest.devDependencies?.restmint
+  if (spec === undefined) return undefined
+  return spec.startsWith('file:') ? fileSpec(project, resolve(installer, spec.slice('file:'.length))) : spec
+}
+
+/**
+ * `--force` over a project that has a package.json: the scaffold's scripts, dependencies and
+ * allowScripts are added to it, and everything else it says (name, version, its own scripts and
+ * dependencies) stays; the scaffold's entries (and `"type": "module"`) win where both name one.
+ */
+function mergePackageJson(existing: string, scaffold: string): string {
+  let current: Record<string, unknown>
+  try {
+    current = JSON.parse(existing) as Record<string, unknown>
+  } catch (error) {
+    throw new UserError(
+      `package.json is not valid JSON (${(error as Error).message}); fix it or move it away, then run ` +
+        `restmint init --force again. Nothing was written.`,
+    )
+  }
+  const added = JSON.parse(scaffold) as Record<string, Record<string, unknown>>
+  // The scaffold's code is ESM: `type` is the scaffold's whatever the project said.
+  const merged: Record<string, unknown> = { ...added, ...current, type: added.type }
+  for (const key of ['scripts', 'dependencies', 'devDependencies', 'allowScripts']) {
+    merged[key] = { ...(current[key] as Record<string, unknown> | undefined), ...added[key] }
+  }
+  return `${JSON.stringify(merged, null, 2)}\n`
 }
 
 /** An npm package name from a directory name: lowercase, with only the characters npm allows. */

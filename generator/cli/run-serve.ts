@@ -6,6 +6,7 @@ import { redactCredentials } from '../../runtime/storage/redact-credentials.js'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { createContentCache, findCacheDirectory } from '../emit/content-cache.js'
 import type { CliIo } from './cli-io.js'
+import { describeListenFailure } from './describe-listen-failure.js'
 import { withDevelopmentSecrets } from './development-secrets.js'
 import { ensureFreshOutput } from './ensure-fresh-output.js'
 import { loadGeneratedServer } from './load-generated-server.js'
@@ -90,7 +91,14 @@ export async function runServe(
     await app.close()
     return 0
   }
-  const address = await listen(app, port, options.host)
+  let address: string
+  try {
+    address = await listen(app, port, options.host)
+  } catch (error) {
+    // Held, stdin would keep this process alive after it has said why it cannot serve.
+    dev?.release()
+    throw error
+  }
   // Signals are handled before the serving line is out: whoever waits for it may signal at once.
   const stopped = new Promise<void>((done, fail) => {
     let stopping = false
@@ -183,20 +191,6 @@ async function listen(app: FastifyInstance, port: number, host: string): Promise
     return await app.listen({ port, host })
   } catch (error) {
     await app.close()
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EADDRINUSE') {
-      throw new UserError(`port ${port} on ${host} is already in use; pass another with --port`)
-    }
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      throw new UserError(
-        `cannot listen on ${host}: no interface of this machine has that address (${code}); pass another with --host`,
-      )
-    }
-    if (code === 'EACCES') {
-      throw new UserError(
-        `not allowed to listen on port ${port} of ${host} (EACCES); pass a port above 1023 with --port`,
-      )
-    }
-    throw error
+    throw describeListenFailure(error, port, host) ?? error
   }
 }

@@ -6,10 +6,11 @@
  * would lose data.
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { spawnCli, type CliProcess } from '../support/spawn-cli.js'
+import { runCliProcess, spawnCli, type CliProcess } from '../support/spawn-cli.js'
 
 const MANIFEST = `restmint: 1
 service:
@@ -121,12 +122,29 @@ describe('restmint dev', () => {
       output,
     )
     expect(cli.output().stderr).toContain('pass --allow-data-loss to accept the loss')
-    expect(cli.output().stderr).toContain('restmint dev: to accept it, run restmint migrate create with the flag above')
+    expect(cli.output().stderr).toContain(
+      'restmint dev: to accept it, run npx restmint migrate create with the flag named above',
+    )
     expect((await readdir(join(project, 'migrations'))).sort()).toEqual(['0001_init', '0002_add_authors_email'])
     expect((await fetch(`${base}/v1/authors/1`)).status).toBe(200)
 
     expect(await cli.stop()).toEqual({ code: 0, signal: null })
   }, 240_000)
+
+  it('on a port another process holds: says so and exits 1, as serve does', async () => {
+    project = await mkdtemp(join(tmpdir(), 'restmint-dev-'))
+    await writeFile(join(project, 'resources.yaml'), MANIFEST.replace(/^app: .*\n|^    hooks: .*\n/gm, ''))
+    const holder = createServer()
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', () => listening()))
+    const port = (holder.address() as AddressInfo).port
+    try {
+      const finished = await runCliProcess(project, ['dev', '--port', String(port)])
+      expect(finished.stderr).toBe(`restmint: port ${port} on 127.0.0.1 is already in use; pass another with --port\n`)
+      expect({ exitCode: finished.exitCode, signal: finished.signal }).toEqual({ exitCode: 1, signal: null })
+    } finally {
+      holder.close()
+    }
+  }, 60_000)
 
   it('killed with SIGKILL, leaves no server behind holding its port', async () => {
     const cli = await startDev('')

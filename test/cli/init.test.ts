@@ -3,10 +3,10 @@
  * depends on, and that it refuses a directory that holds anything. Installing
  * and running the project it writes is test/package/init.test.ts.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { REPO } from '../support/copy-checkout.js'
 import { runCli } from '../support/run-cli.js'
@@ -21,8 +21,6 @@ const FILES = [
   'tsconfig.json',
 ]
 
-const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }
-
 describe('restmint init', () => {
   let cwd = ''
   beforeEach(async () => {
@@ -34,11 +32,13 @@ describe('restmint init', () => {
   const readJson = async (path: string) => JSON.parse(await readFile(join(cwd, path), 'utf8')) as Record<string, any>
 
   it('writes the project into a new directory, says what it wrote and what to run next', async () => {
+    // Run from a checkout, init depends on that checkout (relative to the project, as npm writes a path).
+    const checkout = `file:${relative(join(cwd, 'My API'), REPO)}`
     const run = await runCli(cwd, 'init', 'My API')
     expect(run.stderr).toBe('')
     expect(run.exitCode).toBe(0)
     expect(run.stdout).toBe(
-      `Created a restmint project in My API/ (restmint ^${version}):\n` +
+      `Created a restmint project in My API/ (restmint ${checkout}):\n` +
         [...FILES]
           .sort()
           .map((file) => `  wrote    My API/${file}\n`)
@@ -48,8 +48,10 @@ describe('restmint init', () => {
     )
     for (const file of FILES) expect(existsSync(join(cwd, 'My API', file)), file).toBe(true)
     const pkg = await readJson('My API/package.json')
-    expect(pkg).toMatchObject({ name: 'my-api', type: 'module', dependencies: { restmint: `^${version}` } })
+    expect(pkg).toMatchObject({ name: 'my-api', type: 'module', dependencies: { restmint: checkout } })
     expect(Object.keys(pkg.scripts)).toEqual(['dev', 'start', 'test', 'check'])
+    // exec: npm's SIGTERM reaches the server itself, not only the shell npm runs the script in.
+    expect(pkg.scripts).toMatchObject({ dev: 'exec restmint dev', start: 'exec restmint serve --migrate' })
     expect(await readFile(join(cwd, 'My API/.gitignore'), 'utf8')).toMatch(/^data\/$/m)
 
     // The starter manifest is valid, app module included.
@@ -58,12 +60,15 @@ describe('restmint init', () => {
     expect(validate.exitCode).toBe(0)
   })
 
-  it('depends on --from: a tarball path as an absolute file: spec, a git URL as given', async () => {
+  it('depends on --from: a tarball path as a file: spec relative to the project, a git URL as given', async () => {
     await writeFile(join(cwd, 'restmint-9.9.9.tgz'), '')
     expect((await runCli(cwd, 'init', 'a', '--from', 'restmint-9.9.9.tgz')).exitCode).toBe(0)
-    expect((await readJson('a/package.json')).dependencies).toEqual({
-      restmint: `file:${join(cwd, 'restmint-9.9.9.tgz')}`,
-    })
+    expect((await readJson('a/package.json')).dependencies).toEqual({ restmint: 'file:../restmint-9.9.9.tgz' })
+    // A tarball kept inside the project: the project installs wherever it is cloned.
+    await mkdir(join(cwd, 'c/vendor'), { recursive: true })
+    await writeFile(join(cwd, 'c/vendor/restmint-9.9.9.tgz'), '')
+    expect((await runCli(cwd, 'init', 'c', '--force', '--from', 'c/vendor/restmint-9.9.9.tgz')).exitCode).toBe(0)
+    expect((await readJson('c/package.json')).dependencies).toEqual({ restmint: 'file:./vendor/restmint-9.9.9.tgz' })
     const url = 'git+https://example.com/restmint.git#v0.1.0'
     expect((await runCli(cwd, 'init', 'b', '--from', url)).exitCode).toBe(0)
     expect((await readJson('b/package.json')).dependencies).toEqual({ restmint: url })
@@ -85,5 +90,33 @@ describe('restmint init', () => {
     expect(forced.exitCode).toBe(0)
     expect(existsSync(join(cwd, 'api/package.json'))).toBe(true)
     expect(await readFile(join(cwd, 'api/notes.txt'), 'utf8')).toBe('mine\n')
+  })
+
+  it("--force over a package.json keeps what it says and adds the scaffold's scripts and dependencies", async () => {
+    await mkdir(join(cwd, 'api'))
+    const existing = {
+      name: 'existing',
+      version: '2.3.4',
+      type: 'commonjs',
+      scripts: { lint: 'eslint .', test: 'node --test' },
+      dependencies: { lodash: '^4.17.21' },
+    }
+    await writeFile(join(cwd, 'api/package.json'), JSON.stringify(existing))
+    const forced = await runCli(cwd, 'init', 'api', '--force', '--from', 'git+https://example.com/restmint.git')
+    expect(forced.stderr).toBe('')
+    const pkg = await readJson('api/package.json')
+    expect(pkg).toMatchObject({
+      name: 'existing',
+      version: '2.3.4',
+      type: 'module',
+      scripts: { lint: 'eslint .', dev: 'exec restmint dev', test: 'restmint generate && vitest run' },
+      dependencies: { lodash: '^4.17.21', restmint: 'git+https://example.com/restmint.git' },
+    })
+
+    await writeFile(join(cwd, 'api/package.json'), '{ not json')
+    const refused = await runCli(cwd, 'init', 'api', '--force')
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toMatch(/^restmint: package\.json is not valid JSON \(.*\); fix it or move it away/)
+    expect(await readFile(join(cwd, 'api/package.json'), 'utf8')).toBe('{ not json')
   })
 })

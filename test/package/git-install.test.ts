@@ -5,7 +5,7 @@
  * temporary repository holding a copy of this checkout.
  */
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -63,5 +63,18 @@ describe('restmint installed from a git URL', () => {
     const help = await runCommand('npx', ['--no', '--', 'restmint', '--help'], project, { timeout: 60_000 })
     expectSuccess(help, 'npx restmint --help')
     expect(help.stdout).toContain('Usage: restmint [options] [command]')
+  })
+
+  it('`npx restmint init` without --from depends on the git URL restmint was installed from', async () => {
+    const init = await runCommand('npx', ['--no', '--', 'restmint', 'init', 'api'], project, { timeout: 60_000 })
+    expectSuccess(init, 'npx restmint init api')
+    const written = JSON.parse(await readFile(join(project, 'api/package.json'), 'utf8')) as {
+      dependencies: Record<string, string>
+    }
+    const consumer = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>
+    }
+    expect(consumer.dependencies.restmint).toMatch(/^git\+file:/)
+    expect(written.dependencies.restmint).toBe(consumer.dependencies.restmint)
   })
 })

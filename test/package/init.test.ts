@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { REPO } from '../support/copy-checkout.js'
 import { cleanEnv, expectSuccess, runCommand } from '../support/run-command.js'
@@ -65,7 +65,9 @@ describe("the README's commands for a project of one's own", () => {
         cwd,
       )
       expectSuccess(init, 'restmint init')
-      expect(init.stdout).toContain(`Created a restmint project in my-api/ (restmint file:${tarball})`)
+      expect(init.stdout).toContain(
+        `Created a restmint project in my-api/ (restmint file:${relative(project, tarball)})`,
+      )
       // --prefer-offline: the dependencies come from the npm cache this checkout's install filled.
       expectSuccess(
         await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], project),
