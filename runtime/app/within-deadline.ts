@@ -6,6 +6,45 @@ export class DeadlineExceededError extends Error {
   }
 }
 
+interface Waiting {
+  /** performance.now() at which it has failed. */
+  readonly due: number
+  readonly ms: number
+  readonly fail: (error: DeadlineExceededError) => void
+}
+
+// One sweep for every call, rather than a timer each: a hook runs on every hooked write, and a timer's
+// set-up and clearing cost several times what the rest of the deadline does.
+const waiting = new Set<Waiting>()
+let sweeper: NodeJS.Timeout | undefined
+let sweepEveryMs = Infinity
+
+/** Fails every call past its due time; stops once none is left. */
+function sweep(): void {
+  if (waiting.size === 0) {
+    clearInterval(sweeper)
+    sweeper = undefined
+    sweepEveryMs = Infinity
+    return
+  }
+  const now = performance.now()
+  for (const entry of waiting) {
+    if (entry.due > now) continue
+    waiting.delete(entry)
+    entry.fail(new DeadlineExceededError(entry.ms))
+  }
+}
+
+/** A sweep at least every tenth of `ms` (10 ms to 1 s), so a deadline is kept to within ~10%. */
+function sweepFor(ms: number): void {
+  const every = Math.min(1000, Math.max(10, Math.floor(ms / 10)))
+  if (sweeper !== undefined && every >= sweepEveryMs) return
+  clearInterval(sweeper)
+  sweepEveryMs = every
+  // unref: a sweep never keeps the process alive.
+  sweeper = setInterval(sweep, every).unref()
+}
+
 /**
  * What `run` settles to, or a DeadlineExceededError once `ms` have passed
  * (0 or Infinity: no deadline). Code cannot be stopped: a late settlement is
@@ -22,14 +61,16 @@ export function withinDeadline<T>(run: () => T | Promise<T>, ms: number): Promis
   }
   if (!(ms > 0 && ms < Infinity)) return running
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new DeadlineExceededError(ms)), ms)
+    const entry: Waiting = { due: performance.now() + ms, ms, fail: reject }
+    waiting.add(entry)
+    sweepFor(ms)
     running.then(
       (value) => {
-        clearTimeout(timer)
+        waiting.delete(entry)
         resolve(value)
       },
       (error: unknown) => {
-        clearTimeout(timer)
+        waiting.delete(entry)
         reject(error)
       },
     )
