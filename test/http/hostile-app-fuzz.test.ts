@@ -294,7 +294,8 @@ for (const dialect of DIALECTS) {
           }
         }
         for (const auth of Object.keys(AUTHS)) {
-          for (const body of BODIES) {
+          // v1 reads bodies through the same validator as v2: a few of them show its translation holds.
+          for (const body of version === 'v2' ? BODIES : BODIES.slice(0, 6)) {
             // Use a fresh target for admin so valid cancellations don't all hit "already cancelled".
             specs.push(
               withBody(
