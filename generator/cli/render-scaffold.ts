@@ -11,6 +11,11 @@ export interface ScaffoldView {
   readonly title: string
   /** The restmint dependency: a version range, a `file:` tarball or a git URL. */
   readonly restmint: string
+  /**
+   * What starts the scripts that run a server: `exec ` in a POSIX shell, so npm's SIGTERM reaches the
+   * server rather than only the shell npm runs the script in; nothing on Windows, whose cmd has no exec.
+   */
+  readonly exec: string
   /** devDependencies, at the versions restmint itself is developed with. */
   readonly typescript: string
   readonly vitest: string

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { UserError } from '../diagnostics/diagnostic.js'
 import { temporaryPathOf } from '../emit/temporary-path.js'
 import type { CliIo } from './cli-io.js'
@@ -51,6 +51,7 @@ export function runInit(options: InitOptions, io: CliIo): number {
     name,
     title: `${name} API`,
     restmint,
+    exec: process.platform === 'win32' ? '' : 'exec ',
     typescript: own.devDependencies.typescript ?? 'latest',
     vitest: own.devDependencies.vitest ?? 'latest',
     typesNode: own.devDependencies['@types/node'] ?? 'latest',
@@ -89,7 +90,10 @@ function dependencySpec(from: string, cwd: string, project: string): string {
 }
 
 function fileSpec(project: string, path: string): string {
-  const relativePath = relative(project, path).split(sep).join('/')
+  const fromProject = relative(project, path)
+  // Another drive (Windows) has no relative path.
+  if (isAbsolute(fromProject)) return `file:${path}`
+  const relativePath = fromProject.split(sep).join('/')
   return `file:${relativePath.startsWith('.') ? relativePath : `./${relativePath}`}`
 }
 
@@ -120,20 +124,35 @@ function installedSpec(project: string): string | undefined {
  * dependencies) stays; the scaffold's entries (and `"type": "module"`) win where both name one.
  */
 function mergePackageJson(existing: string, scaffold: string): string {
-  let current: Record<string, unknown>
+  let current: unknown
   try {
-    current = JSON.parse(existing) as Record<string, unknown>
+    current = JSON.parse(existing)
   } catch (error) {
     throw new UserError(
       `package.json is not valid JSON (${(error as Error).message}); fix it or move it away, then run ` +
         `restmint init --force again. Nothing was written.`,
     )
   }
+  if (!isPlainObject(current)) {
+    throw new UserError(
+      'package.json holds no JSON object; fix it or move it away, then run restmint init --force again. ' +
+        'Nothing was written.',
+    )
+  }
   const added = JSON.parse(scaffold) as Record<string, Record<string, unknown>>
   // The scaffold's code is ESM: `type` is the scaffold's whatever the project said.
   const merged: Record<string, unknown> = { ...added, ...current, type: added.type }
   for (const key of ['scripts', 'dependencies', 'devDependencies', 'allowScripts']) {
-    merged[key] = { ...(current[key] as Record<string, unknown> | undefined), ...added[key] }
+    const own = current[key]
+    merged[key] = { ...(isPlainObject(own) ? own : {}), ...added[key] }
+  }
+  // A package named in one section of the scaffold leaves the other (npm would install the dependencies' spec).
+  for (const [section, other] of [
+    ['dependencies', 'devDependencies'],
+    ['devDependencies', 'dependencies'],
+  ] as const) {
+    const from = merged[other] as Record<string, unknown>
+    for (const name of Object.keys(added[section] ?? {})) delete from[name]
   }
   return `${JSON.stringify(merged, null, 2)}\n`
 }
@@ -145,4 +164,8 @@ function packageNameOf(directoryName: string): string {
     .replace(/[^a-z0-9._~-]+/g, '-')
     .replace(/^[._-]+|-+$/g, '')
   return name === '' ? 'my-api' : name
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

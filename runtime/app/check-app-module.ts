@@ -78,6 +78,13 @@ export function checkAppModule(
   },
   app: AppDefinition<any>,
 ): AppDefinition<any> {
+  // server.ts of an earlier restmint listed computed fields by name only; their types are needed now.
+  if (Object.values(api.computed ?? {}).some((fields) => Array.isArray(fields))) {
+    throw new ServerConfigurationError(
+      'the generated server.ts was written by an earlier restmint (its computed fields have no types); ' +
+        'run restmint generate, then start again',
+    )
+  }
   const mismatches = compareAppModule(app, {
     resources: api.tables.map((table) => table.resource),
     hooks: api.hooks ?? {},

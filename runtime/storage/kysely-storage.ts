@@ -399,6 +399,8 @@ export class KyselyStorage implements Storage {
   }
 
   findForUpdate(table: TableDefinition, id: number): Promise<Row | undefined> {
+    // Outside a transaction a lock would last no longer than the read, yet wait for every writer's.
+    if (!this.#inTransaction) return this.find(table, id)
     return this.#lockRow(this.#driver, table, this.#context(table), [], { [ID]: id }, 'no key update')
   }
 

@@ -100,6 +100,7 @@ describe('restmint init', () => {
       type: 'commonjs',
       scripts: { lint: 'eslint .', test: 'node --test' },
       dependencies: { lodash: '^4.17.21' },
+      devDependencies: { restmint: 'file:../old.tgz', eslint: '^9' },
     }
     await writeFile(join(cwd, 'api/package.json'), JSON.stringify(existing))
     const forced = await runCli(cwd, 'init', 'api', '--force', '--from', 'git+https://example.com/restmint.git')
@@ -112,6 +113,14 @@ describe('restmint init', () => {
       scripts: { lint: 'eslint .', dev: 'exec restmint dev', test: 'restmint generate && vitest run' },
       dependencies: { lodash: '^4.17.21', restmint: 'git+https://example.com/restmint.git' },
     })
+    // One spec of restmint, where the scaffold puts it (npm would install the dependencies' one).
+    expect(pkg.devDependencies.restmint).toBeUndefined()
+    expect(pkg.devDependencies.eslint).toBe('^9')
+
+    await writeFile(join(cwd, 'api/package.json'), 'null')
+    const notObject = await runCli(cwd, 'init', 'api', '--force')
+    expect(notObject.exitCode).toBe(1)
+    expect(notObject.stderr).toMatch(/^restmint: package\.json holds no JSON object/)
 
     await writeFile(join(cwd, 'api/package.json'), '{ not json')
     const refused = await runCli(cwd, 'init', 'api', '--force')

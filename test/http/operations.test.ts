@@ -248,6 +248,18 @@ describe('an app module that disagrees with the declared operations', () => {
     )
   })
 
+  it('refuses a server.ts of an earlier restmint (computed fields without types), asking to regenerate', async () => {
+    const earlier = { ...api, computed: { orders: ['reason_length'] } }
+    const started = buildApiServer(earlier as never, {
+      storage: storage.storage,
+      docs: false,
+      redisUrl: '',
+      app: { operations: {}, compute: { orders: async () => [] } } as never,
+    })
+    await expect(started).rejects.toThrow(ServerConfigurationError)
+    await expect(started).rejects.toThrow('run restmint generate, then start again')
+  })
+
   it('refuses to start with a handler no operation declares', async () => {
     const started = start({
       'orders.cancellations.create': async () => ({}),
