@@ -1,5 +1,5 @@
-import { createServer } from 'node:net'
 import { UserError } from '../diagnostics/diagnostic.js'
+import { findFreePort } from './find-free-port.js'
 
 /** Why listening on `port` of `host` failed, as the CLI says it, with the flag to change; undefined for another error. */
 export function describeListenFailure(error: unknown, port: number, host: string): UserError | undefined {
@@ -19,10 +19,8 @@ export function describeListenFailure(error: unknown, port: number, host: string
 }
 
 /** Throws what describeListenFailure says when `port` of `host` cannot be listened on now. */
-export function ensurePortFree(port: number, host: string): Promise<void> {
-  return new Promise((done, fail) => {
-    const server = createServer()
-    server.once('error', (error) => fail(describeListenFailure(error, port, host) ?? error))
-    server.listen(port, host, () => server.close(() => done()))
+export async function ensurePortFree(port: number, host: string): Promise<void> {
+  await findFreePort(host, port).catch((error: unknown) => {
+    throw describeListenFailure(error, port, host) ?? error
   })
 }

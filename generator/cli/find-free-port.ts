@@ -1,13 +1,16 @@
 import { createServer } from 'node:net'
 
-/** A port that nothing listens on at `host` now, as the system picks one for port 0. */
-export function findFreePort(host: string): Promise<number> {
+/**
+ * A port that nothing listens on at `host` now: `port` itself when it is
+ * free (rejects with the listen error otherwise), or one the system picks for 0.
+ */
+export function findFreePort(host: string, port = 0): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer()
     server.once('error', fail)
-    server.listen(0, host, () => {
+    server.listen(port, host, () => {
       const address = server.address()
-      server.close(() => done(typeof address === 'object' && address !== null ? address.port : 0))
+      server.close(() => done(typeof address === 'object' && address !== null ? address.port : port))
     })
   })
 }

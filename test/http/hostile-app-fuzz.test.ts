@@ -1,7 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signJwt } from '../../generator/cli/sign-jwt.js'
 import { buildServer as buildExampleServer } from '../../generated/server.js'
 import { allTables as exampleTables } from '../../generated/schema.js'
 import { allTables as hooksTables } from '../fixtures/hooks-api/generated/schema.js'
@@ -9,7 +8,8 @@ import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-sto
 import {
   backendsOf,
   buildHooksApp,
-  FIXTURE_SECRET,
+  EXAMPLE_JWT_SECRET,
+  exampleToken,
   openHostileStorage,
   shuffle,
   watchProcess,
@@ -23,13 +23,8 @@ import type { Storage } from '../../runtime/index.js'
  * through v1 and v2. Nothing may answer 500; every error is problem+json with
  * a detail, and validation problems name what is wrong.
  */
-const SECRET = 'example-api-test-secret-of-at-least-32-bytes'
 const now = () => Math.floor(Date.now() / 1000)
-const jwt = (claims: Record<string, unknown>, secret = SECRET) =>
-  signJwt(
-    { iss: 'https://auth.example.com/', aud: 'shop-api', iat: now(), exp: now() + 600, ...claims },
-    { alg: 'HS256', secret },
-  )
+const jwt = exampleToken
 const AUTHS: Record<string, Record<string, string>> = {
   none: {},
   admin: { authorization: `Bearer ${jwt({ sub: 'root', scope: 'orders:admin audits:admin posts:write' })}` },
@@ -251,7 +246,7 @@ for (const dialect of DIALECTS) {
         test = await openTestStorage(dialect, exampleTables)
         storage = test.storage
       }
-      server = await buildExampleServer({ storage, docs: false, env: { JWT_SECRET: SECRET } })
+      server = await buildExampleServer({ storage, docs: false, env: { JWT_SECRET: EXAMPLE_JWT_SECRET } })
       const owner = AUTHS.owner!
       orderId = (await server.inject({ method: 'POST', url: '/v2/orders', payload: {}, headers: owner })).json().data.id
       bigProduct = (
@@ -471,7 +466,6 @@ for (const dialect of DIALECTS) {
     })
 
     it("orders/notes create/patch/put/delete with junk through v1 and v2: never 500 (only the fixture's deliberate crash-*/fail-* values may)", async () => {
-      void FIXTURE_SECRET
       const ids: number[] = []
       for (let i = 0; i < 5; i++)
         ids.push(

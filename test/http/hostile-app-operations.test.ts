@@ -7,24 +7,11 @@ import { AppProblemError, buildApiServer, defineApp, problem } from '../../runti
 import { api as opsApi, appModule as opsModule } from '../fixtures/operations-api/generated/server.js'
 import { allTables as opsTables, ordersTable } from '../fixtures/operations-api/generated/schema.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
-import { call } from './hostile-pg-support.js'
+import { call, EXAMPLE_JWT_SECRET, exampleBearer } from './hostile-pg-support.js'
 
-const SECRET = 'example-api-test-secret-of-at-least-32-bytes'
 const OPS_SECRET = 'operations-test-secret-of-at-least-32-bytes'
 const now = () => Math.floor(Date.now() / 1000)
-const exampleAdmin = {
-  authorization: `Bearer ${signJwt(
-    {
-      iss: 'https://auth.example.com/',
-      aud: 'shop-api',
-      sub: 'root',
-      scope: 'orders:admin audits:admin',
-      iat: now(),
-      exp: now() + 600,
-    },
-    { alg: 'HS256', secret: SECRET },
-  )}`,
-}
+const exampleAdmin = exampleBearer('root', 'orders:admin audits:admin')
 const opsAdmin = {
   authorization: `Bearer ${signJwt(
     {
@@ -116,7 +103,7 @@ for (const dialect of DIALECTS) {
       server = await buildExampleServer({
         storage: storage.storage,
         docs: false,
-        env: { JWT_SECRET: SECRET },
+        env: { JWT_SECRET: EXAMPLE_JWT_SECRET },
         logger: false,
       })
     })

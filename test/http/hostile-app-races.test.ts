@@ -1,25 +1,16 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signJwt } from '../../generator/cli/sign-jwt.js'
 import { buildServer as buildExampleServer } from '../../generated/server.js'
 import { allTables as exampleTables } from '../../generated/schema.js'
 import { defineApp } from '../../runtime/index.js'
 import { allTables as hooksTables } from '../fixtures/hooks-api/generated/schema.js'
 import { appModule } from '../fixtures/hooks-api/generated/server.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
-import { buildHooksAppWith, call } from './hostile-pg-support.js'
+import { buildHooksAppWith, call, EXAMPLE_JWT_SECRET, exampleBearer } from './hostile-pg-support.js'
 
 /**
  * Hostile races around hooks and custom operations.
  */
-const SECRET = 'example-api-test-secret-of-at-least-32-bytes'
-const now = () => Math.floor(Date.now() / 1000)
-const bearer = (sub: string, scope: string) => ({
-  authorization: `Bearer ${signJwt(
-    { iss: 'https://auth.example.com/', aud: 'shop-api', sub, scope, iat: now(), exp: now() + 600 },
-    { alg: 'HS256', secret: SECRET },
-  )}`,
-})
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 for (const dialect of DIALECTS) {
@@ -103,10 +94,14 @@ for (const dialect of DIALECTS) {
   describe(`${dialect}: the example's own code under concurrency`, () => {
     let storage: TestStorage
     let server: FastifyInstance
-    const admin = bearer('root', 'orders:admin audits:admin posts:write')
+    const admin = exampleBearer('root', 'orders:admin audits:admin posts:write')
     beforeAll(async () => {
       storage = await openTestStorage(dialect, exampleTables)
-      server = await buildExampleServer({ storage: storage.storage, docs: false, env: { JWT_SECRET: SECRET } })
+      server = await buildExampleServer({
+        storage: storage.storage,
+        docs: false,
+        env: { JWT_SECRET: EXAMPLE_JWT_SECRET },
+      })
     })
     afterAll(async () => {
       await server?.close()

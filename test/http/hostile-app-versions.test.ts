@@ -1,13 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signJwt } from '../../generator/cli/sign-jwt.js'
 import { buildServer as buildExampleServer } from '../../generated/server.js'
 import { allTables as exampleTables } from '../../generated/schema.js'
 import { defineApp, problem } from '../../runtime/index.js'
 import { allTables as hooksTables } from '../fixtures/hooks-api/generated/schema.js'
 import { appModule } from '../fixtures/hooks-api/generated/server.js'
 import { DIALECTS, openTestStorage, type TestStorage } from '../support/test-storage.js'
-import { buildHooksAppWith, call } from './hostile-pg-support.js'
+import { buildHooksAppWith, call, EXAMPLE_JWT_SECRET, exampleBearer } from './hostile-pg-support.js'
 
 const app = defineApp({
   ...appModule,
@@ -27,21 +26,7 @@ const app = defineApp({
   },
 } as any)
 
-const SECRET = 'example-api-test-secret-of-at-least-32-bytes'
-const now = () => Math.floor(Date.now() / 1000)
-const editor = {
-  authorization: `Bearer ${signJwt(
-    {
-      iss: 'https://auth.example.com/',
-      aud: 'shop-api',
-      sub: 'ed',
-      scope: 'posts:write',
-      iat: now(),
-      exp: now() + 600,
-    },
-    { alg: 'HS256', secret: SECRET },
-  )}`,
-}
+const editor = exampleBearer('ed', 'posts:write')
 
 for (const dialect of DIALECTS) {
   describe(`${dialect}: hooks through v1 (text) and v2 (content)`, () => {
@@ -97,7 +82,7 @@ for (const dialect of DIALECTS) {
       server = await buildExampleServer({
         storage: storage.storage,
         docs: false,
-        env: { JWT_SECRET: SECRET },
+        env: { JWT_SECRET: EXAMPLE_JWT_SECRET },
         logger: false,
       })
     })

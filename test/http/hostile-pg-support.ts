@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import pg from 'pg'
+import { signJwt } from '../../generator/cli/sign-jwt.js'
 import { buildApiServer, createStorage, type Storage } from '../../runtime/index.js'
 import { api as hooksApi, buildServer as buildHooksServer } from '../fixtures/hooks-api/generated/server.js'
 import { api as softApi } from '../fixtures/soft-delete-api/generated/server.js'
@@ -113,6 +114,23 @@ export function watchProcess(): { readonly caught: unknown[]; stop(): void } {
 
 /** A JWT secret for the fixtures' servers, which refuse to start without one. */
 export const FIXTURE_SECRET = randomBytes(32).toString('hex')
+
+/** The example API's JWT_SECRET in the tests that serve it (generated/server.ts). */
+export const EXAMPLE_JWT_SECRET = 'example-api-test-secret-of-at-least-32-bytes'
+
+/** A token the example API accepts (its issuer and audience, valid ten minutes); `claims` add to or override them. */
+export function exampleToken(claims: Readonly<Record<string, unknown>>, secret = EXAMPLE_JWT_SECRET): string {
+  const now = Math.floor(Date.now() / 1000)
+  return signJwt(
+    { iss: 'https://auth.example.com/', aud: 'shop-api', iat: now, exp: now + 600, ...claims },
+    { alg: 'HS256', secret },
+  )
+}
+
+/** The Authorization header of `sub` with `scope` for the example API. */
+export function exampleBearer(sub: string, scope: string): { authorization: string } {
+  return { authorization: `Bearer ${exampleToken({ sub, scope })}` }
+}
 
 /** The hooks fixture's server over `storage`. */
 export function buildHooksApp(storage: Storage, logger?: object): Promise<FastifyInstance> {
